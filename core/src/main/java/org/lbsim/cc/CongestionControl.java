@@ -1,0 +1,27 @@
+package org.lbsim.cc;
+
+import org.lbsim.net.Packet;
+
+/**
+ * How fast one queue pair may send. Rate-based algorithms answer with the earliest time of the
+ * next packet; window-based ones answer {@link Long#MAX_VALUE} while the window is full and are
+ * asked again when an ACK arrives.
+ */
+public interface CongestionControl {
+    /** Earliest time the next data packet may start; {@code <= nowPs} means now. */
+    long earliestSendPs(long nowPs, long inflightBytes);
+
+    /** A data packet of {@code wireBytes} (headers included) started at {@code nowPs}. */
+    void onSent(int wireBytes, long nowPs);
+
+    /** An ACK arrived (carries ECN echo and the echoed send time). */
+    default void onAck(Packet ack, long nowPs) {
+    }
+
+    /** The loss-recovery layer declared a timeout. */
+    default void onTimeout(long nowPs) {
+    }
+
+    /** Current sending rate in Mb/s, for samplers. */
+    long rateMbps();
+}

@@ -1,0 +1,14 @@
+package org.lbsim.cc;
+
+import org.lbsim.registry.Component;
+import org.lbsim.registry.Registry;
+
+/** Every congestion-control algorithm a scenario can name. */
+public final class CongestionControls {
+    public static final Registry<CongestionControlFactory> REGISTRY = new Registry<>("congestion control",
+            Component.of("fixed-rate", "ideal fixed-rate sender at line rate or rho_max; never reacts to the network",
+                    "OFAN 4, App. A", new FixedRate.Params(false, 0), FixedRate::factory));
+
+    private CongestionControls() {
+    }
+}

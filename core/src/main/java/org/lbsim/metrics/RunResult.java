@@ -1,0 +1,48 @@
+package org.lbsim.metrics;
+
+import java.util.List;
+
+/**
+ * Everything a run measured. Deterministic: the same scenario and seed give an equal result
+ * (wall-clock figures are kept apart in {@link #wallTimeMs()} and are not part of summaries).
+ *
+ * @param cctPs               completion time of the whole collective (last flow's end), -1 if unfinished
+ * @param lowerBoundPs        analytic lower bound of the CCT
+ * @param rhoMaxMbps          OFAN App. A per-flow rate under the run's failures (Long.MAX_VALUE if unlimited)
+ */
+public record RunResult(
+        String name,
+        long seed,
+        int hosts,
+        int flows,
+        int flowsFinished,
+        long cctPs,
+        long lowerBoundPs,
+        long rhoMaxMbps,
+        long simulatedPs,
+        List<LayerStats> layers,
+        List<FlowResult> flowResults,
+        Counters counters,
+        long wallTimeMs) {
+
+    /** CCT increase over the lower bound, in percent; NaN when unfinished. */
+    public double cctIncreasePercent() {
+        if (cctPs < 0 || lowerBoundPs <= 0) {
+            return Double.NaN;
+        }
+        return 100.0 * (cctPs - lowerBoundPs) / lowerBoundPs;
+    }
+
+    /**
+     * Run-wide counters.
+     *
+     * @param events            kernel events processed
+     * @param packetHops        frames sent by switch ports plus frames sent by NICs
+     * @param packetsCreated    distinct packet objects the pool ever created (its high-water mark)
+     */
+    public record Counters(long events, long packetHops, long injected, long delivered, long dropped, long drops,
+                           long linkLoss, long noRouteDrops, long ecnMarks, long retransmissions,
+                           long spuriousRetransmissions, long timeouts, long inFlightAtEnd, long packetsCreated,
+                           int failedLinks) {
+    }
+}

@@ -1,0 +1,79 @@
+package org.lbsim.net;
+
+import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.Simulator;
+
+/**
+ * One direction of a cable: a delay line. Packets leave in the order they entered, so the link
+ * keeps them in a FIFO and has exactly one pending wake-up, for the head's arrival.
+ */
+public final class Link implements EventHandler {
+    private final Simulator sim;
+    private final int handlerId;
+    private final int port;
+    private final int peerPort;
+    private final long delayPs;
+    private final PacketQueue inFlight = new PacketQueue();
+    private final Network network;
+    private PacketReceiver receiver;
+    private boolean down;
+    private long lostPackets;
+
+    Link(Network network, int port, int peerPort, long delayPs) {
+        this.network = network;
+        this.sim = network.simulator();
+        this.port = port;
+        this.peerPort = peerPort;
+        this.delayPs = delayPs;
+        this.handlerId = sim.register(this);
+    }
+
+    void connect(PacketReceiver r) {
+        this.receiver = r;
+    }
+
+    public long delayPs() {
+        return delayPs;
+    }
+
+    public boolean isDown() {
+        return down;
+    }
+
+    void setDown(boolean down) {
+        this.down = down;
+    }
+
+    public int inFlight() {
+        return inFlight.size();
+    }
+
+    public long lostPackets() {
+        return lostPackets;
+    }
+
+    /** The last bit of {@code p} leaves the sending port at {@code lastBitPs}. */
+    void transmit(Packet p, long lastBitPs) {
+        if (down) {
+            lostPackets++;
+            network.dropOnLink(p, port);
+            return;
+        }
+        p.arrivalPs = lastBitPs + delayPs;
+        boolean wasEmpty = inFlight.isEmpty();
+        inFlight.add(p);
+        if (wasEmpty) {
+            sim.schedule(handlerId, p.arrivalPs, 0, 0);
+        }
+    }
+
+    @Override
+    public void onEvent(int kind, long tag) {
+        Packet p = inFlight.poll();
+        Packet nextHead = inFlight.peek();
+        if (nextHead != null) {
+            sim.schedule(handlerId, nextHead.arrivalPs, 0, 0);
+        }
+        receiver.receive(p, peerPort);
+    }
+}

@@ -1,0 +1,193 @@
+package org.lbsim.net;
+
+import java.util.function.IntFunction;
+import org.lbsim.kernel.RandomStreams;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.topology.Fib;
+import org.lbsim.topology.Topology;
+
+/**
+ * The fabric brought to life: one {@link Link} per port direction, one {@link EgressPort} per
+ * switch port, one {@link Switch} per switch node and one {@link Nic} per host, all indexed by
+ * the topology's node and port ids. Owns the packet pool and the loss counters, and holds the
+ * FIB in force (which a routing-convergence event may replace during a run).
+ */
+public final class Network {
+    private final Simulator sim;
+    private final Topology topology;
+    private final PacketPool pool = new PacketPool();
+    private final Link[] links;
+    private final EgressPort[] egress;
+    private final Switch[] switches;
+    private final Nic[] nics;
+    private final BufferModel[] buffers;
+    private Fib fib;
+
+    private final long[] dropsByLayer = new long[16];
+    private final long[] linkLossByLayer = new long[16];
+    private long noRouteDrops;
+    private long injected;
+    private long delivered;
+
+    /**
+     * @param bufferFactory a buffer model per switch node
+     * @param ecn           the marking rule of every switch port
+     * @param gapBytes      inter-frame gap after every frame, on every port
+     */
+    public Network(Simulator sim, Topology topology, Fib fib, RandomStreams rng, IntFunction<BufferModel> bufferFactory,
+                   EcnMarker ecn, int gapBytes) {
+        this.sim = sim;
+        this.topology = topology;
+        this.fib = fib;
+        int ports = topology.portCount();
+        links = new Link[ports];
+        egress = new EgressPort[ports];
+        for (int p = 0; p < ports; p++) {
+            links[p] = new Link(this, p, topology.peerPort(p), topology.delayPs(p));
+        }
+        int hosts = topology.hostCount();
+        buffers = new BufferModel[topology.switchCount()];
+        switches = new Switch[topology.switchCount()];
+        for (int s = hosts; s < topology.nodeCount(); s++) {
+            BufferModel buffer = bufferFactory.apply(s);
+            buffers[s - hosts] = buffer;
+            for (int p = topology.firstPort(s); p < topology.portEnd(s); p++) {
+                egress[p] = new EgressPort(this, p, topology.rateMbps(p), gapBytes, links[p], buffer, ecn, rng.stream("ecn", p));
+            }
+            switches[s - hosts] = new Switch(this, s, egress);
+        }
+        nics = new Nic[hosts];
+        for (int h = 0; h < hosts; h++) {
+            int p = topology.hostPort(h);
+            nics[h] = new Nic(this, h, p, topology.rateMbps(p), gapBytes, links[p]);
+        }
+        for (int p = 0; p < ports; p++) {
+            int peer = topology.peerNode(p);
+            links[p].connect(topology.isHost(peer) ? nics[peer] : switches[peer - hosts]);
+        }
+    }
+
+    public Simulator simulator() {
+        return sim;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public PacketPool pool() {
+        return pool;
+    }
+
+    public Fib fib() {
+        return fib;
+    }
+
+    /** Routing has converged to a new FIB: switches use it from now on. */
+    public void installFib(Fib newFib) {
+        this.fib = newFib;
+        for (Switch s : switches) {
+            s.selector().onRoutingChange(newFib);
+        }
+    }
+
+    public void setLinkDown(int linkId, boolean down) {
+        for (int p = 0; p < links.length; p++) {
+            if (topology.linkOf(p) == linkId) {
+                links[p].setDown(down);
+            }
+        }
+    }
+
+    public void setSelector(int switchNode, PortSelector selector) {
+        switches[switchNode - topology.hostCount()].setSelector(selector);
+    }
+
+    public Switch switchAt(int node) {
+        return switches[node - topology.hostCount()];
+    }
+
+    public Nic nic(int host) {
+        return nics[host];
+    }
+
+    /** Egress port of a switch port id; null for host NIC ports. */
+    public EgressPort egress(int port) {
+        return egress[port];
+    }
+
+    public Link link(int port) {
+        return links[port];
+    }
+
+    public BufferModel buffer(int switchNode) {
+        return buffers[switchNode - topology.hostCount()];
+    }
+
+    void dropAtPort(Packet p, int port) {
+        dropsByLayer[topology.layerOf(port)]++;
+        pool.release(p);
+    }
+
+    void dropOnLink(Packet p, int port) {
+        linkLossByLayer[topology.layerOf(port)]++;
+        pool.release(p);
+    }
+
+    void dropNoRoute(Packet p) {
+        noRouteDrops++;
+        pool.release(p);
+    }
+
+    void countInjected() {
+        injected++;
+    }
+
+    void countDelivered() {
+        delivered++;
+    }
+
+    /** Packets put on the wire by NICs. */
+    public long injected() {
+        return injected;
+    }
+
+    /** Packets that reached a NIC. */
+    public long delivered() {
+        return delivered;
+    }
+
+    /** Congestion drops (buffer full) at ports of this layer code. */
+    public long dropsInLayer(int layerCode) {
+        return dropsByLayer[layerCode];
+    }
+
+    /** Packets lost on failed links of this layer code. */
+    public long linkLossInLayer(int layerCode) {
+        return linkLossByLayer[layerCode];
+    }
+
+    public long noRouteDrops() {
+        return noRouteDrops;
+    }
+
+    public long totalDropped() {
+        long d = noRouteDrops;
+        for (int i = 0; i < 16; i++) {
+            d += dropsByLayer[i] + linkLossByLayer[i];
+        }
+        return d;
+    }
+
+    /** Packets currently in switch queues or on links. */
+    public long inFlight() {
+        long n = 0;
+        for (int p = 0; p < links.length; p++) {
+            n += links[p].inFlight();
+            if (egress[p] != null) {
+                n += egress[p].queuePackets();
+            }
+        }
+        return n;
+    }
+}

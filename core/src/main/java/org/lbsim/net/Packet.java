@@ -1,0 +1,65 @@
+package org.lbsim.net;
+
+/**
+ * One frame in flight. Pooled and reused: every field is primitive and rewritten by
+ * {@link PacketPool#acquire}. A packet sits in at most one queue or link at a time, which
+ * threads it through {@link #next} (no per-hop allocation).
+ */
+public final class Packet {
+    public static final byte DATA = 0;
+    public static final byte ACK = 1;
+    public static final byte NACK = 2;
+    public static final byte CNP = 3;
+
+    /** What the packet is: {@link #DATA}, {@link #ACK}, {@link #NACK}, {@link #CNP}. */
+    public byte kind;
+    /** Queue pair (flow) id. */
+    public int flow;
+    /** Source and destination host. */
+    public int src;
+    public int dst;
+    /** Bytes on the wire, headers included (the inter-frame gap is not part of it). */
+    public int sizeBytes;
+    /** Payload bytes carried (0 for control packets). */
+    public int payloadBytes;
+    /** Packet sequence number of a data packet; for an ACK, the PSN being acknowledged. */
+    public int psn;
+    /** Cumulative ack: every PSN below it has arrived (ACK / NACK only). */
+    public int cumAck;
+    /** Selective ack bits for PSNs cumAck+1 .. cumAck+64 (ACK only). */
+    public long sackBits;
+    /** Flow label / UDP source port that switches hash on. */
+    public int entropy;
+    /** Explicit path id for source-routed schemes; -1 when unused. */
+    public int pathId;
+    /** Traffic class (DSCP); 0 unless a scheme sets one. */
+    public byte trafficClass;
+    /** Congestion Experienced mark set by a switch. */
+    public boolean ecnMarked;
+    /** ECN-echo: the data packet this ACK answers was marked. */
+    public boolean ecnEcho;
+    /** The sender has sent this PSN before. */
+    public boolean retransmission;
+    /** When the sender put the packet on the wire. */
+    public long sentPs;
+    /** For ACKs: the {@link #sentPs} of the data packet being acknowledged. */
+    public long echoSentPs;
+    /** Switch hops taken so far. */
+    public int hops;
+    /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */
+    public int ingressPort;
+    /** Arrival time at the far end of the link it is on. */
+    long arrivalPs;
+    /** Intrusive link for queues and links. */
+    Packet next;
+    /** Identity in the pool, for leak checks. */
+    final int poolId;
+
+    Packet(int poolId) {
+        this.poolId = poolId;
+    }
+
+    public boolean isData() {
+        return kind == DATA;
+    }
+}

@@ -1,0 +1,13 @@
+package org.lbsim.net;
+
+/** The host stack behind a NIC: it hands over the next frame when the line is free, and takes arriving ones. */
+public interface PacketSource {
+    /** The next packet to put on the wire now, or null if nothing may be sent now. */
+    Packet poll(long nowPs);
+
+    /** Earliest time something may become sendable without outside events (pacing, timers), or Long.MAX_VALUE. */
+    long nextReadyPs(long nowPs);
+
+    /** A packet arrived at this host. The source owns it from here and must release it. */
+    void deliver(Packet packet);
+}

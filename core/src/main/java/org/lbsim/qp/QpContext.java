@@ -1,0 +1,28 @@
+package org.lbsim.qp;
+
+/**
+ * What a queue pair's congestion control, loss recovery and entropy policy may know when they
+ * are created: the message, the packet format and the path facts of the fabric.
+ *
+ * @param qp            queue pair (flow) id
+ * @param messageBytes  bytes of the message to deliver
+ * @param packets       data packets needed to carry the message once
+ * @param mtuBytes      maximum payload per packet
+ * @param lineRateMbps  the sending host's NIC rate
+ * @param baseRttPs     round-trip time of an MTU packet and its ACK on an idle longest path
+ * @param rhoMaxMbps    OFAN App. A per-flow rate that spreads evenly over the available paths without overload
+ */
+public record QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
+                        int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps) {
+
+    /** Payload of the packet with this PSN (the last packet of the message may be short). */
+    public int payloadOf(int psn) {
+        if (psn < packets - 1) {
+            return mtuBytes;
+        }
+        if (psn == packets - 1) {
+            return (int) (messageBytes - (long) (packets - 1) * mtuBytes);
+        }
+        return (int) Math.min(mtuBytes, messageBytes); // extra erasure-coded symbols
+    }
+}

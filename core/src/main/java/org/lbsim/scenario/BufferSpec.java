@@ -1,0 +1,28 @@
+package org.lbsim.scenario;
+
+/** How a switch's packet memory is shared between its egress ports. */
+public sealed interface BufferSpec permits BufferSpec.PerPort, BufferSpec.SharedDynamic {
+
+    static BufferSpec defaults() {
+        return new PerPort(800_000);
+    }
+
+    @TypeName("per-port")
+    @Doc("a fixed drop-tail buffer per egress port")
+    record PerPort(@Doc("bytes per egress port") long bytesPerPort) implements BufferSpec {
+        public PerPort {
+            ScenarioException.require(bytesPerPort >= 64, "bytesPerPort", "must be >= 64 bytes, got " + bytesPerPort);
+        }
+    }
+
+    @TypeName("shared-dynamic")
+    @Doc("one buffer per switch shared by its ports under the Choudhury-Hahne dynamic threshold: a port may queue up to alpha x (free memory)")
+    record SharedDynamic(
+            @Doc("total bytes per switch") long totalBytes,
+            @Doc("dynamic threshold factor alpha (> 0)") double alpha) implements BufferSpec {
+        public SharedDynamic {
+            ScenarioException.require(totalBytes >= 64, "totalBytes", "must be >= 64 bytes, got " + totalBytes);
+            ScenarioException.require(alpha > 0 && Double.isFinite(alpha), "alpha", "must be a positive number, got " + alpha);
+        }
+    }
+}

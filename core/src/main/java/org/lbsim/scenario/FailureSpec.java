@@ -1,0 +1,44 @@
+package org.lbsim.scenario;
+
+import java.util.List;
+
+/**
+ * Switch-to-switch links that are down for the whole run. Routing excludes them once it has
+ * converged; until then (convergence delay) switches keep using them and packets sent onto
+ * them are lost (OFAN 5.2).
+ */
+public record FailureSpec(
+        @Doc("links to fail, each as {a: NODE, b: NODE, index: N}; nodes are named e0, a3, c1 (fat tree) or l0, s2 (leaf-spine)") List<FailedLink> links,
+        @Doc("probability that each switch-to-switch link fails, drawn from the seed") double linkProbability,
+        @Doc("routing convergence delay in ns: -1 = never converges during the run, 0 = converged before the run") double convergenceDelayNs) {
+
+    public FailureSpec {
+        links = links == null ? List.of() : List.copyOf(links);
+        ScenarioException.require(linkProbability >= 0 && linkProbability < 1, "linkProbability", "must be in [0, 1), got " + linkProbability);
+        ScenarioException.require(convergenceDelayNs == -1 || convergenceDelayNs >= 0, "convergenceDelayNs", "must be -1 (never) or >= 0 ns, got " + convergenceDelayNs);
+    }
+
+    public static FailureSpec defaults() {
+        return new FailureSpec(List.of(), 0, 0);
+    }
+
+    public boolean any() {
+        return !links.isEmpty() || linkProbability > 0;
+    }
+
+    /** One undirected switch-to-switch link; index picks among parallel links (leaf-spine). */
+    public record FailedLink(
+            @Doc("one end, a switch name such as e0 or l3") String a,
+            @Doc("the other end, a switch name such as a0 or s1") String b,
+            @Doc("which of the parallel links between a and b, from 0") int index) {
+        public FailedLink {
+            ScenarioException.require(a != null && !a.isBlank(), "a", "is required (a switch name such as e0)");
+            ScenarioException.require(b != null && !b.isBlank(), "b", "is required (a switch name such as a0)");
+            ScenarioException.require(index >= 0, "index", "must be >= 0, got " + index);
+        }
+
+        public static FailedLink defaults() {
+            return new FailedLink("?", "?", 0);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package org.lbsim.scenario;
+
+/** Everything that determines a run. Immutable; equal scenarios and seeds give identical results. */
+public record Scenario(
+        @Doc("free-form name shown in summaries") String name,
+        @Doc("master seed; every random stream is split from it") long seed,
+        @Doc("the fabric") TopologySpec topology,
+        @Doc("packet sizes") PacketSpec packets,
+        @Doc("switch buffers and ECN") SwitchSpec switches,
+        @Doc("load-balancing scheme (see `lbsim list schemes`)") ComponentSpec loadBalancing,
+        @Doc("congestion control") ComponentSpec congestionControl,
+        @Doc("loss recovery") ComponentSpec lossRecovery,
+        @Doc("traffic") WorkloadSpec workload,
+        @Doc("link failures and routing convergence") FailureSpec failures,
+        @Doc("run limits") LimitsSpec limits) {
+
+    public Scenario {
+        ScenarioException.require(name != null, "name", "is required");
+        ScenarioException.require(topology != null, "topology", "is required");
+        ScenarioException.require(packets != null, "packets", "is required");
+        ScenarioException.require(switches != null, "switches", "is required");
+        ScenarioException.require(loadBalancing != null, "loadBalancing", "is required");
+        ScenarioException.require(congestionControl != null, "congestionControl", "is required");
+        ScenarioException.require(lossRecovery != null, "lossRecovery", "is required");
+        ScenarioException.require(workload != null, "workload", "is required");
+        ScenarioException.require(failures != null, "failures", "is required");
+        ScenarioException.require(limits != null, "limits", "is required");
+        if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
+            throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + p.hosts());
+        }
+        if (workload instanceof WorkloadSpec.AllToAll a && a.hosts() > topology.hostCount()) {
+            throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + a.hosts());
+        }
+    }
+
+    public Scenario withSeed(long newSeed) {
+        return new Scenario(name, newSeed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits);
+    }
+}

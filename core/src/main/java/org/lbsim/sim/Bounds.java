@@ -1,0 +1,108 @@
+package org.lbsim.sim;
+
+import java.util.List;
+import org.lbsim.cc.FixedRate;
+import org.lbsim.kernel.Time;
+import org.lbsim.metrics.LowerBound;
+import org.lbsim.scenario.ComponentSpec;
+import org.lbsim.scenario.PacketSpec;
+import org.lbsim.topology.Fib;
+import org.lbsim.topology.PathFacts;
+import org.lbsim.topology.Topology;
+import org.lbsim.workload.Flow;
+
+/** The analytic CCT lower bound of a run's flows (OFAN 5 "Metric", App. B). */
+final class Bounds {
+    private Bounds() {
+    }
+
+    /** Path latencies of a flow, as App. B splits them. */
+    record PathTimes(long dataSerPs, long lastDataSerPs, long gapPs, long dataLatencyPs, long ackSerPs, long ackLatencyPs) {
+    }
+
+    static PathTimes pathTimes(Topology t, Fib fib, int src, int dst, int lastPayload, PacketSpec pk) {
+        int[] path = PathFacts.path(t, fib, src, dst);
+        long nicRate = t.rateMbps(path[0]);
+        int dataBytes = pk.mtuBytes() + pk.headerBytes();
+        int lastBytes = lastPayload + pk.headerBytes();
+        long prop = PathFacts.propagationPs(t, path);
+        // frames after the last one have the same size as the last on every hop after the NIC
+        long dataLatency = prop + PathFacts.serializationPs(t, path, 1, lastBytes);
+        long ackLatency = prop + PathFacts.serializationPs(t, path, 1, pk.ackBytes());
+        return new PathTimes(Time.serializationPs(dataBytes, nicRate), Time.serializationPs(lastBytes, nicRate),
+                Time.serializationPs(pk.interFrameGapBytes(), nicRate), dataLatency,
+                Time.serializationPs(pk.ackBytes(), nicRate), ackLatency);
+    }
+
+    /** Round trip of one MTU frame and its ACK over an idle path. */
+    static long baseRttPs(Topology t, Fib fib, int src, int dst, PacketSpec pk) {
+        PathTimes p = pathTimes(t, fib, src, dst, pk.mtuBytes(), pk);
+        return p.dataSerPs() + p.dataLatencyPs() + p.ackSerPs() + p.ackLatencyPs();
+    }
+
+    /**
+     * For a permutation: the largest App. B bound over its flows (each with its own path). For any
+     * other set of flows: the largest of (a) each flow alone on an idle path, (b) each sender's NIC
+     * streaming all its frames back to back and the fastest of its flows returning the last ACK,
+     * and (c) each receiver's NIC link taking all frames addressed to it back to back.
+     * With paced senders (a rate below line rate) the bound is left at 0: it does not model pacing yet.
+     */
+    static long collectivePs(Topology t, Fib fib, List<Flow> flows, boolean permutation, PacketSpec pk, long rhoMaxMbps,
+                             ComponentSpec cc) {
+        if (flows.isEmpty()) {
+            return 0;
+        }
+        long firstStart = flows.stream().mapToLong(Flow::startPs).min().orElse(0);
+        int hosts = t.hostCount();
+        long[] sendWire = new long[hosts];
+        long[] sendStart = new long[hosts];
+        long[] sendTail = new long[hosts];
+        long[] recvWire = new long[hosts];
+        long[] recvFirst = new long[hosts];
+        long[] recvTail = new long[hosts];
+        java.util.Arrays.fill(sendStart, Long.MAX_VALUE);
+        java.util.Arrays.fill(sendTail, Long.MAX_VALUE);
+        java.util.Arrays.fill(recvFirst, Long.MAX_VALUE);
+        java.util.Arrays.fill(recvTail, Long.MAX_VALUE);
+        long best = 0;
+        for (Flow f : flows) {
+            int packets = (int) Math.max(1, (f.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
+            int lastPayload = (int) (f.bytes() - (long) (packets - 1) * pk.mtuBytes());
+            PathTimes p = pathTimes(t, fib, f.src(), f.dst(), lastPayload, pk);
+            long alone = permutation
+                    ? LowerBound.permutationPs(packets, p.dataSerPs(), p.lastDataSerPs(), p.gapPs(), p.dataLatencyPs(), p.ackSerPs(), p.ackLatencyPs())
+                    : LowerBound.singleMessagePs(packets, p.dataSerPs(), p.lastDataSerPs(), p.gapPs(), p.dataLatencyPs(), p.ackSerPs(), p.ackLatencyPs());
+            best = Math.max(best, f.startPs() + alone);
+            long wire = (long) (packets - 1) * (p.dataSerPs() + p.gapPs()) + p.lastDataSerPs() + p.gapPs();
+            long tail = p.dataLatencyPs() + p.ackSerPs() + p.ackLatencyPs();
+            sendWire[f.src()] += wire;
+            sendStart[f.src()] = Math.min(sendStart[f.src()], f.startPs());
+            sendTail[f.src()] = Math.min(sendTail[f.src()], tail - p.gapPs());
+            // Receiver side: every frame crosses the last link into dst one after another.
+            int[] path = PathFacts.path(t, fib, f.src(), f.dst());
+            int last = path.length - 1;
+            long downRate = t.rateMbps(path[last]);
+            int dataBytes = pk.mtuBytes() + pk.headerBytes();
+            long downGap = Time.serializationPs(pk.interFrameGapBytes(), downRate);
+            long downWire = (long) (packets - 1) * (Time.serializationPs(dataBytes, downRate) + downGap)
+                    + Time.serializationPs(lastPayload + pk.headerBytes(), downRate) + downGap;
+            long firstFrameBytes = packets == 1 ? lastPayload + pk.headerBytes() : dataBytes;
+            long reachLastHop = f.startPs();
+            for (int i = 0; i < last; i++) {
+                reachLastHop += Time.serializationPs(firstFrameBytes, t.rateMbps(path[i])) + t.delayPs(path[i]);
+            }
+            recvWire[f.dst()] += downWire;
+            recvFirst[f.dst()] = Math.min(recvFirst[f.dst()], reachLastHop);
+            recvTail[f.dst()] = Math.min(recvTail[f.dst()], t.delayPs(path[last]) - downGap + p.ackSerPs() + p.ackLatencyPs());
+        }
+        for (int h = 0; h < hosts; h++) {
+            if (sendWire[h] > 0) {
+                best = Math.max(best, sendStart[h] + sendWire[h] + sendTail[h]);
+            }
+            if (recvWire[h] > 0) {
+                best = Math.max(best, recvFirst[h] + recvWire[h] + recvTail[h]);
+            }
+        }
+        return best - firstStart;
+    }
+}

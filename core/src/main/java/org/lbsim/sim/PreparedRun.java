@@ -1,0 +1,178 @@
+package org.lbsim.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.kernel.Time;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.LayerStats;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.net.EgressPort;
+import org.lbsim.net.Network;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.topology.Topology;
+import org.lbsim.transport.LossRecovery;
+import org.lbsim.transport.ReceiverQp;
+import org.lbsim.transport.SenderQp;
+import org.lbsim.transport.Transport;
+import org.lbsim.workload.Flow;
+
+/**
+ * A run that has been fully built and validated but not started. {@link #run()} simulates it once
+ * and returns the result; the built objects stay readable afterwards for tests and invariant checks.
+ */
+public final class PreparedRun {
+    private final Scenario scenario;
+    private final Simulator sim;
+    private final Topology topology;
+    private final Network network;
+    private final Transport transport;
+    private final List<Flow> flows;
+    private final long lowerBoundPs;
+    private final long rhoMaxMbps;
+    private final int failedLinks;
+    private RunResult result;
+
+    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, List<Flow> flows,
+                long lowerBoundPs, long rhoMaxMbps, int failedLinks) {
+        this.scenario = scenario;
+        this.sim = sim;
+        this.topology = topology;
+        this.network = network;
+        this.transport = transport;
+        this.flows = flows;
+        this.lowerBoundPs = lowerBoundPs;
+        this.rhoMaxMbps = rhoMaxMbps;
+        this.failedLinks = failedLinks;
+    }
+
+    public RunResult run() {
+        if (result != null) {
+            throw new IllegalStateException("a prepared run can run only once");
+        }
+        long wallStart = System.nanoTime();
+        sim.run(scenario.limits().maxTimePs());
+        long end = sim.nowPs();
+        result = collect(end, (System.nanoTime() - wallStart) / 1_000_000);
+        return result;
+    }
+
+    private RunResult collect(long endPs, long wallMs) {
+        int[] layers = topology.layersInPathOrder();
+        List<LayerStats> layerStats = new ArrayList<>();
+        long packetHops = 0;
+        long ecnMarks = 0;
+        long drops = 0;
+        for (int code : layers) {
+            int ports = 0;
+            long max = 0;
+            double meanSum = 0;
+            long marks = 0;
+            long tx = 0;
+            long layerDrops = 0;
+            for (int p = 0; p < topology.portCount(); p++) {
+                if (topology.layerOf(p) != code) {
+                    continue;
+                }
+                ports++;
+                EgressPort e = network.egress(p);
+                if (e == null) {
+                    tx += network.nic(topology.portOwner(p)).txPackets();
+                    continue;
+                }
+                e.finishStats(endPs);
+                max = Math.max(max, e.maxQueueBytes());
+                meanSum += e.timeAverageQueueBytes(endPs);
+                marks += e.ecnMarks();
+                tx += e.txPackets();
+                layerDrops += e.drops();
+            }
+            packetHops += tx;
+            ecnMarks += marks;
+            drops += layerDrops;
+            layerStats.add(new LayerStats(topology.layerName(code), ports, max, ports == 0 ? 0 : meanSum / ports, layerDrops,
+                    network.linkLossInLayer(code), marks, tx));
+        }
+        List<FlowResult> flowResults = new ArrayList<>(flows.size());
+        long retx = 0;
+        long spurious = 0;
+        long timeouts = 0;
+        long firstStart = Long.MAX_VALUE;
+        long lastEnd = 0;
+        int finished = 0;
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            SenderQp s = transport.senderOf(i);
+            ReceiverQp r = transport.receiverOf(i);
+            LossRecovery rec = s.recovery();
+            long fct = s.completedPs() >= 0 ? s.completedPs() - f.startPs() : -1;
+            flowResults.add(new FlowResult(i, f.src(), f.dst(), f.bytes(), f.startPs(), fct, r.completedPs(), s.sentPackets(),
+                    rec.retransmissions(), r.duplicates(), rec.timeouts()));
+            retx += rec.retransmissions();
+            spurious += r.duplicates();
+            timeouts += rec.timeouts();
+            firstStart = Math.min(firstStart, f.startPs());
+            if (fct >= 0) {
+                finished++;
+                lastEnd = Math.max(lastEnd, s.completedPs());
+            }
+        }
+        long cct = finished == flows.size() && !flows.isEmpty() ? lastEnd - firstStart : -1;
+        RunResult.Counters counters = new RunResult.Counters(sim.eventsProcessed(), packetHops, network.injected(),
+                network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
+                spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks);
+        return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
+                rhoMaxMbps, endPs, List.copyOf(layerStats), List.copyOf(flowResults), counters, wallMs);
+    }
+
+    private long totalLinkLoss() {
+        long n = 0;
+        for (int code = 0; code < 16; code++) {
+            n += network.linkLossInLayer(code);
+        }
+        return n;
+    }
+
+    public Scenario scenario() {
+        return scenario;
+    }
+
+    public Simulator simulator() {
+        return sim;
+    }
+
+    public Topology topology() {
+        return topology;
+    }
+
+    public Network network() {
+        return network;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public List<Flow> flows() {
+        return flows;
+    }
+
+    public long lowerBoundPs() {
+        return lowerBoundPs;
+    }
+
+    public long rhoMaxMbps() {
+        return rhoMaxMbps;
+    }
+
+    /** Human-readable duration for summaries. */
+    public static String formatPs(long ps) {
+        if (ps < 0) {
+            return "unfinished";
+        }
+        if (ps >= Time.PS_PER_MS) {
+            return String.format(java.util.Locale.ROOT, "%.6f ms", ps / (double) Time.PS_PER_MS);
+        }
+        return String.format(java.util.Locale.ROOT, "%.5f us", ps / (double) Time.PS_PER_US);
+    }
+}

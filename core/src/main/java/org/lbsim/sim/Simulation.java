@@ -1,0 +1,136 @@
+package org.lbsim.sim;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.lbsim.cc.CongestionControlFactory;
+import org.lbsim.cc.CongestionControls;
+import org.lbsim.kernel.RandomStreams;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.kernel.Time;
+import org.lbsim.lb.LoadBalancer;
+import org.lbsim.lb.LoadBalancers;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.net.BufferModel;
+import org.lbsim.net.EcnMarker;
+import org.lbsim.net.Network;
+import org.lbsim.qp.QpContext;
+import org.lbsim.registry.Component;
+import org.lbsim.registry.Registry;
+import org.lbsim.scenario.BufferSpec;
+import org.lbsim.scenario.ComponentSpec;
+import org.lbsim.scenario.EcnSpec;
+import org.lbsim.scenario.FailureSpec;
+import org.lbsim.scenario.PacketSpec;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.topology.EvenSplitLoad;
+import org.lbsim.topology.Fib;
+import org.lbsim.topology.LinkFailures;
+import org.lbsim.topology.PathFacts;
+import org.lbsim.topology.Routing;
+import org.lbsim.topology.Topologies;
+import org.lbsim.topology.Topology;
+import org.lbsim.transport.LossRecoveries;
+import org.lbsim.transport.LossRecoveryFactory;
+import org.lbsim.transport.Transport;
+import org.lbsim.workload.Flow;
+import org.lbsim.workload.Workloads;
+
+/** Builds a run from a scenario: the one place where topology, routing, network, transport and workload meet. */
+public final class Simulation {
+    private Simulation() {
+    }
+
+    /** Builds and runs; {@code baseDir} resolves relative trace paths (null = working directory). */
+    public static RunResult run(Scenario scenario, Path baseDir) {
+        return prepare(scenario, baseDir).run();
+    }
+
+    /**
+     * Builds everything and checks what can only be checked against the built fabric (failed links
+     * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
+     */
+    public static PreparedRun prepare(Scenario scenario, Path baseDir) {
+        RandomStreams rng = new RandomStreams(scenario.seed());
+        Topology topology = Topologies.build(scenario.topology());
+        boolean[] down;
+        try {
+            down = LinkFailures.resolve(topology, scenario.failures(), rng.stream("failures"));
+        } catch (ScenarioException e) {
+            throw e.under("failures");
+        }
+        int failedLinks = 0;
+        for (boolean d : down) {
+            failedLinks += d ? 1 : 0;
+        }
+        Fib healthy = Routing.compute(topology, new boolean[topology.linkCount()]);
+        Fib converged = failedLinks == 0 ? healthy : Routing.compute(topology, down);
+
+        List<Flow> flows;
+        try {
+            flows = Workloads.generate(scenario.workload(), topology.hostCount(), rng.stream("workload"), baseDir);
+        } catch (ScenarioException e) {
+            throw e.field().startsWith("workload") ? e : e.under("workload");
+        }
+
+        LoadBalancer lb = component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
+        CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
+        LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
+
+        int[] src = flows.stream().mapToInt(Flow::src).toArray();
+        int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
+        long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst);
+
+        Simulator sim = new Simulator();
+        FailureSpec failures = scenario.failures();
+        long convergencePs = failures.convergenceDelayNs() < 0 ? -1 : Time.ns(failures.convergenceDelayNs());
+        Fib initial = convergencePs == 0 ? converged : healthy;
+        PacketSpec pk = scenario.packets();
+        BufferSpec bufferSpec = scenario.switches().buffer();
+        EcnSpec ecnSpec = scenario.switches().ecn();
+        EcnMarker ecn = new EcnMarker(ecnSpec.enabled(), ecnSpec.kminBytes(), ecnSpec.kmaxBytes(), ecnSpec.pmax());
+        Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn, pk.interFrameGapBytes());
+        for (int link = 0; link < down.length; link++) {
+            if (down[link]) {
+                network.setLinkDown(link, true);
+            }
+        }
+        for (int node = topology.hostCount(); node < topology.nodeCount(); node++) {
+            network.setSelector(node, lb.newPortSelector(topology, node, rng.stream("switch", node)));
+        }
+        if (failedLinks > 0 && convergencePs > 0) {
+            RoutingConvergence.schedule(sim, network, converged, convergencePs);
+        }
+
+        QpContext[] contexts = new QpContext[flows.size()];
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            int packets = (int) Math.max(1, (f.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
+            long rtt = Bounds.baseRttPs(topology, healthy, f.src(), f.dst(), pk);
+            contexts[i] = new QpContext(i, f.src(), f.dst(), f.bytes(), packets, pk.mtuBytes(), pk.headerBytes(),
+                    pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax);
+        }
+        Transport transport = new Transport(network, flows, i -> contexts[i], cc, recovery, lb, rng, pk.ackBytes());
+        long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
+                rhoMax, scenario.congestionControl());
+        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks);
+    }
+
+    private static BufferModel bufferModel(BufferSpec spec) {
+        if (spec instanceof BufferSpec.PerPort p) {
+            return BufferModel.perPort(p.bytesPerPort());
+        }
+        BufferSpec.SharedDynamic s = (BufferSpec.SharedDynamic) spec;
+        return BufferModel.sharedDynamic(s.totalBytes(), s.alpha());
+    }
+
+    private static <T> T component(Registry<T> registry, ComponentSpec spec, String field) {
+        Component<T> c = registry.find(spec.type()).orElseThrow(() -> new ScenarioException(field + ".type",
+                "unknown " + registry.kind() + " '" + spec.type() + "'; allowed: " + String.join(", ", registry.names())));
+        if (!c.paramsType().isInstance(spec.params())) {
+            throw new ScenarioException(field, "parameters of '" + spec.type() + "' must be a " + c.paramsType().getSimpleName());
+        }
+        return c.create(spec.params());
+    }
+}

@@ -1,0 +1,127 @@
+package org.lbsim.topology;
+
+import java.util.Arrays;
+
+/**
+ * OFAN App. A: the load each link carries when every flow is split evenly over all of its
+ * shortest paths, and from it rho_max = min over links of (link rate / flows on the link), the
+ * highest per-flow rate at which no link is overloaded. Paths are weighted equally, so a switch
+ * forwards to each next hop in proportion to the number of paths behind it (what W-ECMP does).
+ */
+public final class EvenSplitLoad {
+    private EvenSplitLoad() {
+    }
+
+    /** Units of flow on each port direction when flow i (src[i] -> dst[i]) carries one unit. */
+    public static double[] portLoads(Topology t, Fib fib, int[] src, int[] dst) {
+        int nodes = t.nodeCount();
+        double[] load = new double[t.portCount()];
+        double[] paths = new double[nodes];
+        double[] inflow = new double[nodes];
+        // Destinations one at a time: count paths to dst, then push every source's unit down the DAG.
+        int[] order = new int[src.length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Integer[] boxed = Arrays.stream(order).boxed().toArray(Integer[]::new);
+        Arrays.sort(boxed, (a, b) -> Integer.compare(dst[a], dst[b]));
+        int i = 0;
+        while (i < boxed.length) {
+            int d = dst[boxed[i]];
+            int j = i;
+            Arrays.fill(inflow, 0);
+            while (j < boxed.length && dst[boxed[j]] == d) {
+                inflow[src[boxed[j]]] += 1;
+                j++;
+            }
+            int[] topo = dagOrder(t, fib, d, paths);
+            for (int node : topo) {
+                double f = inflow[node];
+                if (f == 0 || node == d) {
+                    continue;
+                }
+                if (t.isHost(node)) {
+                    int p = t.hostPort(node);
+                    load[p] += f;
+                    inflow[t.peerNode(p)] += f;
+                    continue;
+                }
+                int g = fib.group(node, d);
+                int size = fib.groupSize(g);
+                if (size == 0 || paths[node] == 0) {
+                    continue;
+                }
+                for (int k = 0; k < size; k++) {
+                    int p = fib.port(g, k);
+                    int next = t.peerNode(p);
+                    double share = f * paths[next] / paths[node];
+                    load[p] += share;
+                    inflow[next] += share;
+                }
+            }
+            i = j;
+        }
+        return load;
+    }
+
+    /**
+     * Nodes ordered so that every node comes before the next hops it forwards to (for dst), and
+     * paths[n] = number of shortest paths from n to dst.
+     */
+    private static int[] dagOrder(Topology t, Fib fib, int dst, double[] paths) {
+        int nodes = t.nodeCount();
+        // distance to dst along the FIB: hosts forward to their switch.
+        int[] dist = new int[nodes];
+        Arrays.fill(dist, -1);
+        dist[dst] = 0;
+        paths[dst] = 1;
+        int[] stack = new int[nodes];
+        for (int n = 0; n < nodes; n++) {
+            resolve(t, fib, dst, n, dist, paths, stack);
+        }
+        Integer[] byDist = new Integer[nodes];
+        for (int n = 0; n < nodes; n++) {
+            byDist[n] = n;
+        }
+        Arrays.sort(byDist, (a, b) -> Integer.compare(dist[b], dist[a]));
+        return Arrays.stream(byDist).mapToInt(Integer::intValue).toArray();
+    }
+
+    private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths, int[] unused) {
+        if (dist[start] >= 0) {
+            return;
+        }
+        if (t.isHost(start)) {
+            int sw = t.hostSwitch(start);
+            resolve(t, fib, dst, sw, dist, paths, unused);
+            dist[start] = dist[sw] >= 0 && paths[sw] > 0 ? dist[sw] + 1 : Integer.MAX_VALUE / 2;
+            paths[start] = paths[sw];
+            return;
+        }
+        int g = fib.group(start, dst);
+        int size = fib.groupSize(g);
+        double count = 0;
+        int d = Integer.MAX_VALUE / 2;
+        dist[start] = Integer.MAX_VALUE / 2; // guards against cycles, which valley-free routing never has
+        for (int k = 0; k < size; k++) {
+            int next = t.peerNode(fib.port(g, k));
+            resolve(t, fib, dst, next, dist, paths, unused);
+            count += paths[next];
+            d = Math.min(d, dist[next] + 1);
+        }
+        dist[start] = d;
+        paths[start] = count;
+    }
+
+    /** rho_max in Mb/s: the largest per-flow rate that overloads no link; Long.MAX_VALUE with no flows. */
+    public static long rhoMaxMbps(Topology t, Fib fib, int[] src, int[] dst) {
+        double[] load = portLoads(t, fib, src, dst);
+        double best = Double.MAX_VALUE;
+        for (int p = 0; p < load.length; p++) {
+            if (load[p] > 1e-12) {
+                best = Math.min(best, t.rateMbps(p) / load[p]);
+            }
+        }
+        return best == Double.MAX_VALUE ? Long.MAX_VALUE : (long) Math.floor(best);
+    }
+}

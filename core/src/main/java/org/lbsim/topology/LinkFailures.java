@@ -1,0 +1,61 @@
+package org.lbsim.topology;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.lbsim.scenario.FailureSpec;
+import org.lbsim.scenario.ScenarioException;
+
+/** Turns a scenario's failure description into the set of failed links. */
+public final class LinkFailures {
+    private LinkFailures() {
+    }
+
+    /**
+     * Named links fail; in addition each switch-to-switch link fails independently with the given
+     * probability, drawn from {@code rng}. Host links never fail here.
+     */
+    public static boolean[] resolve(Topology t, FailureSpec spec, SplittableRandom rng) {
+        boolean[] down = new boolean[t.linkCount()];
+        List<FailureSpec.FailedLink> links = spec.links();
+        for (int i = 0; i < links.size(); i++) {
+            FailureSpec.FailedLink l = links.get(i);
+            String field = "links[" + i + "]";
+            int a = t.nodeByName(l.a());
+            int b = t.nodeByName(l.b());
+            if (a < 0 || t.isHost(a)) {
+                throw new ScenarioException(field + ".a", "no switch named '" + l.a() + "' in this " + t.kind() + " (switches are named " + switchNaming(t) + ")");
+            }
+            if (b < 0 || t.isHost(b)) {
+                throw new ScenarioException(field + ".b", "no switch named '" + l.b() + "' in this " + t.kind() + " (switches are named " + switchNaming(t) + ")");
+            }
+            int[] between = t.portsBetween(a, b);
+            if (between.length == 0) {
+                throw new ScenarioException(field, "there is no link between " + l.a() + " and " + l.b());
+            }
+            if (l.index() >= between.length) {
+                throw new ScenarioException(field + ".index", "must be < " + between.length + " (parallel links between " + l.a() + " and " + l.b() + "), got " + l.index());
+            }
+            down[t.linkOf(between[l.index()])] = true;
+        }
+        if (spec.linkProbability() > 0) {
+            for (int link = 0, p = 0; p < t.portCount(); p++) {
+                int owner = t.portOwner(p);
+                int peer = t.peerNode(p);
+                if (t.isHost(owner) || t.isHost(peer) || owner > peer) {
+                    continue; // each switch-to-switch link once, from its lower-numbered end
+                }
+                link = t.linkOf(p);
+                if (rng.nextDouble() < spec.linkProbability()) {
+                    down[link] = true;
+                }
+            }
+        }
+        return down;
+    }
+
+    private static String switchNaming(Topology t) {
+        String first = t.nodeName(t.hostCount());
+        String last = t.nodeName(t.nodeCount() - 1);
+        return first + " .. " + last;
+    }
+}

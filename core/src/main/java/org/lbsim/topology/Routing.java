@@ -1,0 +1,132 @@
+package org.lbsim.topology;
+
+import java.util.Arrays;
+
+/**
+ * All shortest up-then-down (valley-free) paths, as data-center BGP computes them. For each
+ * destination host we compute the down-only distance of every node, then the best up-then-down
+ * distance; a switch's group holds the ports that keep a packet on such a shortest path. Links
+ * marked down are left out, so re-running this after failures is "routing has converged".
+ */
+public final class Routing {
+    private static final int INF = Integer.MAX_VALUE / 4;
+
+    private Routing() {
+    }
+
+    public static Fib compute(Topology t, boolean[] linkDown) {
+        int hosts = t.hostCount();
+        int nodes = t.nodeCount();
+        int switches = nodes - hosts;
+        int maxTier = t.maxTier();
+        int[] groupOf = new int[switches * hosts];
+        GroupStore store = new GroupStore(switches);
+        int[] down = new int[nodes];
+        int[] best = new int[nodes];
+        int[] scratch = new int[64];
+        // Nodes by tier, so each pass walks one tier.
+        int[][] byTier = new int[maxTier + 1][];
+        for (int tier = 0; tier <= maxTier; tier++) {
+            final int tt = tier;
+            byTier[tier] = java.util.stream.IntStream.range(0, nodes).filter(n -> t.tier(n) == tt).toArray();
+        }
+        for (int dst = 0; dst < hosts; dst++) {
+            Arrays.fill(down, INF);
+            down[dst] = 0;
+            for (int tier = 0; tier < maxTier; tier++) {
+                for (int n : byTier[tier]) {
+                    if (down[n] >= INF) {
+                        continue;
+                    }
+                    for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
+                        int peer = t.peerNode(p);
+                        if (t.tier(peer) == tier + 1 && !linkDown[t.linkOf(p)] && down[n] + 1 < down[peer]) {
+                            down[peer] = down[n] + 1;
+                        }
+                    }
+                }
+            }
+            for (int tier = maxTier; tier >= 1; tier--) {
+                for (int n : byTier[tier]) {
+                    int b = down[n];
+                    for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
+                        int peer = t.peerNode(p);
+                        if (t.tier(peer) == tier + 1 && !linkDown[t.linkOf(p)] && best[peer] + 1 < b) {
+                            b = best[peer] + 1;
+                        }
+                    }
+                    best[n] = b;
+                }
+            }
+            for (int s = hosts; s < nodes; s++) {
+                int count = 0;
+                if (best[s] < INF) {
+                    boolean goDown = down[s] == best[s];
+                    int tier = t.tier(s);
+                    for (int p = t.firstPort(s); p < t.portEnd(s); p++) {
+                        if (linkDown[t.linkOf(p)]) {
+                            continue;
+                        }
+                        int peer = t.peerNode(p);
+                        boolean ok = goDown
+                                ? t.tier(peer) == tier - 1 && down[peer] == down[s] - 1
+                                : t.tier(peer) == tier + 1 && best[peer] + 1 == best[s];
+                        if (ok) {
+                            if (count == scratch.length) {
+                                scratch = Arrays.copyOf(scratch, count * 2);
+                            }
+                            scratch[count++] = p;
+                        }
+                    }
+                }
+                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, scratch, count);
+            }
+        }
+        return store.freeze(hosts, hosts, groupOf);
+    }
+
+    /** Deduplicates port groups per switch by linear search; a switch has only a handful. */
+    private static final class GroupStore {
+        private final int[][] groupsOfSwitch;
+        private final int[] groupsOfSwitchCount;
+        private int[] starts = new int[1024];
+        private int[] ports = new int[4096];
+        private int groups;
+        private int portsUsed;
+
+        GroupStore(int switches) {
+            groupsOfSwitch = new int[switches][4];
+            groupsOfSwitchCount = new int[switches];
+        }
+
+        int intern(int sw, int[] candidate, int count) {
+            int[] mine = groupsOfSwitch[sw];
+            for (int i = 0; i < groupsOfSwitchCount[sw]; i++) {
+                int g = mine[i];
+                if (starts[g + 1] - starts[g] == count && Arrays.equals(ports, starts[g], starts[g] + count, candidate, 0, count)) {
+                    return g;
+                }
+            }
+            int g = groups++;
+            if (groups + 1 >= starts.length) {
+                starts = Arrays.copyOf(starts, starts.length * 2);
+            }
+            while (portsUsed + count > ports.length) {
+                ports = Arrays.copyOf(ports, ports.length * 2);
+            }
+            System.arraycopy(candidate, 0, ports, portsUsed, count);
+            starts[g] = portsUsed;
+            portsUsed += count;
+            starts[g + 1] = portsUsed;
+            if (groupsOfSwitchCount[sw] == mine.length) {
+                groupsOfSwitch[sw] = mine = Arrays.copyOf(mine, mine.length * 2);
+            }
+            mine[groupsOfSwitchCount[sw]++] = g;
+            return g;
+        }
+
+        Fib freeze(int hostCount, int firstSwitch, int[] groupOf) {
+            return new Fib(hostCount, firstSwitch, groupOf, Arrays.copyOf(starts, groups + 1), Arrays.copyOf(ports, portsUsed));
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package org.lbsim.topology;
+
+import java.util.Arrays;
+
+/**
+ * An immutable fabric: nodes (hosts first, then switches by tier) joined by full-duplex links.
+ * Every direction of a link is a port with a global index; all per-port facts live in int and
+ * long arrays indexed by that port id, so the hot path never touches a collection.
+ */
+public final class Topology {
+    /** Tier of hosts; switches are 1 (edge / leaf), 2 (aggregation / spine), 3 (core). */
+    public static final int HOST_TIER = 0;
+
+    private final String kind;
+    private final int hostCount;
+    private final String[] nodeNames;
+    private final int[] nodeTier;
+    private final int[] portStart; // node -> first port, length nodeCount + 1
+    private final int[] portOwner;
+    private final int[] portPeerNode;
+    private final int[] portPeerPort;
+    private final long[] portRateMbps;
+    private final long[] portDelayPs;
+    private final int[] portLink; // undirected link id
+    private final int linkCount;
+    private final String[] tierNames;
+    private final int maxTier;
+
+    Topology(String kind, int hostCount, String[] nodeNames, int[] nodeTier, int[] portStart, int[] portOwner,
+             int[] portPeerNode, int[] portPeerPort, long[] portRateMbps, long[] portDelayPs, int[] portLink,
+             int linkCount, String[] tierNames) {
+        this.kind = kind;
+        this.hostCount = hostCount;
+        this.nodeNames = nodeNames;
+        this.nodeTier = nodeTier;
+        this.portStart = portStart;
+        this.portOwner = portOwner;
+        this.portPeerNode = portPeerNode;
+        this.portPeerPort = portPeerPort;
+        this.portRateMbps = portRateMbps;
+        this.portDelayPs = portDelayPs;
+        this.portLink = portLink;
+        this.linkCount = linkCount;
+        this.tierNames = tierNames;
+        this.maxTier = Arrays.stream(nodeTier).max().orElse(0);
+    }
+
+    public String kind() {
+        return kind;
+    }
+
+    public int hostCount() {
+        return hostCount;
+    }
+
+    public int nodeCount() {
+        return nodeTier.length;
+    }
+
+    public int switchCount() {
+        return nodeTier.length - hostCount;
+    }
+
+    public int portCount() {
+        return portOwner.length;
+    }
+
+    public int linkCount() {
+        return linkCount;
+    }
+
+    public boolean isHost(int node) {
+        return node < hostCount;
+    }
+
+    public String nodeName(int node) {
+        return nodeNames[node];
+    }
+
+    /** The node with this name, or -1. */
+    public int nodeByName(String name) {
+        for (int i = 0; i < nodeNames.length; i++) {
+            if (nodeNames[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public int tier(int node) {
+        return nodeTier[node];
+    }
+
+    public int maxTier() {
+        return maxTier;
+    }
+
+    /** Short name of a tier: H, E, A, C for fat trees; H, L, S for leaf-spine. */
+    public String tierName(int tier) {
+        return tierNames[tier];
+    }
+
+    public int firstPort(int node) {
+        return portStart[node];
+    }
+
+    public int portEnd(int node) {
+        return portStart[node + 1];
+    }
+
+    public int degree(int node) {
+        return portStart[node + 1] - portStart[node];
+    }
+
+    public int portOwner(int port) {
+        return portOwner[port];
+    }
+
+    public int peerNode(int port) {
+        return portPeerNode[port];
+    }
+
+    /** The port at the other end of the link, facing back. */
+    public int peerPort(int port) {
+        return portPeerPort[port];
+    }
+
+    public long rateMbps(int port) {
+        return portRateMbps[port];
+    }
+
+    public long delayPs(int port) {
+        return portDelayPs[port];
+    }
+
+    public int linkOf(int port) {
+        return portLink[port];
+    }
+
+    /** The NIC port of a host. */
+    public int hostPort(int host) {
+        return portStart[host];
+    }
+
+    /** The switch a host is attached to. */
+    public int hostSwitch(int host) {
+        return portPeerNode[portStart[host]];
+    }
+
+    /** Layer of a port's direction, coded as fromTier * 4 + toTier. */
+    public int layerOf(int port) {
+        return nodeTier[portOwner[port]] * 4 + nodeTier[portPeerNode[port]];
+    }
+
+    public static int layerCode(int fromTier, int toTier) {
+        return fromTier * 4 + toTier;
+    }
+
+    /** Layer name such as "E->A". */
+    public String layerName(int code) {
+        return tierNames[code / 4] + "->" + tierNames[code % 4];
+    }
+
+    /**
+     * The layers of the fabric in the order a packet meets them: up from the hosts, then down
+     * (H->E, E->A, A->C, C->A, A->E, E->H for a fat tree).
+     */
+    public int[] layersInPathOrder() {
+        int[] codes = new int[2 * maxTier];
+        int n = 0;
+        for (int t = 0; t < maxTier; t++) {
+            codes[n++] = layerCode(t, t + 1);
+        }
+        for (int t = maxTier; t > 0; t--) {
+            codes[n++] = layerCode(t, t - 1);
+        }
+        return codes;
+    }
+
+    /** Hops on the longest shortest path between two hosts (6 in a 3-tier fat tree). */
+    public int diameterHops() {
+        return 2 * maxTier;
+    }
+
+    /** Ports of the links between two nodes, in port order (several for parallel links). */
+    public int[] portsBetween(int from, int to) {
+        int count = 0;
+        for (int p = portStart[from]; p < portStart[from + 1]; p++) {
+            if (portPeerNode[p] == to) {
+                count++;
+            }
+        }
+        int[] out = new int[count];
+        int i = 0;
+        for (int p = portStart[from]; p < portStart[from + 1]; p++) {
+            if (portPeerNode[p] == to) {
+                out[i++] = p;
+            }
+        }
+        return out;
+    }
+
+    /** Pod of an edge or aggregation switch or host in a fat tree (-1 for core and other kinds). */
+    public int hostsPerFirstTierSwitch() {
+        return degreeDown(hostSwitch(0));
+    }
+
+    private int degreeDown(int node) {
+        int n = 0;
+        for (int p = portStart[node]; p < portStart[node + 1]; p++) {
+            if (nodeTier[portPeerNode[p]] < nodeTier[node]) {
+                n++;
+            }
+        }
+        return n;
+    }
+}

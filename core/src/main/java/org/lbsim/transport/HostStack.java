@@ -1,0 +1,147 @@
+package org.lbsim.transport;
+
+import org.lbsim.net.Nic;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PacketPool;
+import org.lbsim.net.PacketQueue;
+import org.lbsim.net.PacketSource;
+
+/**
+ * A host's RDMA stack behind its NIC. When the line is free it hands over the next frame:
+ * control packets (ACKs) and data alternate round-robin whenever both are waiting (OFAN App. B),
+ * and data comes from the queue pairs with something to send, in round-robin order.
+ */
+public final class HostStack implements PacketSource {
+    private final int host;
+    private final Nic nic;
+    private final PacketPool pool;
+    private final Transport transport;
+    private final PacketQueue control = new PacketQueue();
+    private SenderQp cursor; // next queue pair to serve; the ring is circular
+    private int activeCount;
+    private boolean lastWasData;
+    private long minEligiblePs = Long.MAX_VALUE;
+
+    HostStack(int host, Nic nic, PacketPool pool, Transport transport) {
+        this.host = host;
+        this.nic = nic;
+        this.pool = pool;
+        this.transport = transport;
+        nic.attach(this);
+    }
+
+    public int host() {
+        return host;
+    }
+
+    @Override
+    public Packet poll(long nowPs) {
+        if (lastWasData && !control.isEmpty()) {
+            lastWasData = false;
+            return control.poll();
+        }
+        Packet data = pollData(nowPs);
+        if (data != null) {
+            lastWasData = true;
+            return data;
+        }
+        if (!control.isEmpty()) {
+            lastWasData = false;
+            return control.poll();
+        }
+        return null;
+    }
+
+    private Packet pollData(long nowPs) {
+        minEligiblePs = Long.MAX_VALUE;
+        int n = activeCount;
+        SenderQp qp = cursor;
+        for (int i = 0; i < n && qp != null; i++) {
+            SenderQp next = qp.nextActive;
+            Packet p = qp.poll(nowPs);
+            if (p != null) {
+                cursor = qp.nextActive;
+                return p;
+            }
+            if (qp.eligiblePs == Long.MAX_VALUE) {
+                deactivate(qp);
+            } else if (qp.eligiblePs < minEligiblePs) {
+                minEligiblePs = qp.eligiblePs;
+            }
+            qp = activeCount == 0 ? null : next;
+        }
+        cursor = qp;
+        return null;
+    }
+
+    @Override
+    public long nextReadyPs(long nowPs) {
+        return minEligiblePs;
+    }
+
+    @Override
+    public void deliver(Packet p) {
+        long now = transport.simulator().nowPs();
+        if (p.kind == Packet.DATA) {
+            Packet ack = transport.receiver(p.flow).onData(p, pool, now);
+            transport.countDataArrival(p);
+            pool.release(p);
+            control.add(ack);
+            nic.kick();
+        } else {
+            SenderQp qp = transport.sender(p.flow);
+            pool.release(p);
+            qp.onAck(p, now);
+        }
+    }
+
+    /** The queue pair may have something to send: put it in the ring and wake the NIC. */
+    void activate(SenderQp qp) {
+        if (!qp.active) {
+            qp.active = true;
+            if (cursor == null) {
+                qp.nextActive = qp;
+                qp.prevActive = qp;
+                cursor = qp;
+            } else {
+                // insert just before the cursor, i.e. at the end of the round
+                SenderQp prev = cursor.prevActive;
+                prev.nextActive = qp;
+                qp.prevActive = prev;
+                qp.nextActive = cursor;
+                cursor.prevActive = qp;
+            }
+            activeCount++;
+        }
+        nic.kick();
+    }
+
+    private void deactivate(SenderQp qp) {
+        if (!qp.active) {
+            return;
+        }
+        qp.active = false;
+        activeCount--;
+        if (activeCount == 0) {
+            cursor = null;
+        } else {
+            qp.prevActive.nextActive = qp.nextActive;
+            qp.nextActive.prevActive = qp.prevActive;
+            if (cursor == qp) {
+                cursor = qp.nextActive;
+            }
+        }
+        qp.nextActive = null;
+        qp.prevActive = null;
+    }
+
+    void onSenderComplete(SenderQp qp) {
+        deactivate(qp);
+        transport.onFlowComplete(qp);
+    }
+
+    /** Control packets waiting to be sent. */
+    public int controlBacklog() {
+        return control.size();
+    }
+}

@@ -1,0 +1,142 @@
+package org.lbsim.transport;
+
+import org.lbsim.kernel.Time;
+import org.lbsim.net.Packet;
+import org.lbsim.qp.QpContext;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
+
+/**
+ * OFAN 4: ideal rateless erasure coding with no overhead. Every packet is a fresh symbol (a new
+ * PSN), so loss never needs a specific resend: the sender keeps sending until the receiver has
+ * acknowledged as many payload bytes as the message holds. It stops opportunistically in the final
+ * BDP (acked + in flight covers the message, footnote 3) and sends more only if those in-flight
+ * symbols are presumed lost, which happens after {@code rtoUs} without an ACK.
+ */
+public final class IdealErasure implements LossRecovery {
+    public record Params(
+            @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost") double rtoUs) {
+        public Params {
+            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+        }
+    }
+
+    public static LossRecoveryFactory factory(Params p) {
+        long rtoPs = Time.us(p.rtoUs());
+        return qp -> new IdealErasure(qp, rtoPs);
+    }
+
+    private final QpContext qp;
+    private final long rtoPs;
+    private final BitSet64 inFlight;
+    private int nextPsn;
+    private long ackedBytes;
+    private long inflightBytes;
+    private long lastProgressPs;
+    private long timeouts;
+    private long extraSymbols;
+
+    IdealErasure(QpContext qp, long rtoPs) {
+        this.qp = qp;
+        this.rtoPs = rtoPs;
+        this.inFlight = new BitSet64(qp.packets() + 64);
+    }
+
+    @Override
+    public int nextPsn(long nowPs) {
+        if (ackedBytes + inflightBytes >= qp.messageBytes()) {
+            return -1;
+        }
+        return nextPsn;
+    }
+
+    @Override
+    public void onSent(int psn, long nowPs) {
+        nextPsn = psn + 1;
+        if (psn >= qp.packets()) {
+            extraSymbols++;
+        }
+        inFlight.set(psn);
+        inflightBytes += qp.payloadOf(psn);
+        if (inflightBytes == qp.payloadOf(psn)) {
+            lastProgressPs = nowPs; // the timer counts from the first packet of a new flight
+        }
+    }
+
+    @Override
+    public boolean isRetransmission(int psn) {
+        return false; // symbols are never resent, only new ones are made
+    }
+
+    @Override
+    public boolean onAck(Packet ack, long nowPs) {
+        int psn = ack.psn;
+        if (!inFlight.get(psn)) {
+            // Late ACK of a symbol already presumed lost: it still counts towards decoding.
+            if (psn < nextPsn && !acked(psn)) {
+                markAcked(psn);
+                ackedBytes += qp.payloadOf(psn);
+                lastProgressPs = nowPs;
+                return true;
+            }
+            return false;
+        }
+        inFlight.clear(psn);
+        markAcked(psn);
+        int bytes = qp.payloadOf(psn);
+        inflightBytes -= bytes;
+        ackedBytes += bytes;
+        lastProgressPs = nowPs;
+        return true;
+    }
+
+    private final BitSet64 ackedSet = new BitSet64(64);
+
+    private boolean acked(int psn) {
+        return ackedSet.get(psn);
+    }
+
+    private void markAcked(int psn) {
+        ackedSet.set(psn);
+    }
+
+    @Override
+    public boolean complete() {
+        return ackedBytes >= qp.messageBytes();
+    }
+
+    @Override
+    public long timerDeadlinePs() {
+        return inflightBytes > 0 && !complete() ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean onTimer(long nowPs) {
+        if (inflightBytes == 0 || complete()) {
+            return false;
+        }
+        timeouts++;
+        // Presume every symbol in flight lost: clear them so that fresh symbols replace them.
+        for (int psn = 0; psn < nextPsn; psn++) {
+            inFlight.clear(psn);
+        }
+        inflightBytes = 0;
+        lastProgressPs = nowPs;
+        return true;
+    }
+
+    @Override
+    public long inflightBytes() {
+        return inflightBytes;
+    }
+
+    @Override
+    public long retransmissions() {
+        return extraSymbols;
+    }
+
+    @Override
+    public long timeouts() {
+        return timeouts;
+    }
+}

@@ -1,0 +1,16 @@
+package org.lbsim.transport;
+
+import org.lbsim.registry.Component;
+import org.lbsim.registry.Registry;
+
+/** Every loss-recovery scheme a scenario can name. */
+public final class LossRecoveries {
+    public static final Registry<LossRecoveryFactory> REGISTRY = new Registry<>("loss recovery",
+            Component.of("erasure", "ideal rateless erasure coding: fresh symbols until the message is acknowledged; never resends a PSN",
+                    "OFAN 4", new IdealErasure.Params(80), IdealErasure::factory),
+            Component.of("sack", "selective acks; resend all holes when the ack gap exceeds a threshold, plus an RTO",
+                    "OFAN 4, 8.2", new SackThreshold.Params(32, 80), SackThreshold::factory));
+
+    private LossRecoveries() {
+    }
+}

@@ -1,0 +1,39 @@
+package org.lbsim.transport;
+
+import org.lbsim.net.Packet;
+
+/**
+ * The sender side of loss recovery for one queue pair: which PSN goes out next (new or resent),
+ * what an ACK teaches, and when a timer must fire. Congestion control decides when; this decides what.
+ */
+public interface LossRecovery {
+    /** The PSN to send now, or -1 when nothing may be sent until an ACK or the timer. */
+    int nextPsn(long nowPs);
+
+    /** The PSN returned by {@link #nextPsn} went out; {@code retransmission} if it had been sent before. */
+    void onSent(int psn, long nowPs);
+
+    /** Whether sending this PSN now is a retransmission (it was sent before). */
+    boolean isRetransmission(int psn);
+
+    /** An ACK arrived. Returns true when it made progress (newly acknowledged data). */
+    boolean onAck(Packet ack, long nowPs);
+
+    /** The whole message is known to be delivered. */
+    boolean complete();
+
+    /** When the recovery wants {@link #onTimer} called, or {@link Long#MAX_VALUE}. */
+    long timerDeadlinePs();
+
+    /** The deadline passed: declare losses; returns true when something became sendable. */
+    boolean onTimer(long nowPs);
+
+    /** Bytes sent and not yet acknowledged nor declared lost. */
+    long inflightBytes();
+
+    /** Retransmissions sent so far. */
+    long retransmissions();
+
+    /** Timeouts that fired so far. */
+    long timeouts();
+}

@@ -1,0 +1,8 @@
+package org.lbsim.transport;
+
+import org.lbsim.qp.QpContext;
+
+/** Makes the loss-recovery state of each new queue pair. */
+public interface LossRecoveryFactory {
+    LossRecovery create(QpContext qp);
+}

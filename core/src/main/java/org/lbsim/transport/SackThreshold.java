@@ -1,0 +1,208 @@
+package org.lbsim.transport;
+
+import org.lbsim.kernel.Time;
+import org.lbsim.net.Packet;
+import org.lbsim.qp.QpContext;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
+
+/**
+ * OFAN 4: SACK-based recovery. The sender knows exactly which PSNs arrived (per-packet ACKs with a
+ * selective-ack bitmap) and resends every missing PSN once the gap between the lowest unacknowledged
+ * and the highest acknowledged PSN exceeds {@code threshold}. Only packets that were sent before
+ * the highest acknowledged one count as missing, so one trigger resends each hole once. A timeout
+ * (no ACK progress for {@code rtoUs}) resends everything unacknowledged. Retransmissions never
+ * change the pacing rate.
+ */
+public final class SackThreshold implements LossRecovery {
+    public record Params(
+            @Doc("resend holes when highest acked PSN - lowest unacked PSN exceeds this many packets") int threshold,
+            @Doc("microseconds without ACK progress before all unacknowledged packets are resent") double rtoUs) {
+        public Params {
+            ScenarioException.require(threshold >= 1, "threshold", "must be >= 1 packet, got " + threshold);
+            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+        }
+    }
+
+    public static LossRecoveryFactory factory(Params p) {
+        long rtoPs = Time.us(p.rtoUs());
+        return qp -> new SackThreshold(qp, p.threshold(), rtoPs);
+    }
+
+    private final QpContext qp;
+    private final int threshold;
+    private final long rtoPs;
+    private final BitSet64 acked;
+    private final BitSet64 queued;
+    private final long[] sendOrder; // send sequence number of each PSN's latest transmission
+    private int[] retxQueue = new int[16];
+    private int retxHead;
+    private int retxCount;
+    private long sendSeq;
+    private int nextNew;
+    private int cumAck;
+    private int ackedCount;
+    private int highestAcked = -1;
+    private long highestAckedOrder = -1;
+    private int scanFrom;
+    private long inflightBytes;
+    private long lastProgressPs;
+    private long retransmissions;
+    private long timeouts;
+
+    SackThreshold(QpContext qp, int threshold, long rtoPs) {
+        this.qp = qp;
+        this.threshold = threshold;
+        this.rtoPs = rtoPs;
+        this.acked = new BitSet64(qp.packets());
+        this.queued = new BitSet64(qp.packets());
+        this.sendOrder = new long[qp.packets()];
+    }
+
+    @Override
+    public int nextPsn(long nowPs) {
+        while (retxCount > 0) {
+            int psn = retxQueue[retxHead];
+            if (!acked.get(psn)) {
+                return psn;
+            }
+            popRetx();
+        }
+        return nextNew < qp.packets() ? nextNew : -1;
+    }
+
+    private void popRetx() {
+        queued.clear(retxQueue[retxHead]);
+        retxHead = (retxHead + 1) % retxQueue.length;
+        retxCount--;
+    }
+
+    private void pushRetx(int psn) {
+        if (queued.get(psn)) {
+            return;
+        }
+        if (retxCount == retxQueue.length) {
+            int[] bigger = new int[retxQueue.length * 2];
+            for (int i = 0; i < retxCount; i++) {
+                bigger[i] = retxQueue[(retxHead + i) % retxQueue.length];
+            }
+            retxQueue = bigger;
+            retxHead = 0;
+        }
+        retxQueue[(retxHead + retxCount) % retxQueue.length] = psn;
+        retxCount++;
+        queued.set(psn);
+    }
+
+    @Override
+    public void onSent(int psn, long nowPs) {
+        if (psn == nextNew) {
+            nextNew++;
+            inflightBytes += qp.payloadOf(psn);
+        } else {
+            popRetx();
+            retransmissions++;
+        }
+        if (inflightBytes > 0 && lastProgressPs == 0) {
+            lastProgressPs = nowPs;
+        }
+        sendOrder[psn] = sendSeq++;
+    }
+
+    @Override
+    public boolean isRetransmission(int psn) {
+        return psn < nextNew;
+    }
+
+    @Override
+    public boolean onAck(Packet ack, long nowPs) {
+        int psn = ack.psn;
+        boolean progress = false;
+        if (psn < qp.packets() && !acked.get(psn)) {
+            markAcked(psn);
+            progress = true;
+        }
+        // The selective-ack bitmap repairs lost ACKs.
+        long bits = ack.sackBits;
+        while (bits != 0) {
+            int p = ack.cumAck + 1 + Long.numberOfTrailingZeros(bits);
+            bits &= bits - 1;
+            if (p < qp.packets() && !acked.get(p)) {
+                markAcked(p);
+                progress = true;
+            }
+        }
+        for (int p = cumAck; p < Math.min(ack.cumAck, qp.packets()); p++) {
+            if (!acked.get(p)) {
+                markAcked(p);
+                progress = true;
+            }
+        }
+        cumAck = acked.nextClear(cumAck);
+        if (progress) {
+            lastProgressPs = nowPs;
+        }
+        if (highestAcked - cumAck > threshold) {
+            for (int p = Math.max(scanFrom, cumAck); p < highestAcked; p++) {
+                if (!acked.get(p) && sendOrder[p] < highestAckedOrder) {
+                    pushRetx(p);
+                }
+            }
+            scanFrom = highestAcked;
+        }
+        return progress;
+    }
+
+    private void markAcked(int psn) {
+        acked.set(psn);
+        ackedCount++;
+        inflightBytes -= qp.payloadOf(psn);
+        if (psn > highestAcked) {
+            highestAcked = psn;
+        }
+        if (sendOrder[psn] > highestAckedOrder) {
+            highestAckedOrder = sendOrder[psn];
+        }
+    }
+
+    @Override
+    public boolean complete() {
+        return ackedCount == qp.packets();
+    }
+
+    @Override
+    public long timerDeadlinePs() {
+        return !complete() && nextNew > 0 ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean onTimer(long nowPs) {
+        if (complete()) {
+            return false;
+        }
+        timeouts++;
+        for (int p = cumAck; p < nextNew; p++) {
+            if (!acked.get(p)) {
+                pushRetx(p);
+            }
+        }
+        scanFrom = nextNew;
+        lastProgressPs = nowPs;
+        return retxCount > 0;
+    }
+
+    @Override
+    public long inflightBytes() {
+        return Math.max(0, inflightBytes);
+    }
+
+    @Override
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    @Override
+    public long timeouts() {
+        return timeouts;
+    }
+}

@@ -1,0 +1,161 @@
+package org.lbsim.transport;
+
+import org.lbsim.cc.CongestionControl;
+import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PacketPool;
+import org.lbsim.qp.QpContext;
+
+/**
+ * The sending half of a queue pair: builds data packets on the NIC's request, combining the three
+ * decoupled layers (congestion control says when, loss recovery says which PSN, the entropy
+ * policy says which path label). Owns one timer wake-up for its loss recovery.
+ */
+public final class SenderQp implements EventHandler {
+    final QpContext ctx;
+    private final HostStack host;
+    private final Simulator sim;
+    private final PacketPool pool;
+    private final CongestionControl cc;
+    private final LossRecovery recovery;
+    private final EntropyPolicy entropy;
+    private final int headerBytes;
+    private final int handlerId;
+    private final long startPs;
+    private long timerPs = Long.MAX_VALUE;
+    private long timerGeneration;
+    private long completedPs = -1;
+    private long sentPackets;
+
+    // membership in the host's round-robin ring of queue pairs with something to send
+    SenderQp prevActive;
+    SenderQp nextActive;
+    boolean active;
+    /** Earliest send time found by the last look, when pacing held it back. */
+    long eligiblePs;
+
+    SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
+             EntropyPolicy entropy, long startPs) {
+        this.ctx = ctx;
+        this.host = host;
+        this.sim = sim;
+        this.pool = pool;
+        this.cc = cc;
+        this.recovery = recovery;
+        this.entropy = entropy;
+        this.headerBytes = ctx.headerBytes();
+        this.startPs = startPs;
+        this.handlerId = sim.register(this);
+    }
+
+    /**
+     * The next data packet if this queue pair may send now; null otherwise. Sets
+     * {@link #eligiblePs} to a future time when only pacing holds it back, or to Long.MAX_VALUE
+     * when it must wait for an ACK or its timer.
+     */
+    Packet poll(long nowPs) {
+        if (completedPs >= 0) {
+            eligiblePs = Long.MAX_VALUE;
+            return null;
+        }
+        long t = cc.earliestSendPs(nowPs, recovery.inflightBytes());
+        if (t > nowPs) {
+            eligiblePs = t;
+            return null;
+        }
+        int psn = recovery.nextPsn(nowPs);
+        if (psn < 0) {
+            eligiblePs = Long.MAX_VALUE;
+            return null;
+        }
+        boolean retx = recovery.isRetransmission(psn);
+        int payload = ctx.payloadOf(psn);
+        Packet p = pool.acquire();
+        p.kind = Packet.DATA;
+        p.flow = ctx.qp();
+        p.src = ctx.src();
+        p.dst = ctx.dst();
+        p.psn = psn;
+        p.payloadBytes = payload;
+        p.sizeBytes = payload + headerBytes;
+        p.retransmission = retx;
+        p.entropy = entropy.entropyFor(psn, retx);
+        recovery.onSent(psn, nowPs);
+        cc.onSent(p.sizeBytes, nowPs);
+        sentPackets++;
+        armTimer();
+        return p;
+    }
+
+    void onAck(Packet ack, long nowPs) {
+        entropy.onAck(ack.entropy, ack.ecnEcho);
+        cc.onAck(ack, nowPs);
+        recovery.onAck(ack, nowPs);
+        if (recovery.complete()) {
+            if (completedPs < 0) {
+                completedPs = nowPs;
+                host.onSenderComplete(this);
+            }
+            return;
+        }
+        armTimer();
+        host.activate(this);
+    }
+
+    private void armTimer() {
+        long deadline = recovery.timerDeadlinePs();
+        // Lazy timer: keep the earlier pending wake-up; when it fires we re-check the real deadline.
+        if (deadline < timerPs) {
+            timerPs = deadline;
+            sim.schedule(handlerId, deadline, 0, ++timerGeneration);
+        }
+    }
+
+    @Override
+    public void onEvent(int kind, long tag) {
+        if (tag != timerGeneration) {
+            return;
+        }
+        timerPs = Long.MAX_VALUE;
+        if (completedPs >= 0) {
+            return;
+        }
+        long now = sim.nowPs();
+        long deadline = recovery.timerDeadlinePs();
+        if (deadline > now) {
+            armTimer();
+            return;
+        }
+        cc.onTimeout(now);
+        recovery.onTimer(now);
+        armTimer();
+        host.activate(this);
+    }
+
+    public int qp() {
+        return ctx.qp();
+    }
+
+    public long startPs() {
+        return startPs;
+    }
+
+    /** When the last byte was acknowledged, or -1. */
+    public long completedPs() {
+        return completedPs;
+    }
+
+    public long sentPackets() {
+        return sentPackets;
+    }
+
+    public LossRecovery recovery() {
+        return recovery;
+    }
+
+    public CongestionControl congestionControl() {
+        return cc;
+    }
+}

@@ -1,0 +1,126 @@
+package org.lbsim.transport;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.IntFunction;
+import org.lbsim.cc.CongestionControlFactory;
+import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.RandomStreams;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.lb.LoadBalancer;
+import org.lbsim.net.Network;
+import org.lbsim.net.Packet;
+import org.lbsim.qp.QpContext;
+import org.lbsim.workload.Flow;
+
+/**
+ * All queue pairs of a run and the host stacks they live in. Starts each flow at its start time
+ * (one pending wake-up, flows taken in start order) and stops the simulation when the last one
+ * completes.
+ */
+public final class Transport implements EventHandler {
+    private final Simulator sim;
+    private final HostStack[] stacks;
+    private final SenderQp[] senders;
+    private final ReceiverQp[] receivers;
+    private final int[] startOrder;
+    private final int handlerId;
+    private int nextToStart;
+    private int completed;
+    private long lastCompletionPs;
+    private long dataArrivals;
+
+    public Transport(Network network, List<Flow> flows, IntFunction<QpContext> contexts, CongestionControlFactory cc,
+                     LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes) {
+        this.sim = network.simulator();
+        int hosts = network.topology().hostCount();
+        stacks = new HostStack[hosts];
+        for (int h = 0; h < hosts; h++) {
+            stacks[h] = new HostStack(h, network.nic(h), network.pool(), this);
+        }
+        int n = flows.size();
+        senders = new SenderQp[n];
+        receivers = new ReceiverQp[n];
+        for (int i = 0; i < n; i++) {
+            Flow f = flows.get(i);
+            QpContext ctx = contexts.apply(i);
+            senders[i] = new SenderQp(ctx, stacks[f.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
+                    lb.newEntropyPolicy(i, f.src(), f.dst(), rng.stream("entropy", i)), f.startPs());
+            receivers[i] = new ReceiverQp(i, f.dst(), f.src(), f.bytes(), ctx.packets(), ackBytes);
+        }
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(flows.get(a).startPs(), flows.get(b).startPs()));
+        startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+        handlerId = sim.register(this);
+        if (n > 0) {
+            sim.schedule(handlerId, senders[startOrder[0]].startPs(), 0, 0);
+        }
+    }
+
+    Simulator simulator() {
+        return sim;
+    }
+
+    @Override
+    public void onEvent(int kind, long tag) {
+        long now = sim.nowPs();
+        while (nextToStart < startOrder.length && senders[startOrder[nextToStart]].startPs() <= now) {
+            SenderQp qp = senders[startOrder[nextToStart++]];
+            stacks[qp.ctx.src()].activate(qp);
+        }
+        if (nextToStart < startOrder.length) {
+            sim.schedule(handlerId, senders[startOrder[nextToStart]].startPs(), 0, 0);
+        }
+    }
+
+    SenderQp sender(int qp) {
+        return senders[qp];
+    }
+
+    ReceiverQp receiver(int qp) {
+        return receivers[qp];
+    }
+
+    void countDataArrival(Packet p) {
+        dataArrivals++;
+    }
+
+    void onFlowComplete(SenderQp qp) {
+        completed++;
+        lastCompletionPs = sim.nowPs();
+        if (completed == senders.length) {
+            sim.stop();
+        }
+    }
+
+    public int flowCount() {
+        return senders.length;
+    }
+
+    public int completedFlows() {
+        return completed;
+    }
+
+    public long lastCompletionPs() {
+        return lastCompletionPs;
+    }
+
+    public SenderQp senderOf(int qp) {
+        return senders[qp];
+    }
+
+    public ReceiverQp receiverOf(int qp) {
+        return receivers[qp];
+    }
+
+    public HostStack stack(int host) {
+        return stacks[host];
+    }
+
+    public long dataArrivals() {
+        return dataArrivals;
+    }
+}

@@ -1,0 +1,105 @@
+package org.lbsim.workload;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Reads flows from CSV: a header row naming the columns src, dst, bytes and start_ns (in any
+ * order), then one flow per row with hosts given by index. Blank lines and lines starting with
+ * '#' are skipped. Any bad row stops the read with the file, line and column at fault.
+ */
+public final class FlowTrace {
+    private static final String[] COLUMNS = {"src", "dst", "bytes", "start_ns"};
+
+    private FlowTrace() {
+    }
+
+    public static List<Flow> read(Reader in, String fileName, int hostCount) throws IOException {
+        BufferedReader r = new BufferedReader(in);
+        List<Flow> flows = new ArrayList<>();
+        int[] index = null;
+        int lineNo = 0;
+        String line;
+        while ((line = r.readLine()) != null) {
+            lineNo++;
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                continue;
+            }
+            String[] cells = trimmed.split(",", -1);
+            if (index == null) {
+                index = header(cells, fileName, lineNo);
+                continue;
+            }
+            if (cells.length != COLUMNS.length) {
+                throw new TraceFormatException(fileName, lineNo, "", "expected " + COLUMNS.length + " comma-separated values (src,dst,bytes,start_ns), got " + cells.length);
+            }
+            long src = integer(cells[index[0]], fileName, lineNo, "src", 0, hostCount - 1);
+            long dst = integer(cells[index[1]], fileName, lineNo, "dst", 0, hostCount - 1);
+            long bytes = integer(cells[index[2]], fileName, lineNo, "bytes", 1, Long.MAX_VALUE / 8_000_000);
+            double startNs = decimal(cells[index[3]], fileName, lineNo, "start_ns");
+            if (src == dst) {
+                throw new TraceFormatException(fileName, lineNo, "dst", "must differ from src (" + src + ")");
+            }
+            flows.add(new Flow((int) src, (int) dst, bytes, Math.round(startNs * 1000)));
+        }
+        if (index == null) {
+            throw new TraceFormatException(fileName, Math.max(1, lineNo), "", "empty trace: expected a header row src,dst,bytes,start_ns");
+        }
+        if (flows.isEmpty()) {
+            throw new TraceFormatException(fileName, lineNo, "", "the trace has a header but no flows");
+        }
+        return flows;
+    }
+
+    private static int[] header(String[] cells, String file, int line) {
+        int[] index = new int[COLUMNS.length];
+        java.util.Arrays.fill(index, -1);
+        if (cells.length != COLUMNS.length) {
+            throw new TraceFormatException(file, line, "", "header must name the " + COLUMNS.length + " columns src,dst,bytes,start_ns, got '" + String.join(",", cells) + "'");
+        }
+        for (int i = 0; i < cells.length; i++) {
+            String name = cells[i].strip();
+            int c = java.util.Arrays.asList(COLUMNS).indexOf(name);
+            if (c < 0) {
+                throw new TraceFormatException(file, line, name, "unknown column; allowed columns are src, dst, bytes, start_ns");
+            }
+            if (index[c] >= 0) {
+                throw new TraceFormatException(file, line, name, "column appears twice");
+            }
+            index[c] = i;
+        }
+        return index;
+    }
+
+    private static long integer(String cell, String file, int line, String column, long min, long max) {
+        String s = cell.strip();
+        long v;
+        try {
+            v = Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw new TraceFormatException(file, line, column, "must be an integer between " + min + " and " + max + ", got '" + s + "'");
+        }
+        if (v < min || v > max) {
+            throw new TraceFormatException(file, line, column, "must be an integer between " + min + " and " + max + ", got " + v);
+        }
+        return v;
+    }
+
+    private static double decimal(String cell, String file, int line, String column) {
+        String s = cell.strip();
+        double v;
+        try {
+            v = Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got '" + s + "'");
+        }
+        if (!(v >= 0) || Double.isInfinite(v)) {
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got " + s);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,107 @@
+package org.lbsim.workload;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.scenario.WorkloadSpec;
+
+/** Turns a workload description into the list of flows of a run. */
+public final class Workloads {
+    private Workloads() {
+    }
+
+    /**
+     * @param baseDir where a relative trace path is resolved (the scenario file's folder)
+     */
+    public static List<Flow> generate(WorkloadSpec spec, int hostCount, SplittableRandom rng, Path baseDir) {
+        if (spec instanceof WorkloadSpec.Permutation p) {
+            int[] hosts = participants(p.hosts(), hostCount, rng);
+            return permutation(hosts, p.messageBytes(), rng);
+        }
+        if (spec instanceof WorkloadSpec.AllToAll a) {
+            int[] hosts = participants(a.hosts(), hostCount, rng);
+            return allToAll(hosts, a.messageBytes());
+        }
+        if (spec instanceof WorkloadSpec.Trace t) {
+            Path file = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
+            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                return FlowTrace.read(in, t.file(), hostCount);
+            } catch (NoSuchFileException e) {
+                throw new ScenarioException("workload.file", "no such file: " + file);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        throw new IllegalArgumentException("unknown workload " + spec);
+    }
+
+    /** All hosts, or a random subset of {@code count} of them in increasing order. */
+    static int[] participants(int count, int hostCount, SplittableRandom rng) {
+        int[] all = new int[hostCount];
+        for (int i = 0; i < hostCount; i++) {
+            all[i] = i;
+        }
+        if (count == 0 || count == hostCount) {
+            return all;
+        }
+        for (int i = 0; i < count; i++) {
+            int j = i + rng.nextInt(hostCount - i);
+            int tmp = all[i];
+            all[i] = all[j];
+            all[j] = tmp;
+        }
+        int[] chosen = java.util.Arrays.copyOf(all, count);
+        java.util.Arrays.sort(chosen);
+        return chosen;
+    }
+
+    /** A uniformly random derangement (no host sends to itself), by rejection: about e tries. */
+    public static List<Flow> permutation(int[] hosts, long bytes, SplittableRandom rng) {
+        int n = hosts.length;
+        int[] perm = new int[n];
+        while (true) {
+            for (int i = 0; i < n; i++) {
+                perm[i] = i;
+            }
+            for (int i = n - 1; i > 0; i--) {
+                int j = rng.nextInt(i + 1);
+                int tmp = perm[i];
+                perm[i] = perm[j];
+                perm[j] = tmp;
+            }
+            boolean ok = true;
+            for (int i = 0; i < n && ok; i++) {
+                ok = perm[i] != i;
+            }
+            if (ok) {
+                break;
+            }
+        }
+        List<Flow> flows = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            flows.add(new Flow(hosts[i], hosts[perm[i]], bytes, 0));
+        }
+        return flows;
+    }
+
+    /** Every host to every other host, all starting at time 0. */
+    public static List<Flow> allToAll(int[] hosts, long bytes) {
+        List<Flow> flows = new ArrayList<>(hosts.length * (hosts.length - 1));
+        for (int s : hosts) {
+            for (int d : hosts) {
+                if (s != d) {
+                    flows.add(new Flow(s, d, bytes, 0));
+                }
+            }
+        }
+        return flows;
+    }
+}
