@@ -1,0 +1,71 @@
+package org.lbsim.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.lbsim.net.BufferModel;
+import org.lbsim.net.EgressPort;
+import org.lbsim.net.Network;
+import org.lbsim.topology.Topology;
+import org.lbsim.transport.Transport;
+
+/**
+ * Conservation and safety checks over a finished (or paused) run: every packet ever made is
+ * delivered, dropped, or still somewhere in the fabric; no queue is negative or above its buffer.
+ */
+public final class Invariants {
+    private Invariants() {
+    }
+
+    /** All violations found; empty when the run is sound. */
+    public static List<String> violations(PreparedRun run) {
+        List<String> out = new ArrayList<>();
+        Network net = run.network();
+        Topology t = run.topology();
+        Transport tr = run.transport();
+        long inFabric = net.inFlight();
+        long injected = net.injected();
+        long accounted = net.delivered() + net.totalDropped() + inFabric;
+        if (injected != accounted) {
+            out.add("packets not conserved: injected " + injected + " != delivered " + net.delivered() + " + dropped "
+                    + net.totalDropped() + " + in flight " + inFabric);
+        }
+        long waitingAtHosts = 0;
+        for (int h = 0; h < t.hostCount(); h++) {
+            waitingAtHosts += tr.stack(h).controlBacklog();
+        }
+        long outstanding = net.pool().outstanding();
+        if (outstanding != inFabric + waitingAtHosts) {
+            out.add("packet pool leak: " + outstanding + " packets held, but " + inFabric + " in the fabric and "
+                    + waitingAtHosts + " waiting at hosts");
+        }
+        for (int p = 0; p < t.portCount(); p++) {
+            EgressPort e = net.egress(p);
+            if (e == null) {
+                continue;
+            }
+            if (e.queueBytes() < 0) {
+                out.add("negative queue at port " + p + " of " + t.nodeName(t.portOwner(p)) + ": " + e.queueBytes());
+            }
+            BufferModel b = net.buffer(t.portOwner(p));
+            if (e.maxQueueBytes() > b.portLimitBytes()) {
+                out.add("queue above buffer at port " + p + " of " + t.nodeName(t.portOwner(p)) + ": " + e.maxQueueBytes()
+                        + " > " + b.portLimitBytes());
+            }
+        }
+        for (int s = t.hostCount(); s < t.nodeCount(); s++) {
+            BufferModel b = net.buffer(s);
+            if (b.isShared() && (b.sharedUsedBytes() < 0 || b.sharedUsedBytes() > b.sharedTotalBytes())) {
+                out.add("shared buffer of " + t.nodeName(s) + " out of range: " + b.sharedUsedBytes());
+            }
+        }
+        return out;
+    }
+
+    /** Throws IllegalStateException listing every violation. */
+    public static void check(PreparedRun run) {
+        List<String> v = violations(run);
+        if (!v.isEmpty()) {
+            throw new IllegalStateException("invariants violated:\n  " + String.join("\n  ", v));
+        }
+    }
+}
