@@ -1,28 +1,23 @@
 package org.lbsim.kernel;
 
+import java.util.Arrays;
+
 /**
- * A 4-ary min-heap of events over primitive arrays, ordered by time and then by insertion
- * sequence, so events at equal times run in the order they were scheduled. No allocation per
- * event once the arrays have grown to the working size.
+ * A 4-ary min-heap of events ordered by time and then by insertion sequence, so events at equal
+ * times run in the order they were scheduled. Each entry is four consecutive longs in one array
+ * (time, sequence, handler and kind, tag): a node's four children share two cache lines, and
+ * nothing is allocated per event once the array has grown to the working size.
  */
 public final class EventQueue {
     private static final int ARITY = 4;
+    private static final int STRIDE = 4;
 
-    private long[] times;
-    private long[] seqs;
-    private int[] handlers;
-    private int[] kinds;
-    private long[] tags;
+    private long[] heap;
     private int size;
     private long nextSeq;
 
     public EventQueue(int initialCapacity) {
-        int cap = Math.max(16, initialCapacity);
-        times = new long[cap];
-        seqs = new long[cap];
-        handlers = new int[cap];
-        kinds = new int[cap];
-        tags = new long[cap];
+        heap = new long[Math.max(16, initialCapacity) * STRIDE];
     }
 
     public int size() {
@@ -34,42 +29,48 @@ public final class EventQueue {
     }
 
     public void push(long timePs, int handler, int kind, long tag) {
-        if (size == times.length) {
-            grow();
+        if ((size + 1) * STRIDE > heap.length) {
+            heap = Arrays.copyOf(heap, heap.length * 2);
         }
+        long[] h = heap;
         long seq = nextSeq++;
         int i = size++;
-        // sift up
         while (i > 0) {
             int parent = (i - 1) / ARITY;
-            if (less(timePs, seq, times[parent], seqs[parent])) {
-                move(parent, i);
+            int pb = parent * STRIDE;
+            long pt = h[pb];
+            if (timePs < pt || (timePs == pt && seq < h[pb + 1])) {
+                int ib = i * STRIDE;
+                h[ib] = pt;
+                h[ib + 1] = h[pb + 1];
+                h[ib + 2] = h[pb + 2];
+                h[ib + 3] = h[pb + 3];
                 i = parent;
             } else {
                 break;
             }
         }
-        times[i] = timePs;
-        seqs[i] = seq;
-        handlers[i] = handler;
-        kinds[i] = kind;
-        tags[i] = tag;
+        int ib = i * STRIDE;
+        h[ib] = timePs;
+        h[ib + 1] = seq;
+        h[ib + 2] = ((long) handler << 32) | (kind & 0xFFFFFFFFL);
+        h[ib + 3] = tag;
     }
 
     public long peekTime() {
-        return times[0];
+        return heap[0];
     }
 
     public int peekHandler() {
-        return handlers[0];
+        return (int) (heap[2] >>> 32);
     }
 
     public int peekKind() {
-        return kinds[0];
+        return (int) heap[2];
     }
 
     public long peekTag() {
-        return tags[0];
+        return heap[3];
     }
 
     /** Removes the earliest event; read it first with the peek methods. */
@@ -78,11 +79,12 @@ public final class EventQueue {
         if (last == 0) {
             return;
         }
-        long t = times[last];
-        long s = seqs[last];
-        int h = handlers[last];
-        int k = kinds[last];
-        long g = tags[last];
+        long[] h = heap;
+        int lb = last * STRIDE;
+        long t = h[lb];
+        long s = h[lb + 1];
+        long m = h[lb + 2];
+        long g = h[lb + 3];
         int i = 0;
         while (true) {
             int first = i * ARITY + 1;
@@ -91,43 +93,34 @@ public final class EventQueue {
             }
             int end = Math.min(first + ARITY, last);
             int best = first;
+            int bb = first * STRIDE;
+            long bt = h[bb];
+            long bs = h[bb + 1];
             for (int c = first + 1; c < end; c++) {
-                if (less(times[c], seqs[c], times[best], seqs[best])) {
+                int cb = c * STRIDE;
+                long ct = h[cb];
+                if (ct < bt || (ct == bt && h[cb + 1] < bs)) {
                     best = c;
+                    bb = cb;
+                    bt = ct;
+                    bs = h[cb + 1];
                 }
             }
-            if (less(times[best], seqs[best], t, s)) {
-                move(best, i);
+            if (bt < t || (bt == t && bs < s)) {
+                int ib = i * STRIDE;
+                h[ib] = bt;
+                h[ib + 1] = bs;
+                h[ib + 2] = h[bb + 2];
+                h[ib + 3] = h[bb + 3];
                 i = best;
             } else {
                 break;
             }
         }
-        times[i] = t;
-        seqs[i] = s;
-        handlers[i] = h;
-        kinds[i] = k;
-        tags[i] = g;
-    }
-
-    private static boolean less(long t1, long s1, long t2, long s2) {
-        return t1 < t2 || (t1 == t2 && s1 < s2);
-    }
-
-    private void move(int from, int to) {
-        times[to] = times[from];
-        seqs[to] = seqs[from];
-        handlers[to] = handlers[from];
-        kinds[to] = kinds[from];
-        tags[to] = tags[from];
-    }
-
-    private void grow() {
-        int cap = times.length * 2;
-        times = java.util.Arrays.copyOf(times, cap);
-        seqs = java.util.Arrays.copyOf(seqs, cap);
-        handlers = java.util.Arrays.copyOf(handlers, cap);
-        kinds = java.util.Arrays.copyOf(kinds, cap);
-        tags = java.util.Arrays.copyOf(tags, cap);
+        int ib = i * STRIDE;
+        h[ib] = t;
+        h[ib + 1] = s;
+        h[ib + 2] = m;
+        h[ib + 3] = g;
     }
 }

@@ -8,8 +8,9 @@ import org.lbsim.kernel.Time;
 /**
  * An output-queued switch port: a FIFO, drop-tail admission against the switch's buffer model,
  * ECN marking on enqueue, and store-and-forward serialization followed by the inter-frame gap.
- * The packet being serialized still occupies the buffer until its gap ends. One pending wake-up
- * while busy: the end of the current frame's gap.
+ * The frame on the wire holds its buffer until its gap ends. The port wakes up only when a frame
+ * is waiting for the line; with a private buffer, the end of the last frame is settled lazily at
+ * the next enqueue (exactly, as of the time it ended), which saves one event per idle hop.
  */
 public final class EgressPort implements EventHandler {
     private final Network network;
@@ -26,8 +27,11 @@ public final class EgressPort implements EventHandler {
 
     private long queueBytes;
     private int inServiceBytes;
-    private boolean busy;
+    private long busyUntilPs;
+    private boolean wakePending;
     private boolean paused;
+    /** Release a finished frame's buffer lazily (no wake-up) unless other ports share the memory. */
+    private final boolean lazyRelease;
 
     // statistics
     private long maxQueueBytes;
@@ -48,6 +52,7 @@ public final class EgressPort implements EventHandler {
         this.buffer = buffer;
         this.ecn = ecn;
         this.rng = rng;
+        this.lazyRelease = !buffer.isShared();
         this.handlerId = sim.register(this);
     }
 
@@ -55,11 +60,13 @@ public final class EgressPort implements EventHandler {
         return port;
     }
 
-    /** Bytes queued here, including the frame on the wire. */
+    /** Bytes queued here now, including the frame on the wire (which holds its buffer until its gap ends). */
     public long queueBytes() {
+        settle(sim.nowPs());
         return queueBytes;
     }
 
+    /** Packets waiting, not counting the one on the wire. */
     public int queuePackets() {
         return queue.size();
     }
@@ -69,6 +76,8 @@ public final class EgressPort implements EventHandler {
     }
 
     void enqueue(Packet p) {
+        long now = sim.nowPs();
+        settle(now);
         if (!buffer.admit(queueBytes, p.sizeBytes)) {
             drops++;
             network.dropAtPort(p, port);
@@ -80,53 +89,79 @@ public final class EgressPort implements EventHandler {
             }
             p.ecnMarked = true;
         }
-        accountQueue();
+        accountQueue(now);
         queueBytes += p.sizeBytes;
         buffer.add(p.sizeBytes);
         if (queueBytes > maxQueueBytes) {
             maxQueueBytes = queueBytes;
         }
         queue.add(p);
-        if (!busy && !paused) {
-            startNext();
+        if (paused) {
+            return;
+        }
+        if (now >= busyUntilPs && inServiceBytes == 0) {
+            startNext(now);
+        } else if (!wakePending) {
+            wakeAt(busyUntilPs);
         }
     }
 
-    private void startNext() {
+    private void wakeAt(long t) {
+        wakePending = true;
+        sim.schedule(handlerId, t, 0, 0);
+    }
+
+    private void startNext(long now) {
         Packet p = queue.poll();
         if (p == null) {
-            busy = false;
             return;
         }
-        busy = true;
-        long now = sim.nowPs();
         long serPs = Time.serializationPs(p.sizeBytes, rateMbps);
         txPackets++;
         txBytes += p.sizeBytes;
         // The frame keeps its buffer until its gap ends; the packet itself is handed to the link now.
         inServiceBytes = p.sizeBytes;
-        sim.schedule(handlerId, now + serPs + gapPs, 0, 0);
+        busyUntilPs = now + serPs + gapPs;
+        if (!lazyRelease || !queue.isEmpty()) {
+            wakeAt(busyUntilPs);
+        }
         link.transmit(p, now + serPs);
     }
 
     @Override
     public void onEvent(int kind, long tag) {
-        accountQueue();
-        queueBytes -= inServiceBytes;
-        buffer.remove(inServiceBytes);
-        inServiceBytes = 0;
-        if (!paused) {
-            startNext();
-        } else {
-            busy = false;
+        wakePending = false;
+        long now = sim.nowPs();
+        settle(now);
+        if (!paused && inServiceBytes == 0) {
+            startNext(now);
+        }
+    }
+
+    /** Frees the buffer of a frame whose gap has ended, as of the moment it ended. */
+    private void settle(long now) {
+        if (inServiceBytes != 0 && busyUntilPs <= now) {
+            accountQueue(busyUntilPs);
+            queueBytes -= inServiceBytes;
+            buffer.remove(inServiceBytes);
+            inServiceBytes = 0;
+            if (queueBytes < 0) {
+                throw new IllegalStateException("negative queue at port " + port);
+            }
         }
     }
 
     /** PFC: stop or restart transmission after the frame on the wire. */
     public void setPaused(boolean paused) {
         this.paused = paused;
-        if (!paused && !busy) {
-            startNext();
+        if (!paused) {
+            long now = sim.nowPs();
+            settle(now);
+            if (inServiceBytes == 0) {
+                startNext(now);
+            } else if (!wakePending && !queue.isEmpty()) {
+                wakeAt(busyUntilPs);
+            }
         }
     }
 
@@ -134,16 +169,15 @@ public final class EgressPort implements EventHandler {
         return paused;
     }
 
-    private void accountQueue() {
-        long now = sim.nowPs();
+    private void accountQueue(long now) {
         queueAreaBytePs += queueBytes * (now - lastChangePs);
         lastChangePs = now;
     }
 
     /** Closes the time integral at {@code endPs} so {@link #timeAverageQueueBytes} is exact. */
     public void finishStats(long endPs) {
-        queueAreaBytePs += queueBytes * (endPs - lastChangePs);
-        lastChangePs = endPs;
+        settle(endPs);
+        accountQueue(Math.max(endPs, lastChangePs));
     }
 
     public double timeAverageQueueBytes(long durationPs) {
