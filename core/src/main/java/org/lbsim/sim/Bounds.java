@@ -1,10 +1,8 @@
 package org.lbsim.sim;
 
 import java.util.List;
-import org.lbsim.cc.FixedRate;
 import org.lbsim.kernel.Time;
 import org.lbsim.metrics.LowerBound;
-import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.PacketSpec;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.PathFacts;
@@ -45,10 +43,12 @@ final class Bounds {
      * other set of flows: the largest of (a) each flow alone on an idle path, (b) each sender's NIC
      * streaming all its frames back to back and the fastest of its flows returning the last ACK,
      * and (c) each receiver's NIC link taking all frames addressed to it back to back.
-     * With paced senders (a rate below line rate) the bound is left at 0: it does not model pacing yet.
+     * When queue pairs are paced below line rate ({@code pacedRateMbps}, e.g. rho_max under failures,
+     * as OFAN Fig. 4 normalizes), a flow's frames are spaced by the paced slot instead of the NIC's.
+     *
+     * @param pacedRateMbps per-queue-pair sending rate, or Long.MAX_VALUE when unpaced
      */
-    static long collectivePs(Topology t, Fib fib, List<Flow> flows, boolean permutation, PacketSpec pk, long rhoMaxMbps,
-                             ComponentSpec cc) {
+    static long collectivePs(Topology t, Fib fib, List<Flow> flows, boolean permutation, PacketSpec pk, long pacedRateMbps) {
         if (flows.isEmpty()) {
             return 0;
         }
@@ -69,7 +69,15 @@ final class Bounds {
             int packets = (int) Math.max(1, (f.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
             int lastPayload = (int) (f.bytes() - (long) (packets - 1) * pk.mtuBytes());
             PathTimes p = pathTimes(t, fib, f.src(), f.dst(), lastPayload, pk);
-            long alone = permutation
+            int frameBytes = pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes();
+            long pacedSlot = pacedRateMbps == Long.MAX_VALUE ? 0 : Time.serializationPs(frameBytes, pacedRateMbps);
+            boolean paced = pacedSlot > p.dataSerPs() + p.gapPs();
+            if (paced) {
+                // A paced flow alone: frames leave one paced slot apart.
+                best = Math.max(best, f.startPs() + (long) (packets - 1) * pacedSlot + p.lastDataSerPs() + p.dataLatencyPs()
+                        + p.ackSerPs() + p.ackLatencyPs());
+            }
+            long alone = permutation && !paced
                     ? LowerBound.permutationPs(packets, p.dataSerPs(), p.lastDataSerPs(), p.gapPs(), p.dataLatencyPs(), p.ackSerPs(), p.ackLatencyPs())
                     : LowerBound.singleMessagePs(packets, p.dataSerPs(), p.lastDataSerPs(), p.gapPs(), p.dataLatencyPs(), p.ackSerPs(), p.ackLatencyPs());
             best = Math.max(best, f.startPs() + alone);

@@ -112,8 +112,15 @@ public final class Simulation {
                     pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax);
         }
         Transport transport = new Transport(network, flows, i -> contexts[i], cc, recovery, lb, rng, pk.ackBytes());
+        long pacedMbps = Long.MAX_VALUE;
+        if (flows.size() > 0) {
+            long rate = transport.senderOf(0).congestionControl().rateMbps();
+            if (rate < topology.rateMbps(topology.hostPort(flows.get(0).src()))) {
+                pacedMbps = rate;
+            }
+        }
         long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
-                rhoMax, scenario.congestionControl());
+                pacedMbps);
         return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks);
     }
 
