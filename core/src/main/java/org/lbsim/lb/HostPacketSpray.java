@@ -2,7 +2,6 @@ package org.lbsim.lb;
 
 import java.util.SplittableRandom;
 import org.lbsim.net.PortSelector;
-import org.lbsim.topology.Topology;
 
 /**
  * HOST_PKT (OFAN 3.2 (4), OPS): the host draws a fresh random entropy for every packet and the
@@ -14,12 +13,13 @@ public final class HostPacketSpray implements LoadBalancer {
     }
 
     @Override
-    public EntropyPolicy newEntropyPolicy(int qp, int src, int dst, SplittableRandom rng) {
+    public EntropyPolicy newEntropyPolicy(HostContext host) {
+        SplittableRandom rng = host.rng();
         return (psn, retransmission) -> rng.nextInt(1 << 16);
     }
 
     @Override
-    public PortSelector newPortSelector(Topology topology, int node, SplittableRandom rng) {
-        return new EcmpHashSelector(rng.nextLong());
+    public PortSelector newPortSelector(SwitchContext sw) {
+        return new EcmpHashSelector(sw.rng().nextLong());
     }
 }

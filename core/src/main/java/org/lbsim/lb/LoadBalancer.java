@@ -1,17 +1,16 @@
 package org.lbsim.lb;
 
-import java.util.SplittableRandom;
 import org.lbsim.net.PortSelector;
-import org.lbsim.topology.Topology;
 
 /**
- * A load-balancing scheme as a whole: what hosts put in the entropy field and how switches pick
- * among equal-cost ports. Either side may be trivial (fixed entropy, or hashing at switches).
+ * A load-balancing scheme as a whole: what hosts put in the entropy (and path) fields and how
+ * switches pick among equal-cost ports. Either side may be trivial (fixed entropy, or hashing at
+ * switches). Implementations are independent of congestion control and loss recovery.
  */
 public interface LoadBalancer {
-    /** The entropy policy of a new queue pair from {@code src} to {@code dst}. */
-    EntropyPolicy newEntropyPolicy(int qp, int src, int dst, SplittableRandom rng);
+    /** The entropy policy of a new queue pair. */
+    EntropyPolicy newEntropyPolicy(HostContext host);
 
-    /** The port selector of switch {@code node}. */
-    PortSelector newPortSelector(Topology topology, int node, SplittableRandom rng);
+    /** The port selector of one switch. */
+    PortSelector newPortSelector(SwitchContext sw);
 }

@@ -12,7 +12,7 @@ import org.lbsim.topology.Topology;
  * the topology's node and port ids. Owns the packet pool and the loss counters, and holds the
  * FIB in force (which a routing-convergence event may replace during a run).
  */
-public final class Network {
+public final class Network implements PortStates {
     private final Simulator sim;
     private final Topology topology;
     private final PacketPool pool = new PacketPool();
@@ -114,6 +114,22 @@ public final class Network {
     /** Egress port of a switch port id; null for host NIC ports. */
     public EgressPort egress(int port) {
         return egress[port];
+    }
+
+    @Override
+    public long queueBytes(int port) {
+        return egress[port].queueBytes();
+    }
+
+    @Override
+    public long txBytes(int port) {
+        EgressPort e = egress[port];
+        return e != null ? e.txBytes() : nics[topology.portOwner(port)].txBytes();
+    }
+
+    @Override
+    public long bufferBytes(int port) {
+        return buffers[topology.portOwner(port) - topology.hostCount()].portLimitBytes();
     }
 
     public Link link(int port) {

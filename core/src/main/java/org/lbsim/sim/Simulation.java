@@ -9,6 +9,7 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
 import org.lbsim.lb.LoadBalancer;
 import org.lbsim.lb.LoadBalancers;
+import org.lbsim.lb.SwitchContext;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.BufferModel;
 import org.lbsim.net.EcnMarker;
@@ -97,7 +98,7 @@ public final class Simulation {
             }
         }
         for (int node = topology.hostCount(); node < topology.nodeCount(); node++) {
-            network.setSelector(node, lb.newPortSelector(topology, node, rng.stream("switch", node)));
+            network.setSelector(node, lb.newPortSelector(new SwitchContext(node, topology, initial, rng.stream("switch", node), network, sim)));
         }
         if (failedLinks > 0 && convergencePs > 0) {
             RoutingConvergence.schedule(sim, network, converged, convergencePs);
@@ -111,7 +112,7 @@ public final class Simulation {
             contexts[i] = new QpContext(i, f.src(), f.dst(), f.bytes(), packets, pk.mtuBytes(), pk.headerBytes(),
                     pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax);
         }
-        Transport transport = new Transport(network, flows, i -> contexts[i], cc, recovery, lb, rng, pk.ackBytes());
+        Transport transport = new Transport(network, flows, i -> contexts[i], cc, recovery, lb, rng, pk.ackBytes(), converged);
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
             long rate = transport.senderOf(0).congestionControl().rateMbps();

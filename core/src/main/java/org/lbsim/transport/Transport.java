@@ -7,10 +7,12 @@ import org.lbsim.cc.CongestionControlFactory;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.RandomStreams;
 import org.lbsim.kernel.Simulator;
+import org.lbsim.lb.HostContext;
 import org.lbsim.lb.LoadBalancer;
 import org.lbsim.net.Network;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
+import org.lbsim.topology.Fib;
 import org.lbsim.workload.Flow;
 
 /**
@@ -31,7 +33,7 @@ public final class Transport implements EventHandler {
     private long dataArrivals;
 
     public Transport(Network network, List<Flow> flows, IntFunction<QpContext> contexts, CongestionControlFactory cc,
-                     LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes) {
+                     LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes, Fib convergedFib) {
         this.sim = network.simulator();
         int hosts = network.topology().hostCount();
         stacks = new HostStack[hosts];
@@ -45,7 +47,7 @@ public final class Transport implements EventHandler {
             Flow f = flows.get(i);
             QpContext ctx = contexts.apply(i);
             senders[i] = new SenderQp(ctx, stacks[f.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
-                    lb.newEntropyPolicy(i, f.src(), f.dst(), rng.stream("entropy", i)), f.startPs());
+                    lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), f.startPs());
             receivers[i] = new ReceiverQp(i, f.dst(), f.src(), f.bytes(), ctx.packets(), ackBytes);
         }
         Integer[] order = new Integer[n];
