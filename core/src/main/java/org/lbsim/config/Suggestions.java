@@ -36,9 +36,9 @@ public final class Suggestions {
         return bestDistance <= limit ? Optional.of(best) : Optional.empty();
     }
 
-    /** " did you mean 'x'?" or the empty string. */
+    /** ", did you mean 'x'?" or the empty string. */
     static String didYouMean(String given, Collection<String> allowed) {
-        return closest(given, allowed).map(s -> " did you mean '" + s + "'?").orElse("");
+        return closest(given, allowed).map(s -> ", did you mean '" + s + "'?").orElse("");
     }
 
     /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent transpositions. */

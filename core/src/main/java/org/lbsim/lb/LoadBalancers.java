@@ -8,8 +8,22 @@ public final class LoadBalancers {
     public static final Registry<LoadBalancer> REGISTRY = new Registry<>("load-balancing scheme",
             Component.of("ecmp", "FLOW: per-flow ECMP, one fixed entropy per queue pair, switches hash", "OFAN 3.2 (1)",
                     new FlowEcmp.Params(), p -> new FlowEcmp()),
+            Component.of("subflow", "SUBFLOW: packets dealt round-robin over n subflows with their own entropies, switches hash (MPTCP-like)",
+                    "OFAN 3.2 (2)", new Subflows.Params(4), Subflows::new),
             Component.of("host-spray", "HOST_PKT: fresh random entropy on every packet, switches hash (OPS)", "OFAN 3.2 (4)",
-                    new HostPacketSpray.Params(), p -> new HostPacketSpray()));
+                    new HostPacketSpray.Params(), p -> new HostPacketSpray()),
+            Component.of("switch-pkt", "SWITCH_PKT: switch round-robin over next hops, order re-permuted every 5 wrap-arounds (htsim)",
+                    "OFAN 3.2 (5)", new SwitchRoundRobin.Params(5), SwitchRoundRobin::new),
+            Component.of("simple-rr", "SIMPLE_RR model: one round-robin pointer per next-hop group, never permuted",
+                    "OFAN 6.1 (i)", new SwitchRoundRobin.Params(0), SwitchRoundRobin::new),
+            Component.of("jsq", "JSQ model: the next hop with the shortest queue, random tie-break",
+                    "OFAN 6.1 (ii)", new SwitchQueueScheme.NoParams(), p -> SwitchQueueScheme.jsq()),
+            Component.of("rsq", "RSQ model: a uniformly random next hop per packet",
+                    "OFAN 6.1 (iii)", new SwitchQueueScheme.NoParams(), p -> SwitchQueueScheme.rsq()),
+            Component.of("switch-pkt-ar", "SWITCH_PKT_AR: queues quantized into bins (5/10/20% of the buffer), random port of the lowest bin (Spectrum-X-like)",
+                    "OFAN 3.2 (7), Table 2", new SwitchQueueScheme.QuantizedParams(java.util.List.of(0.05, 0.10, 0.20)), SwitchQueueScheme::quantized),
+            Component.of("drill", "DRILL: per packet, the shortest queue among 2 random next hops and the last choice",
+                    "PRO 5 baselines; DRILL (SIGCOMM 2017)", new SwitchQueueScheme.DrillParams(2), SwitchQueueScheme::drill));
 
     private LoadBalancers() {
     }

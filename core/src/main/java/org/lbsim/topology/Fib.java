@@ -11,13 +11,27 @@ public final class Fib {
     private final int[] groupOf; // (switch - firstSwitch) * hostCount + dst -> group id
     private final int[] groupStart; // group -> offset in groupPorts, length groups + 1
     private final int[] groupPorts; // global port ids
+    private final int[] groupLocal; // group -> its index among its switch's groups
+    private final int[] groupsPerSwitch;
 
-    Fib(int hostCount, int firstSwitch, int[] groupOf, int[] groupStart, int[] groupPorts) {
+    Fib(int hostCount, int firstSwitch, int[] groupOf, int[] groupStart, int[] groupPorts, int[] groupLocal, int[] groupsPerSwitch) {
         this.hostCount = hostCount;
         this.firstSwitch = firstSwitch;
         this.groupOf = groupOf;
         this.groupStart = groupStart;
         this.groupPorts = groupPorts;
+        this.groupLocal = groupLocal;
+        this.groupsPerSwitch = groupsPerSwitch;
+    }
+
+    /** Index of a group among the groups of the switch that owns it, from 0: for per-switch state arrays. */
+    public int localGroup(int group) {
+        return groupLocal[group];
+    }
+
+    /** Number of distinct port groups of a switch. */
+    public int groupsAt(int switchNode) {
+        return groupsPerSwitch[switchNode - firstSwitch];
     }
 
     public int group(int switchNode, int dstHost) {

@@ -90,6 +90,7 @@ public final class Routing {
         private final int[][] groupsOfSwitch;
         private final int[] groupsOfSwitchCount;
         private int[] starts = new int[1024];
+        private int[] local = new int[1024];
         private int[] ports = new int[4096];
         private int groups;
         private int portsUsed;
@@ -110,7 +111,9 @@ public final class Routing {
             int g = groups++;
             if (groups + 1 >= starts.length) {
                 starts = Arrays.copyOf(starts, starts.length * 2);
+                local = Arrays.copyOf(local, local.length * 2);
             }
+            local[g] = groupsOfSwitchCount[sw];
             while (portsUsed + count > ports.length) {
                 ports = Arrays.copyOf(ports, ports.length * 2);
             }
@@ -126,7 +129,8 @@ public final class Routing {
         }
 
         Fib freeze(int hostCount, int firstSwitch, int[] groupOf) {
-            return new Fib(hostCount, firstSwitch, groupOf, Arrays.copyOf(starts, groups + 1), Arrays.copyOf(ports, portsUsed));
+            return new Fib(hostCount, firstSwitch, groupOf, Arrays.copyOf(starts, groups + 1), Arrays.copyOf(ports, portsUsed),
+                    Arrays.copyOf(local, groups), groupsOfSwitchCount.clone());
         }
     }
 }
