@@ -1,12 +1,20 @@
 package org.lbsim.lb;
 
+import org.lbsim.net.Packet;
+
 /**
  * Host-side load balancing for one queue pair: the flow label (UDP source port) each packet
- * carries, and what the host learns from ACKs and timeouts about the labels it used.
+ * carries (and, for source-routed schemes, its path id), and what the host learns from ACKs and
+ * timeouts about the labels it used.
  */
 public interface EntropyPolicy {
     /** Entropy for the packet about to be sent with this PSN. */
     int entropyFor(int psn, boolean retransmission);
+
+    /** Writes the load-balancing fields of a data packet about to be sent (psn and retransmission are set). */
+    default void stamp(Packet p) {
+        p.entropy = entropyFor(p.psn, p.retransmission);
+    }
 
     /** An ACK came back for a packet that carried {@code entropy}. */
     default void onAck(int entropy, boolean ecnEcho) {

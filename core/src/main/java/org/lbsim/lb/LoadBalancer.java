@@ -11,6 +11,11 @@ public interface LoadBalancer {
     /** The entropy policy of a new queue pair. */
     EntropyPolicy newEntropyPolicy(HostContext host);
 
+    /** How the receiving host labels the ACKs of a queue pair (the context is the queue pair's, seen from its receiver). */
+    default AckPolicy newAckPolicy(HostContext receiver) {
+        return AckPolicy.ECHO;
+    }
+
     /** The port selector of one switch. */
     PortSelector newPortSelector(SwitchContext sw);
 }

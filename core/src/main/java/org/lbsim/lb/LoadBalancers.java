@@ -23,7 +23,11 @@ public final class LoadBalancers {
             Component.of("switch-pkt-ar", "SWITCH_PKT_AR: queues quantized into bins (5/10/20% of the buffer), random port of the lowest bin (Spectrum-X-like)",
                     "OFAN 3.2 (7), Table 2", new SwitchQueueScheme.QuantizedParams(java.util.List.of(0.05, 0.10, 0.20)), SwitchQueueScheme::quantized),
             Component.of("drill", "DRILL: per packet, the shortest queue among 2 random next hops and the last choice",
-                    "PRO 5 baselines; DRILL (SIGCOMM 2017)", new SwitchQueueScheme.DrillParams(2), SwitchQueueScheme::drill));
+                    "PRO 5 baselines; DRILL (SIGCOMM 2017)", new SwitchQueueScheme.DrillParams(2), SwitchQueueScheme::drill),
+            Component.of("host-dr", "HOST_DR (DRB): per-destination round-robin at the source over the lowest common layer's switches, source-routed",
+                    "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), p -> new HostDestinationRotation()),
+            Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
+                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new));
 
     private LoadBalancers() {
     }

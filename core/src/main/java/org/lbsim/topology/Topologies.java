@@ -30,15 +30,15 @@ public final class Topologies {
         int cores = half * half;
         TopologyBuilder b = new TopologyBuilder("fat-tree", new String[] {"H", "E", "A", "C"});
         for (int h = 0; h < hosts; h++) {
-            b.addNode("h" + h, 0);
+            b.addNode("h" + h, 0, h / (half * half));
         }
         int edge0 = hosts;
         for (int e = 0; e < edges; e++) {
-            b.addNode("e" + e, 1);
+            b.addNode("e" + e, 1, e / half);
         }
         int agg0 = edge0 + edges;
         for (int a = 0; a < edges; a++) {
-            b.addNode("a" + a, 2);
+            b.addNode("a" + a, 2, a / half);
         }
         int core0 = agg0 + edges;
         for (int c = 0; c < cores; c++) {
@@ -70,11 +70,11 @@ public final class Topologies {
         TopologyBuilder b = new TopologyBuilder("leaf-spine", new String[] {"H", "L", "S"});
         int hosts = hostsPerLeaf * leaves;
         for (int h = 0; h < hosts; h++) {
-            b.addNode("h" + h, 0);
+            b.addNode("h" + h, 0, h / hostsPerLeaf);
         }
         int leaf0 = hosts;
         for (int l = 0; l < leaves; l++) {
-            b.addNode("l" + l, 1);
+            b.addNode("l" + l, 1, l);
         }
         int spine0 = leaf0 + leaves;
         for (int s = 0; s < spines; s++) {

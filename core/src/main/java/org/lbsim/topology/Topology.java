@@ -15,6 +15,8 @@ public final class Topology {
     private final int hostCount;
     private final String[] nodeNames;
     private final int[] nodeTier;
+    private final int[] nodePod;
+    private final int podCount;
     private final int[] portStart; // node -> first port, length nodeCount + 1
     private final int[] portOwner;
     private final int[] portPeerNode;
@@ -26,13 +28,15 @@ public final class Topology {
     private final String[] tierNames;
     private final int maxTier;
 
-    Topology(String kind, int hostCount, String[] nodeNames, int[] nodeTier, int[] portStart, int[] portOwner,
+    Topology(String kind, int hostCount, String[] nodeNames, int[] nodeTier, int[] nodePod, int[] portStart, int[] portOwner,
              int[] portPeerNode, int[] portPeerPort, long[] portRateMbps, long[] portDelayPs, int[] portLink,
              int linkCount, String[] tierNames) {
         this.kind = kind;
         this.hostCount = hostCount;
         this.nodeNames = nodeNames;
         this.nodeTier = nodeTier;
+        this.nodePod = nodePod;
+        this.podCount = Arrays.stream(nodePod).max().orElse(-1) + 1;
         this.portStart = portStart;
         this.portOwner = portOwner;
         this.portPeerNode = portPeerNode;
@@ -85,6 +89,18 @@ public final class Topology {
             }
         }
         return -1;
+    }
+
+    /**
+     * Pod of a node: in a fat tree, the pod of a host, edge or aggregation switch (cores: -1); in a
+     * leaf-spine, each leaf with its hosts forms a pod (spines: -1).
+     */
+    public int pod(int node) {
+        return nodePod[node];
+    }
+
+    public int podCount() {
+        return podCount;
     }
 
     public int tier(int node) {
@@ -198,20 +214,5 @@ public final class Topology {
             }
         }
         return out;
-    }
-
-    /** Pod of an edge or aggregation switch or host in a fat tree (-1 for core and other kinds). */
-    public int hostsPerFirstTierSwitch() {
-        return degreeDown(hostSwitch(0));
-    }
-
-    private int degreeDown(int node) {
-        int n = 0;
-        for (int p = portStart[node]; p < portStart[node + 1]; p++) {
-            if (nodeTier[portPeerNode[p]] < nodeTier[node]) {
-                n++;
-            }
-        }
-        return n;
     }
 }

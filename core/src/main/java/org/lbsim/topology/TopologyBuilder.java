@@ -9,6 +9,7 @@ final class TopologyBuilder {
     private final String[] tierNames;
     private final List<String> names = new ArrayList<>();
     private final List<Integer> tiers = new ArrayList<>();
+    private final List<Integer> pods = new ArrayList<>();
     private final List<long[]> links = new ArrayList<>(); // {a, b, rateMbps, delayPs}
     private int hostCount;
 
@@ -18,6 +19,11 @@ final class TopologyBuilder {
     }
 
     int addNode(String name, int tier) {
+        return addNode(name, tier, -1);
+    }
+
+    /** A node in a pod (a group of switches and hosts below one layer of the fabric), or pod -1. */
+    int addNode(String name, int tier, int pod) {
         if (tier == Topology.HOST_TIER) {
             if (hostCount != names.size()) {
                 throw new IllegalStateException("hosts must be added first");
@@ -26,6 +32,7 @@ final class TopologyBuilder {
         }
         names.add(name);
         tiers.add(tier);
+        pods.add(pod);
         return names.size() - 1;
     }
 
@@ -69,7 +76,8 @@ final class TopologyBuilder {
             linkId[pa] = linkId[pb] = id;
         }
         int[] tierArr = tiers.stream().mapToInt(Integer::intValue).toArray();
-        return new Topology(kind, hostCount, names.toArray(String[]::new), tierArr, start, owner, peerNode, peerPort,
+        int[] podArr = pods.stream().mapToInt(Integer::intValue).toArray();
+        return new Topology(kind, hostCount, names.toArray(String[]::new), tierArr, podArr, start, owner, peerNode, peerPort,
                 rate, delay, linkId, links.size(), tierNames);
     }
 }

@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import org.lbsim.lb.AckPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 
@@ -16,13 +17,15 @@ public final class ReceiverQp {
     private final long messageBytes;
     private final int ackBytes;
     private final BitSet64 received;
+    private final AckPolicy ackPolicy;
     private int cumAck;
     private long distinctBytes;
     private long receivedPackets;
     private long duplicates;
     private long completedPs = -1;
 
-    ReceiverQp(int qp, int host, int peer, long messageBytes, int packets, int ackBytes) {
+    ReceiverQp(int qp, int host, int peer, long messageBytes, int packets, int ackBytes, AckPolicy ackPolicy) {
+        this.ackPolicy = ackPolicy;
         this.qp = qp;
         this.host = host;
         this.peer = peer;
@@ -57,7 +60,7 @@ public final class ReceiverQp {
         ack.cumAck = cumAck;
         ack.sackBits = received.window(cumAck + 1);
         ack.ecnEcho = data.ecnMarked;
-        ack.entropy = data.entropy;
+        ackPolicy.stampAck(ack, data);
         ack.echoSentPs = data.sentPs;
         return ack;
     }

@@ -81,7 +81,7 @@ public final class SenderQp implements EventHandler {
         p.payloadBytes = payload;
         p.sizeBytes = payload + headerBytes;
         p.retransmission = retx;
-        p.entropy = entropy.entropyFor(psn, retx);
+        entropy.stamp(p);
         recovery.onSent(psn, nowPs);
         cc.onSent(p.sizeBytes, nowPs);
         sentPackets++;

@@ -48,7 +48,8 @@ public final class Transport implements EventHandler {
             QpContext ctx = contexts.apply(i);
             senders[i] = new SenderQp(ctx, stacks[f.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
                     lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), f.startPs());
-            receivers[i] = new ReceiverQp(i, f.dst(), f.src(), f.bytes(), ctx.packets(), ackBytes);
+            receivers[i] = new ReceiverQp(i, f.dst(), f.src(), f.bytes(), ctx.packets(), ackBytes,
+                    lb.newAckPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("ack-entropy", i), sim)));
         }
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {

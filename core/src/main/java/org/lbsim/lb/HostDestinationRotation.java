@@ -1,0 +1,190 @@
+package org.lbsim.lb;
+
+import java.util.Arrays;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PortSelector;
+import org.lbsim.topology.Fib;
+import org.lbsim.topology.Topology;
+
+/**
+ * HOST_DR (OFAN 6.1 "Host DR", after DRB): each source host keeps one round-robin pointer per
+ * (destination host, packet class) over the switches of the lowest layer common to source and
+ * destination (cores for hosts in different pods, aggregation switches within a pod), and source
+ * routes each packet through the chosen switch (carried in {@link Packet#pathId}). Data and ACKs
+ * are separate classes. Under failures hosts know the converged routes and rotate only over the
+ * switches that both ends can reach.
+ */
+public final class HostDestinationRotation implements LoadBalancer {
+    /** No parameters. */
+    public record Params() {
+    }
+
+    private static final int DATA = 0;
+    private static final int ACK = 1;
+
+    /** Pointer per (source host, class, destination host); created on first use of a source. */
+    private final int[][][] pointers = new int[2][][];
+
+    @Override
+    public EntropyPolicy newEntropyPolicy(HostContext host) {
+        return new Rotation(host, host.qp().src(), host.qp().dst(), DATA);
+    }
+
+    @Override
+    public AckPolicy newAckPolicy(HostContext receiver) {
+        Rotation r = new Rotation(receiver, receiver.qp().dst(), receiver.qp().src(), ACK);
+        return (ack, data) -> {
+            ack.entropy = data.entropy;
+            ack.pathId = r.next();
+        };
+    }
+
+    @Override
+    public PortSelector newPortSelector(SwitchContext sw) {
+        return new WaypointSelector(sw);
+    }
+
+    private int[] pointerRow(int cls, int src, int hosts) {
+        if (pointers[cls] == null) {
+            pointers[cls] = new int[hosts][];
+        }
+        int[] row = pointers[cls][src];
+        if (row == null) {
+            row = new int[hosts];
+            Arrays.fill(row, -1);
+            pointers[cls][src] = row;
+        }
+        return row;
+    }
+
+    private final class Rotation implements EntropyPolicy {
+        private final int[] waypoints;
+        private final int[] pointerRow;
+        private final int dst;
+        private final int entropy;
+
+        Rotation(HostContext ctx, int src, int dst, int cls) {
+            this.waypoints = waypoints(ctx.topology(), ctx.convergedFib(), src, dst);
+            this.pointerRow = pointerRow(cls, src, ctx.topology().hostCount());
+            this.dst = dst;
+            this.entropy = ctx.rng().nextInt(1 << 16);
+            if (pointerRow[dst] < 0 && waypoints.length > 0) {
+                pointerRow[dst] = ctx.rng().nextInt(waypoints.length); // random phase per pointer
+            }
+        }
+
+        int next() {
+            if (waypoints.length == 0) {
+                return -1;
+            }
+            int i = pointerRow[dst];
+            pointerRow[dst] = i + 1 == waypoints.length ? 0 : i + 1;
+            return waypoints[i];
+        }
+
+        @Override
+        public int entropyFor(int psn, boolean retransmission) {
+            return entropy;
+        }
+
+        @Override
+        public void stamp(Packet p) {
+            p.entropy = entropy;
+            p.pathId = next();
+        }
+    }
+
+    /**
+     * The switches of the highest tier on the shortest paths from src to dst in the given routes:
+     * the lowest layer common to both ends, restricted to switches both can reach. Empty when the
+     * hosts share an edge switch (one path) or cannot reach each other.
+     */
+    static int[] waypoints(Topology t, Fib fib, int src, int dst) {
+        boolean[] seen = new boolean[t.nodeCount()];
+        int[] stack = new int[t.nodeCount()];
+        int top = 0;
+        int first = t.hostSwitch(src);
+        stack[top++] = first;
+        seen[first] = true;
+        int maxTier = t.tier(first);
+        while (top > 0) {
+            int n = stack[--top];
+            maxTier = Math.max(maxTier, t.tier(n));
+            int g = fib.group(n, dst);
+            for (int i = 0; i < fib.groupSize(g); i++) {
+                int next = t.peerNode(fib.port(g, i));
+                if (!t.isHost(next) && !seen[next]) {
+                    seen[next] = true;
+                    stack[top++] = next;
+                }
+            }
+        }
+        if (maxTier == t.tier(first)) {
+            return new int[0];
+        }
+        int count = 0;
+        for (int n = t.hostCount(); n < t.nodeCount(); n++) {
+            if (seen[n] && t.tier(n) == maxTier) {
+                stack[count++] = n;
+            }
+        }
+        return Arrays.copyOf(stack, count);
+    }
+
+    /** Switch side: steer a packet towards the waypoint in its path id; plain ECMP hashing otherwise. */
+    static final class WaypointSelector implements PortSelector {
+        private final int firstSwitch;
+        private final int[] portTowards; // waypoint switch -> this switch's port leading to it, or -1
+        private final EcmpHashSelector fallback;
+
+        WaypointSelector(SwitchContext sw) {
+            Topology t = sw.topology();
+            this.firstSwitch = t.hostCount();
+            this.portTowards = new int[t.switchCount()];
+            Arrays.fill(portTowards, -1);
+            int node = sw.node();
+            for (int p = t.firstPort(node); p < t.portEnd(node); p++) {
+                int peer = t.peerNode(p);
+                if (t.tier(peer) <= t.tier(node)) {
+                    continue;
+                }
+                if (portTowards[peer - firstSwitch] < 0) {
+                    portTowards[peer - firstSwitch] = p;
+                }
+                for (int q = t.firstPort(peer); q < t.portEnd(peer); q++) {
+                    int up = t.peerNode(q);
+                    if (t.tier(up) > t.tier(peer) && portTowards[up - firstSwitch] < 0) {
+                        portTowards[up - firstSwitch] = p;
+                    }
+                }
+            }
+            this.fallback = new EcmpHashSelector(sw.rng().nextLong());
+        }
+
+        @Override
+        public int select(Packet p, int group, int[] ports, int offset, int count) {
+            if (p.pathId >= firstSwitch) {
+                int want = portTowards[p.pathId - firstSwitch];
+                if (want >= 0) {
+                    for (int i = 0; i < count; i++) {
+                        if (ports[offset + i] == want) {
+                            return want;
+                        }
+                    }
+                }
+            }
+            return fallback.select(p, group, ports, offset, count);
+        }
+    }
+
+    /** For tests: a fresh rotation's waypoint list. */
+    static int[] waypointsFor(HostContext ctx) {
+        return waypoints(ctx.topology(), ctx.convergedFib(), ctx.qp().src(), ctx.qp().dst());
+    }
+
+    /** For tests: the pointer of (class, src, dst), or -1. */
+    int pointer(boolean ack, int src, int dst) {
+        int[][] rows = pointers[ack ? ACK : DATA];
+        return rows == null || rows[src] == null ? -1 : rows[src][dst];
+    }
+}
