@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
@@ -111,14 +112,17 @@ public final class IdealErasure implements LossRecovery {
     }
 
     @Override
-    public boolean onTimer(long nowPs) {
+    public boolean onTimer(long nowPs, IntConsumer lost) {
         if (inflightBytes == 0 || complete()) {
             return false;
         }
         timeouts++;
         // Presume every symbol in flight lost: clear them so that fresh symbols replace them.
         for (int psn = 0; psn < nextPsn; psn++) {
-            inFlight.clear(psn);
+            if (inFlight.get(psn)) {
+                inFlight.clear(psn);
+                lost.accept(psn);
+            }
         }
         inflightBytes = 0;
         lastProgressPs = nowPs;

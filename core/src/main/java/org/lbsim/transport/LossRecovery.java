@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import java.util.function.IntConsumer;
 import org.lbsim.net.Packet;
 
 /**
@@ -25,8 +26,11 @@ public interface LossRecovery {
     /** When the recovery wants {@link #onTimer} called, or {@link Long#MAX_VALUE}. */
     long timerDeadlinePs();
 
-    /** The deadline passed: declare losses; returns true when something became sendable. */
-    boolean onTimer(long nowPs);
+    /**
+     * The deadline passed: declare losses, reporting each PSN presumed lost to {@code lost}
+     * (host load balancers learn which paths failed from it); returns true when something became sendable.
+     */
+    boolean onTimer(long nowPs, IntConsumer lost);
 
     /** Bytes sent and not yet acknowledged nor declared lost. */
     long inflightBytes();

@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
@@ -176,13 +177,14 @@ public final class SackThreshold implements LossRecovery {
     }
 
     @Override
-    public boolean onTimer(long nowPs) {
+    public boolean onTimer(long nowPs, IntConsumer lost) {
         if (complete()) {
             return false;
         }
         timeouts++;
         for (int p = cumAck; p < nextNew; p++) {
             if (!acked.get(p)) {
+                lost.accept(p);
                 pushRetx(p);
             }
         }

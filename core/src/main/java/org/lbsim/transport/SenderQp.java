@@ -28,6 +28,9 @@ public final class SenderQp implements EventHandler {
     private long timerGeneration;
     private long completedPs = -1;
     private long sentPackets;
+    /** Entropy each PSN last went out with, so a timeout can tell the entropy policy which labels failed. */
+    private int[] entropyByPsn;
+    private final java.util.function.IntConsumer reportLoss;
 
     // membership in the host's round-robin ring of queue pairs with something to send
     SenderQp prevActive;
@@ -48,6 +51,12 @@ public final class SenderQp implements EventHandler {
         this.headerBytes = ctx.headerBytes();
         this.startPs = startPs;
         this.handlerId = sim.register(this);
+        this.entropyByPsn = new int[ctx.packets()];
+        this.reportLoss = psn -> {
+            if (psn < entropyByPsn.length) {
+                entropy.onLoss(entropyByPsn[psn]);
+            }
+        };
     }
 
     /**
@@ -82,6 +91,10 @@ public final class SenderQp implements EventHandler {
         p.sizeBytes = payload + headerBytes;
         p.retransmission = retx;
         entropy.stamp(p);
+        if (psn >= entropyByPsn.length) {
+            entropyByPsn = java.util.Arrays.copyOf(entropyByPsn, Math.max(psn + 1, entropyByPsn.length * 2));
+        }
+        entropyByPsn[psn] = p.entropy;
         recovery.onSent(psn, nowPs);
         cc.onSent(p.sizeBytes, nowPs);
         sentPackets++;
@@ -129,7 +142,7 @@ public final class SenderQp implements EventHandler {
             return;
         }
         cc.onTimeout(now);
-        recovery.onTimer(now);
+        recovery.onTimer(now, reportLoss);
         armTimer();
         host.activate(this);
     }

@@ -1,0 +1,115 @@
+package org.lbsim.lb;
+
+import java.util.SplittableRandom;
+import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.kernel.Time;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PortSelector;
+import org.lbsim.net.PortStates;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.topology.Topology;
+
+/**
+ * AR as Broadcom Tomahawk switches do it (PRO 5 baselines): every egress port has a quality
+ * derived from its recent link load and its queue length, recomputed every {@code refreshUs}
+ * (1 us in PRO); each packet goes to a candidate port of the best quality, ties broken at random.
+ * Between refreshes the qualities are stale, which is what makes AR lag behind bursts. Load and
+ * queue are each quantized into {@code levels} bands and the worse of the two is the port's quality.
+ */
+public final class AdaptiveRouting implements LoadBalancer {
+    public record Params(
+            @Doc("microseconds between port-quality refreshes (PRO: 1)") double refreshUs,
+            @Doc("quantization bands for link load and for queue length") int levels) {
+        public Params {
+            ScenarioException.require(refreshUs > 0 && Double.isFinite(refreshUs), "refreshUs", "must be > 0, got " + refreshUs);
+            ScenarioException.require(levels >= 2 && levels <= 64, "levels", "must be between 2 and 64, got " + levels);
+        }
+    }
+
+    private final Params params;
+
+    public AdaptiveRouting(Params params) {
+        this.params = params;
+    }
+
+    @Override
+    public EntropyPolicy newEntropyPolicy(HostContext host) {
+        return new FixedEntropy(host);
+    }
+
+    @Override
+    public PortSelector newPortSelector(SwitchContext sw) {
+        return new Selector(sw, Time.us(params.refreshUs()), params.levels());
+    }
+
+    static final class Selector implements PortSelector, EventHandler {
+        private final Simulator sim;
+        private final PortStates ports;
+        private final SplittableRandom rng;
+        private final int firstPort;
+        private final int portCount;
+        private final long[] capacityBytesPerRefresh;
+        private final long[] lastTx;
+        private final int[] quality;
+        private final int levels;
+        private final long refreshPs;
+        private final int handlerId;
+
+        Selector(SwitchContext sw, long refreshPs, int levels) {
+            Topology t = sw.topology();
+            this.sim = sw.simulator();
+            this.ports = sw.ports();
+            this.rng = sw.rng();
+            this.firstPort = t.firstPort(sw.node());
+            this.portCount = t.degree(sw.node());
+            this.capacityBytesPerRefresh = new long[portCount];
+            for (int i = 0; i < portCount; i++) {
+                capacityBytesPerRefresh[i] = Math.max(1, t.rateMbps(firstPort + i) * refreshPs / 8_000_000L);
+            }
+            this.lastTx = new long[portCount];
+            this.quality = new int[portCount];
+            this.levels = levels;
+            this.refreshPs = refreshPs;
+            this.handlerId = sim.register(this);
+            sim.schedule(handlerId, sim.nowPs() + refreshPs, 0, 0);
+        }
+
+        @Override
+        public void onEvent(int kind, long tag) {
+            for (int i = 0; i < portCount; i++) {
+                int port = firstPort + i;
+                long tx = ports.txBytes(port);
+                double load = (tx - lastTx[i]) / (double) capacityBytesPerRefresh[i];
+                lastTx[i] = tx;
+                double fill = ports.queueBytes(port) / (double) ports.bufferBytes(port);
+                quality[i] = Math.max(band(load), band(fill));
+            }
+            sim.schedule(handlerId, sim.nowPs() + refreshPs, 0, 0);
+        }
+
+        private int band(double fraction) {
+            return (int) Math.min(levels - 1, Math.max(0, fraction * levels));
+        }
+
+        @Override
+        public int select(Packet p, int group, int[] candidates, int offset, int count) {
+            int best = Integer.MAX_VALUE;
+            int chosen = -1;
+            int ties = 0;
+            for (int i = 0; i < count; i++) {
+                int port = candidates[offset + i];
+                int q = quality[port - firstPort];
+                if (q < best) {
+                    best = q;
+                    chosen = port;
+                    ties = 1;
+                } else if (q == best && rng.nextInt(++ties) == 0) {
+                    chosen = port;
+                }
+            }
+            return chosen;
+        }
+    }
+}
