@@ -9,7 +9,9 @@ package org.lbsim.metrics;
  * @param linkLoss            packets lost on failed links of the layer
  * @param ecnMarks            packets marked by the layer's ports
  * @param txPackets           frames sent by the layer's ports
+ * @param pauses              times a port of the layer was paused by PFC
+ * @param pausedPs            time the layer's ports spent paused, summed over ports
  */
 public record LayerStats(String layer, int ports, long maxQueueBytes, double meanQueueBytes, long drops, long linkLoss,
-                         long ecnMarks, long txPackets) {
+                         long ecnMarks, long txPackets, long pauses, long pausedPs) {
 }

@@ -39,10 +39,12 @@ public record RunResult(
      * @param events            kernel events processed
      * @param packetHops        frames sent by switch ports plus frames sent by NICs
      * @param packetsCreated    distinct packet objects the pool ever created (its high-water mark)
+     * @param pfcPauses         PAUSE frames sent by switches
+     * @param pfcDeadlock       the PFC deadlock that ended the run (ports of the cycle), or "" if none
      */
     public record Counters(long events, long packetHops, long injected, long delivered, long dropped, long drops,
                            long linkLoss, long noRouteDrops, long ecnMarks, long retransmissions,
                            long spuriousRetransmissions, long timeouts, long inFlightAtEnd, long packetsCreated,
-                           int failedLinks) {
+                           int failedLinks, long pfcPauses, String pfcDeadlock) {
     }
 }

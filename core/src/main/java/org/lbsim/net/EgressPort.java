@@ -27,6 +27,12 @@ public final class EgressPort implements EventHandler {
 
     private long queueBytes;
     private int inServiceBytes;
+    private int inServiceIngress;
+    /** PFC accounting of the owning switch, or null without PFC. */
+    private final PfcIngress pfc;
+    private long pausedSincePs;
+    private long pausedTotalPs;
+    private long pauseEvents;
     private long busyUntilPs;
     private boolean wakePending;
     private boolean paused;
@@ -42,7 +48,9 @@ public final class EgressPort implements EventHandler {
     private long txPackets;
     private long txBytes;
 
-    EgressPort(Network network, int port, long rateMbps, int gapBytes, Link link, BufferModel buffer, EcnMarker ecn, SplittableRandom rng) {
+    EgressPort(Network network, int port, long rateMbps, int gapBytes, Link link, BufferModel buffer, EcnMarker ecn, SplittableRandom rng,
+               PfcIngress pfc) {
+        this.pfc = pfc;
         this.network = network;
         this.sim = network.simulator();
         this.port = port;
@@ -52,7 +60,8 @@ public final class EgressPort implements EventHandler {
         this.buffer = buffer;
         this.ecn = ecn;
         this.rng = rng;
-        this.lazyRelease = !buffer.isShared();
+        // PFC and shared buffers need the memory back at the exact moment; otherwise settle lazily.
+        this.lazyRelease = !buffer.isShared() && pfc == null;
         this.handlerId = sim.register(this);
     }
 
@@ -78,10 +87,13 @@ public final class EgressPort implements EventHandler {
     void enqueue(Packet p) {
         long now = sim.nowPs();
         settle(now);
-        if (!buffer.admit(queueBytes, p.sizeBytes)) {
+        if (pfc != null ? !pfc.admit(p.ingressPort, p.sizeBytes) : !buffer.admit(queueBytes, p.sizeBytes)) {
             drops++;
             network.dropAtPort(p, port);
             return;
+        }
+        if (pfc != null) {
+            pfc.onAdmit(p.ingressPort, p.sizeBytes);
         }
         if (p.kind == Packet.DATA && ecn.shouldMark(queueBytes, rng)) {
             if (!p.ecnMarked) {
@@ -121,6 +133,7 @@ public final class EgressPort implements EventHandler {
         txBytes += p.sizeBytes;
         // The frame keeps its buffer until its gap ends; the packet itself is handed to the link now.
         inServiceBytes = p.sizeBytes;
+        inServiceIngress = p.ingressPort;
         busyUntilPs = now + serPs + gapPs;
         if (!lazyRelease || !queue.isEmpty()) {
             wakeAt(busyUntilPs);
@@ -128,8 +141,21 @@ public final class EgressPort implements EventHandler {
         link.transmit(p, now + serPs);
     }
 
+    /** Event kinds: the end of a frame's gap, and PFC control frames arriving from downstream. */
+    static final int WAKE = 0;
+    static final int PAUSE = 1;
+    static final int RESUME = 2;
+
+    int handlerId() {
+        return handlerId;
+    }
+
     @Override
     public void onEvent(int kind, long tag) {
+        if (kind != WAKE) {
+            setPaused(kind == PAUSE);
+            return;
+        }
         wakePending = false;
         long now = sim.nowPs();
         settle(now);
@@ -144,6 +170,9 @@ public final class EgressPort implements EventHandler {
             accountQueue(busyUntilPs);
             queueBytes -= inServiceBytes;
             buffer.remove(inServiceBytes);
+            if (pfc != null) {
+                pfc.onRelease(inServiceIngress, inServiceBytes);
+            }
             inServiceBytes = 0;
             if (queueBytes < 0) {
                 throw new IllegalStateException("negative queue at port " + port);
@@ -153,7 +182,16 @@ public final class EgressPort implements EventHandler {
 
     /** PFC: stop or restart transmission after the frame on the wire. */
     public void setPaused(boolean paused) {
+        if (paused == this.paused) {
+            return;
+        }
         this.paused = paused;
+        if (paused) {
+            pauseEvents++;
+            pausedSincePs = sim.nowPs();
+        } else {
+            pausedTotalPs += sim.nowPs() - pausedSincePs;
+        }
         if (!paused) {
             long now = sim.nowPs();
             settle(now);
@@ -167,6 +205,16 @@ public final class EgressPort implements EventHandler {
 
     public boolean isPaused() {
         return paused;
+    }
+
+    /** Times this port was paused by PFC. */
+    public long pauseEvents() {
+        return pauseEvents;
+    }
+
+    /** Time spent paused up to {@code nowPs}. */
+    public long pausedPs(long nowPs) {
+        return pausedTotalPs + (paused ? nowPs - pausedSincePs : 0);
     }
 
     private void accountQueue(long now) {

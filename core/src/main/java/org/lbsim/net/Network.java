@@ -21,6 +21,7 @@ public final class Network implements PortStates {
     private final Switch[] switches;
     private final Nic[] nics;
     private final BufferModel[] buffers;
+    private final PfcIngress[] pfcIngress;
     private Fib fib;
 
     private final long[] dropsByLayer = new long[16];
@@ -36,6 +37,14 @@ public final class Network implements PortStates {
      */
     public Network(Simulator sim, Topology topology, Fib fib, RandomStreams rng, IntFunction<BufferModel> bufferFactory,
                    EcnMarker ecn, int gapBytes) {
+        this(sim, topology, fib, rng, bufferFactory, ecn, gapBytes, null);
+    }
+
+    /**
+     * @param pfc PFC thresholds, or null for a lossy fabric
+     */
+    public Network(Simulator sim, Topology topology, Fib fib, RandomStreams rng, IntFunction<BufferModel> bufferFactory,
+                   EcnMarker ecn, int gapBytes, PfcConfig pfc) {
         this.sim = sim;
         this.topology = topology;
         this.fib = fib;
@@ -47,12 +56,16 @@ public final class Network implements PortStates {
         }
         int hosts = topology.hostCount();
         buffers = new BufferModel[topology.switchCount()];
+        pfcIngress = new PfcIngress[topology.switchCount()];
         switches = new Switch[topology.switchCount()];
         for (int s = hosts; s < topology.nodeCount(); s++) {
             BufferModel buffer = bufferFactory.apply(s);
             buffers[s - hosts] = buffer;
+            PfcIngress ingress = pfc == null ? null
+                    : new PfcIngress(this, topology, s, buffer, pfc.xoffBytes(), pfc.xonBytes(), pfc.dynamicAlpha(), pfc.headroomBytes());
+            pfcIngress[s - hosts] = ingress;
             for (int p = topology.firstPort(s); p < topology.portEnd(s); p++) {
-                egress[p] = new EgressPort(this, p, topology.rateMbps(p), gapBytes, links[p], buffer, ecn, rng.stream("ecn", p));
+                egress[p] = new EgressPort(this, p, topology.rateMbps(p), gapBytes, links[p], buffer, ecn, rng.stream("ecn", p), ingress);
             }
             switches[s - hosts] = new Switch(this, s, egress);
         }
@@ -138,6 +151,33 @@ public final class Network implements PortStates {
 
     public BufferModel buffer(int switchNode) {
         return buffers[switchNode - topology.hostCount()];
+    }
+
+    /** PFC thresholds of a lossless fabric. */
+    public record PfcConfig(long xoffBytes, long xonBytes, double dynamicAlpha, long headroomBytes) {
+    }
+
+    /** PFC state of a switch, or null in a lossy fabric. */
+    public PfcIngress pfc(int switchNode) {
+        return pfcIngress[switchNode - topology.hostCount()];
+    }
+
+    public boolean lossless() {
+        return pfcIngress.length > 0 && pfcIngress[0] != null;
+    }
+
+    /**
+     * The switch owning {@code ingressPort} tells the sender at the other end of that link to stop
+     * or restart; the control frame takes its serialization plus the link's propagation delay.
+     */
+    void signalPause(int ingressPort, boolean pause) {
+        int upstream = topology.peerPort(ingressPort);
+        long delay = org.lbsim.kernel.Time.serializationPs(PfcIngress.PAUSE_FRAME_BYTES, topology.rateMbps(upstream))
+                + topology.delayPs(upstream);
+        int kind = pause ? EgressPort.PAUSE : EgressPort.RESUME;
+        int owner = topology.portOwner(upstream);
+        int handler = topology.isHost(owner) ? nics[owner].handlerId() : egress[upstream].handlerId();
+        sim.schedule(handler, sim.nowPs() + delay, kind, 0);
     }
 
     void dropAtPort(Packet p, int port) {

@@ -26,6 +26,10 @@ public final class Nic implements PacketReceiver, EventHandler {
     private long txPackets;
     private long txBytes;
     private long rxPackets;
+    private boolean paused;
+    private long pausedSincePs;
+    private long pausedTotalPs;
+    private long pauseEvents;
 
     Nic(Network network, int host, int port, long rateMbps, int gapBytes, Link link) {
         this.network = network;
@@ -67,12 +71,23 @@ public final class Nic implements PacketReceiver, EventHandler {
         sim.schedule(handlerId, t, 0, ++generation);
     }
 
+    int handlerId() {
+        return handlerId;
+    }
+
     @Override
     public void onEvent(int kind, long tag) {
+        if (kind != EgressPort.WAKE) {
+            setPaused(kind == EgressPort.PAUSE);
+            return;
+        }
         if (tag != generation) {
             return;
         }
         pendingWakePs = Long.MAX_VALUE;
+        if (paused) {
+            return; // resumed by a RESUME frame, which wakes the transmitter again
+        }
         long now = sim.nowPs();
         Packet p = source.poll(now);
         if (p != null) {
@@ -97,6 +112,33 @@ public final class Nic implements PacketReceiver, EventHandler {
         rxPackets++;
         network.countDelivered();
         source.deliver(p);
+    }
+
+    private void setPaused(boolean pause) {
+        if (pause == paused) {
+            return;
+        }
+        paused = pause;
+        long now = sim.nowPs();
+        if (pause) {
+            pauseEvents++;
+            pausedSincePs = now;
+        } else {
+            pausedTotalPs += now - pausedSincePs;
+            kick();
+        }
+    }
+
+    public boolean isPaused() {
+        return paused;
+    }
+
+    public long pauseEvents() {
+        return pauseEvents;
+    }
+
+    public long pausedPs(long nowPs) {
+        return pausedTotalPs + (paused ? nowPs - pausedSincePs : 0);
     }
 
     public long txPackets() {

@@ -47,12 +47,25 @@ public final class Invariants {
                 out.add("negative queue at port " + p + " of " + t.nodeName(t.portOwner(p)) + ": " + e.queueBytes());
             }
             BufferModel b = net.buffer(t.portOwner(p));
-            if (e.maxQueueBytes() > b.portLimitBytes()) {
+            if (!net.lossless() && e.maxQueueBytes() > b.portLimitBytes()) {
                 out.add("queue above buffer at port " + p + " of " + t.nodeName(t.portOwner(p)) + ": " + e.maxQueueBytes()
                         + " > " + b.portLimitBytes());
             }
         }
+        if (net.lossless()) {
+            long congestionDrops = 0;
+            for (int code = 0; code < 16; code++) {
+                congestionDrops += net.dropsInLayer(code);
+            }
+            if (congestionDrops > 0) {
+                out.add("lossless fabric dropped " + congestionDrops + " packets at switch buffers (PFC headroom too small?)");
+            }
+        }
         for (int s = t.hostCount(); s < t.nodeCount(); s++) {
+            org.lbsim.net.PfcIngress pfc = net.pfc(s);
+            if (pfc != null && pfc.maxIngressBytes() > pfc.limitBytes()) {
+                out.add("ingress of " + t.nodeName(s) + " held " + pfc.maxIngressBytes() + " bytes, above XOFF + headroom " + pfc.limitBytes());
+            }
             BufferModel b = net.buffer(s);
             if (b.isShared() && (b.sharedUsedBytes() < 0 || b.sharedUsedBytes() > b.sharedTotalBytes())) {
                 out.add("shared buffer of " + t.nodeName(s) + " out of range: " + b.sharedUsedBytes());

@@ -9,6 +9,9 @@ import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.EgressPort;
 import org.lbsim.net.Network;
+import org.lbsim.net.Nic;
+import org.lbsim.net.PfcIngress;
+import org.lbsim.net.PfcWatchdog;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.topology.Topology;
 import org.lbsim.transport.LossRecovery;
@@ -31,10 +34,12 @@ public final class PreparedRun {
     private final long lowerBoundPs;
     private final long rhoMaxMbps;
     private final int failedLinks;
+    private final PfcWatchdog watchdog;
     private RunResult result;
 
     PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, List<Flow> flows,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks) {
+                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog) {
+        this.watchdog = watchdog;
         this.scenario = scenario;
         this.sim = sim;
         this.topology = topology;
@@ -70,6 +75,8 @@ public final class PreparedRun {
             long marks = 0;
             long tx = 0;
             long layerDrops = 0;
+            long pauses = 0;
+            long pausedPs = 0;
             for (int p = 0; p < topology.portCount(); p++) {
                 if (topology.layerOf(p) != code) {
                     continue;
@@ -77,9 +84,14 @@ public final class PreparedRun {
                 ports++;
                 EgressPort e = network.egress(p);
                 if (e == null) {
-                    tx += network.nic(topology.portOwner(p)).txPackets();
+                    Nic nic = network.nic(topology.portOwner(p));
+                    tx += nic.txPackets();
+                    pauses += nic.pauseEvents();
+                    pausedPs += nic.pausedPs(endPs);
                     continue;
                 }
+                pauses += e.pauseEvents();
+                pausedPs += e.pausedPs(endPs);
                 e.finishStats(endPs);
                 max = Math.max(max, e.maxQueueBytes());
                 meanSum += e.timeAverageQueueBytes(endPs);
@@ -91,7 +103,7 @@ public final class PreparedRun {
             ecnMarks += marks;
             drops += layerDrops;
             layerStats.add(new LayerStats(topology.layerName(code), ports, max, ports == 0 ? 0 : meanSum / ports, layerDrops,
-                    network.linkLossInLayer(code), marks, tx));
+                    network.linkLossInLayer(code), marks, tx, pauses, pausedPs));
         }
         List<FlowResult> flowResults = new ArrayList<>(flows.size());
         long retx = 0;
@@ -120,9 +132,19 @@ public final class PreparedRun {
         long cct = finished == flows.size() && !flows.isEmpty() ? lastEnd - firstStart : -1;
         RunResult.Counters counters = new RunResult.Counters(sim.eventsProcessed(), packetHops, network.injected(),
                 network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
-                spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks);
+                spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),
+                watchdog == null || watchdog.report() == null ? "" : watchdog.report());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
                 rhoMaxMbps, endPs, List.copyOf(layerStats), List.copyOf(flowResults), counters, wallMs);
+    }
+
+    private long pfcPauses() {
+        long n = 0;
+        for (int s = topology.hostCount(); s < topology.nodeCount(); s++) {
+            PfcIngress pfc = network.pfc(s);
+            n += pfc == null ? 0 : pfc.pausesSent();
+        }
+        return n;
     }
 
     private long totalLinkLoss() {
@@ -159,6 +181,11 @@ public final class PreparedRun {
 
     public long lowerBoundPs() {
         return lowerBoundPs;
+    }
+
+    /** The PFC deadlock watchdog, or null in a lossy fabric. */
+    public PfcWatchdog watchdog() {
+        return watchdog;
     }
 
     public long rhoMaxMbps() {

@@ -14,6 +14,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.net.BufferModel;
 import org.lbsim.net.EcnMarker;
 import org.lbsim.net.Network;
+import org.lbsim.net.PfcWatchdog;
 import org.lbsim.qp.QpContext;
 import org.lbsim.registry.Component;
 import org.lbsim.registry.Registry;
@@ -22,6 +23,7 @@ import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.EcnSpec;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.PacketSpec;
+import org.lbsim.scenario.PfcSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.WorkloadSpec;
@@ -91,7 +93,12 @@ public final class Simulation {
         BufferSpec bufferSpec = scenario.switches().buffer();
         EcnSpec ecnSpec = scenario.switches().ecn();
         EcnMarker ecn = new EcnMarker(ecnSpec.enabled(), ecnSpec.kminBytes(), ecnSpec.kmaxBytes(), ecnSpec.pmax());
-        Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn, pk.interFrameGapBytes());
+        PfcSpec pfcSpec = scenario.switches().pfc();
+        Network.PfcConfig pfc = pfcSpec.enabled()
+                ? new Network.PfcConfig(pfcSpec.xoffBytes(), pfcSpec.xonBytes(), pfcSpec.dynamicAlpha(), pfcSpec.headroomBytes())
+                : null;
+        Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn, pk.interFrameGapBytes(), pfc);
+        PfcWatchdog watchdog = pfc == null ? null : new PfcWatchdog(network, Time.us(pfcSpec.deadlockCheckUs()));
         for (int link = 0; link < down.length; link++) {
             if (down[link]) {
                 network.setLinkDown(link, true);
@@ -122,7 +129,7 @@ public final class Simulation {
         }
         long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
                 pacedMbps);
-        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks);
+        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks, watchdog);
     }
 
     private static BufferModel bufferModel(BufferSpec spec) {
