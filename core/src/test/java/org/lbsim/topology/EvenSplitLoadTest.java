@@ -1,0 +1,115 @@
+package org.lbsim.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.lbsim.scenario.LinkSpec;
+import org.lbsim.workload.Flow;
+import org.lbsim.workload.Workloads;
+
+/** OFAN App. A: link loads when every flow splits evenly over its paths, and rho_max = rate / heaviest load. */
+class EvenSplitLoadTest {
+    private static final long LINE_MBPS = 800_000;
+    private static final LinkSpec L = LinkSpec.defaults();
+
+    private static Topology fatTree(int k) {
+        return Topologies.fatTree(k, L, L, L);
+    }
+
+    private static boolean[] failing(Topology t, String... pairs) {
+        boolean[] down = new boolean[t.linkCount()];
+        for (String pair : pairs) {
+            String[] ab = pair.split("-");
+            down[t.linkOf(t.portsBetween(t.nodeByName(ab[0]), t.nodeByName(ab[1]))[0])] = true;
+        }
+        return down;
+    }
+
+    private static int port(Topology t, String from, String to) {
+        return t.portsBetween(t.nodeByName(from), t.nodeByName(to))[0];
+    }
+
+    @ParameterizedTest(name = "k = {0}, seed {1}")
+    @CsvSource({"4, 1", "4, 2", "6, 1", "8, 1", "8, 2"})
+    void aPermutationOnAHealthyFatTreeRunsAtLineRateBecauseNoLinkCarriesMoreThanOneFlow(int k, long seed) {
+        Topology t = fatTree(k);
+        Fib fib = Routing.compute(t, new boolean[t.linkCount()]);
+        int[] hosts = java.util.stream.IntStream.range(0, t.hostCount()).toArray();
+        List<Flow> flows = Workloads.permutation(hosts, 1, new SplittableRandom(seed));
+        int[] src = flows.stream().mapToInt(Flow::src).toArray();
+        int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
+
+        double[] load = EvenSplitLoad.portLoads(t, fib, src, dst);
+        for (int h = 0; h < t.hostCount(); h++) {
+            assertThat(load[t.hostPort(h)]).isEqualTo(1.0); // each host sends one flow ...
+            assertThat(load[t.peerPort(t.hostPort(h))]).isEqualTo(1.0); // ... and receives one
+        }
+        for (int p = 0; p < t.portCount(); p++) {
+            assertThat(load[p]).isLessThanOrEqualTo(1.0 + 1e-9);
+        }
+        assertThat(EvenSplitLoad.rhoMaxMbps(t, fib, src, dst)).isEqualTo(LINE_MBPS);
+    }
+
+    @Test
+    void loadsAfterAFailedEdgeUplinkMatchAHandCount() {
+        // k = 4, e0-a0 down; pod 0 sends to pod 1: h0 -> h4, h1 -> h5 (under e0), h2 -> h6, h3 -> h7 (under e1).
+        // e0's flows have 2 paths each, all through a1 -> {c2, c3} -> a3 -> e2.
+        // e1's flows have 4 paths each: half via a0 -> {c0, c1} -> a2, half via a1 -> {c2, c3} -> a3, to e3.
+        Topology t = fatTree(4);
+        Fib fib = Routing.compute(t, failing(t, "e0-a0"));
+        int[] src = {0, 1, 2, 3};
+        int[] dst = {4, 5, 6, 7};
+
+        double[] load = EvenSplitLoad.portLoads(t, fib, src, dst);
+
+        assertThat(load[port(t, "e0", "a0")]).isZero();
+        assertThat(load[port(t, "e0", "a1")]).isEqualTo(2.0); // both of e0's flows
+        assertThat(load[port(t, "e1", "a0")]).isEqualTo(1.0); // half of each of e1's flows
+        assertThat(load[port(t, "e1", "a1")]).isEqualTo(1.0);
+        assertThat(load[port(t, "a1", "c2")]).isEqualTo(1.5); // 2 x 1/2 + 2 x 1/4
+        assertThat(load[port(t, "a1", "c3")]).isEqualTo(1.5);
+        assertThat(load[port(t, "a0", "c0")]).isEqualTo(0.5); // 2 x 1/4
+        assertThat(load[port(t, "c2", "a3")]).isEqualTo(1.5);
+        assertThat(load[port(t, "a3", "e2")]).isEqualTo(2.0); // both of e0's flows land on a3
+        assertThat(load[port(t, "a2", "e2")]).isZero();
+        assertThat(load[port(t, "a3", "e3")]).isEqualTo(1.0);
+        assertThat(load[port(t, "a2", "e3")]).isEqualTo(1.0);
+        // the heaviest links carry 2 flows: each flow may send at half the line rate
+        assertThat(EvenSplitLoad.rhoMaxMbps(t, fib, src, dst)).isEqualTo(LINE_MBPS / 2);
+
+        // the same flows on the healthy fabric run at line rate
+        Fib healthy = Routing.compute(t, new boolean[t.linkCount()]);
+        assertThat(EvenSplitLoad.rhoMaxMbps(t, healthy, src, dst)).isEqualTo(LINE_MBPS);
+    }
+
+    @Test
+    void aFailedCoreLinkShiftsLoadInProportionToThePathsLeft() {
+        // k = 4, a1-c2 down: from e1 to pod 1 there are 3 paths left, 2 via a0 and 1 via a1.
+        Topology t = fatTree(4);
+        Fib fib = Routing.compute(t, failing(t, "a1-c2"));
+        int[] src = {2, 3};
+        int[] dst = {6, 7};
+
+        double[] load = EvenSplitLoad.portLoads(t, fib, src, dst);
+
+        assertThat(load[port(t, "e1", "a0")]).isCloseTo(4.0 / 3, within(1e-12));
+        assertThat(load[port(t, "e1", "a1")]).isCloseTo(2.0 / 3, within(1e-12));
+        assertThat(load[port(t, "a1", "c3")]).isCloseTo(2.0 / 3, within(1e-12));
+        assertThat(load[port(t, "a1", "c2")]).isZero();
+        assertThat(load[port(t, "a2", "e3")]).isCloseTo(4.0 / 3, within(1e-12));
+        // 800 Gb/s over 4/3 flows = 600 Gb/s per flow
+        assertThat(EvenSplitLoad.rhoMaxMbps(t, fib, src, dst)).isBetween(LINE_MBPS * 3 / 4 - 1, LINE_MBPS * 3 / 4);
+    }
+
+    @Test
+    void withoutFlowsNothingLimitsTheRate() {
+        Topology t = fatTree(4);
+        Fib fib = Routing.compute(t, new boolean[t.linkCount()]);
+        assertThat(EvenSplitLoad.rhoMaxMbps(t, fib, new int[0], new int[0])).isEqualTo(Long.MAX_VALUE);
+    }
+}
