@@ -161,7 +161,8 @@ public final class Overrides {
      */
     public static Optional<String> blame(List<String> arguments, ScenarioException error) {
         String field = error.field();
-        String blamed = null;
+        String direct = null;
+        String viaType = null;
         for (String argument : arguments) {
             Assignment a;
             try {
@@ -170,17 +171,15 @@ public final class Overrides {
                 continue;
             }
             String p = a.pathText();
-            boolean hit = p.equals(field) || p.startsWith(field + ".") || p.startsWith(field + "[")
-                    || field.startsWith(p + ".") || field.startsWith(p + "[");
-            if (!hit && a.path().size() > 1 && "type".equals(a.path().get(a.path().size() - 1))) {
-                String parent = format(a.path(), a.path().size() - 1);
-                hit = field.startsWith(parent + ".");
-            }
-            if (hit) {
-                blamed = argument;
+            if (p.equals(field) || p.startsWith(field + ".") || p.startsWith(field + "[")
+                    || field.startsWith(p + ".") || field.startsWith(p + "[")) {
+                direct = argument;
+            } else if (a.path().size() > 1 && "type".equals(a.path().get(a.path().size() - 1))
+                    && field.startsWith(format(a.path(), a.path().size() - 1) + ".")) {
+                viaType = argument;
             }
         }
-        return Optional.ofNullable(blamed);
+        return Optional.ofNullable(direct != null ? direct : viaType);
     }
 
     /** The YAML-scalar reading of a {@code --set} value. */

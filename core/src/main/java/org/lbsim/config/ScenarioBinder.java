@@ -157,7 +157,7 @@ public final class ScenarioBinder {
             String name = typeName(map.get("type"), path, names);
             variant = Schema.variant(iface, name);
             if (variant == null) {
-                throw new ScenarioException(join(path, "type"), "unknown " + Schema.kindName(iface) + " type '" + name + "';"
+                throw new ScenarioException(join(path, "type"), "unknown " + Schema.kindName(iface) + " type '" + name + "'"
                         + Suggestions.didYouMean(name, names) + " (allowed: " + String.join(", ", names) + ")");
             }
         } else {
@@ -184,7 +184,7 @@ public final class ScenarioBinder {
         }
         Component<?> c = registry.find(name).orElse(null);
         if (c == null) {
-            throw new ScenarioException(join(path, "type"), "unknown " + registry.kind() + " '" + name + "';"
+            throw new ScenarioException(join(path, "type"), "unknown " + registry.kind() + " '" + name + "'"
                     + Suggestions.didYouMean(name, names) + " (allowed: " + String.join(", ", names) + ")");
         }
         Record paramsFallback = fallback != null && fallback.type().equals(name) ? fallback.params() : c.defaults();
