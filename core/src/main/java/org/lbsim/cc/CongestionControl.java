@@ -18,6 +18,14 @@ public interface CongestionControl {
     default void onAck(Packet ack, long nowPs) {
     }
 
+    /** A congestion notification packet (CNP) arrived for this queue pair. */
+    default void onCnp(long nowPs) {
+    }
+
+    /** A NACK arrived; commodity RNICs treat it as a congestion signal too (Themis 2.2). */
+    default void onNack(long nowPs) {
+    }
+
     /** The loss-recovery layer declared a timeout. */
     default void onTimeout(long nowPs) {
     }

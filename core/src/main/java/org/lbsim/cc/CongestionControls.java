@@ -7,7 +7,9 @@ import org.lbsim.registry.Registry;
 public final class CongestionControls {
     public static final Registry<CongestionControlFactory> REGISTRY = new Registry<>("congestion control",
             Component.of("fixed-rate", "ideal fixed-rate sender at line rate or rho_max; never reacts to the network",
-                    "OFAN 4, App. A", new FixedRate.Params(false, 0), FixedRate::factory));
+                    "OFAN 4, App. A", new FixedRate.Params(false, 0), FixedRate::factory),
+            Component.of("dcqcn", "DCQCN: rate cut on CNP or NACK (once per T_D), fast recovery, additive and hyper increase (T_I timer, byte counter)",
+                    "DCQCN (SIGCOMM 2015); Themis 2.2; PRO 5", Dcqcn.Params.defaults(), Dcqcn::factory));
 
     private CongestionControls() {
     }

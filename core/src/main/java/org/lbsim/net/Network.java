@@ -180,17 +180,37 @@ public final class Network implements PortStates {
         sim.schedule(handler, sim.nowPs() + delay, kind, 0);
     }
 
+    /** Told about every data packet the fabric loses, so retransmissions can be split into necessary and spurious. */
+    public interface LossListener {
+        void onDataLost(int flow, int psn);
+    }
+
+    private LossListener lossListener = (flow, psn) -> { };
+
+    public void setLossListener(LossListener listener) {
+        this.lossListener = listener;
+    }
+
+    private void noteLoss(Packet p) {
+        if (p.kind == Packet.DATA) {
+            lossListener.onDataLost(p.flow, p.psn);
+        }
+    }
+
     void dropAtPort(Packet p, int port) {
+        noteLoss(p);
         dropsByLayer[topology.layerOf(port)]++;
         pool.release(p);
     }
 
     void dropOnLink(Packet p, int port) {
+        noteLoss(p);
         linkLossByLayer[topology.layerOf(port)]++;
         pool.release(p);
     }
 
     void dropNoRoute(Packet p) {
+        noteLoss(p);
         noRouteDrops++;
         pool.release(p);
     }

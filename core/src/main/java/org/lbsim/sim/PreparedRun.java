@@ -118,10 +118,11 @@ public final class PreparedRun {
             ReceiverQp r = transport.receiverOf(i);
             LossRecovery rec = s.recovery();
             long fct = s.completedPs() >= 0 ? s.completedPs() - f.startPs() : -1;
+            long flowSpurious = Math.max(0, rec.retransmissions() - transport.lostData(i));
             flowResults.add(new FlowResult(i, f.src(), f.dst(), f.bytes(), f.startPs(), fct, r.completedPs(), s.sentPackets(),
-                    rec.retransmissions(), r.duplicates(), rec.timeouts()));
+                    rec.retransmissions(), flowSpurious, r.duplicates(), rec.timeouts()));
             retx += rec.retransmissions();
-            spurious += r.duplicates();
+            spurious += flowSpurious;
             timeouts += rec.timeouts();
             firstStart = Math.min(firstStart, f.startPs());
             if (fct >= 0) {

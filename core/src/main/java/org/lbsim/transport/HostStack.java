@@ -83,16 +83,22 @@ public final class HostStack implements PacketSource {
     public void deliver(Packet p) {
         long now = transport.simulator().nowPs();
         if (p.kind == Packet.DATA) {
-            Packet ack = transport.receiver(p.flow).onData(p, pool, now);
+            transport.receiver(p.flow).onData(p, pool, now, control);
             transport.countDataArrival(p);
             pool.release(p);
-            control.add(ack);
-            nic.kick();
-        } else {
-            SenderQp qp = transport.sender(p.flow);
-            pool.release(p);
-            qp.onAck(p, now);
+            if (!control.isEmpty()) {
+                nic.kick();
+            }
+            return;
         }
+        SenderQp qp = transport.sender(p.flow);
+        switch (p.kind) {
+            case Packet.ACK -> qp.onAck(p, now);
+            case Packet.NACK -> qp.onNack(p, now);
+            case Packet.CNP -> qp.onCnp(now);
+            default -> throw new IllegalStateException("unexpected packet kind " + p.kind);
+        }
+        pool.release(p);
     }
 
     /** The queue pair may have something to send: put it in the ring and wake the NIC. */

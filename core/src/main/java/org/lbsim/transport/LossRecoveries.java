@@ -9,7 +9,11 @@ public final class LossRecoveries {
             Component.of("erasure", "ideal rateless erasure coding: fresh symbols until the message is acknowledged; never resends a PSN",
                     "OFAN 4", new IdealErasure.Params(80), IdealErasure::factory),
             Component.of("sack", "selective acks; resend all holes when the ack gap exceeds a threshold, plus an RTO",
-                    "OFAN 4, 8.2", new SackThreshold.Params(32, 80), SackThreshold::factory));
+                    "OFAN 4, 8.2", new SackThreshold.Params(32, 80), SackThreshold::factory),
+            Component.of("go-back-n", "go-back-N: receiver keeps only in-order data and NACKs the first gap; sender rewinds to the expected PSN",
+                    "RoCEv2; PRO 5 (RTO 80 us)", new GoBackN.Params(80), GoBackN::factory),
+            Component.of("nic-sr", "commodity RNIC selective repeat: ePSN + bitmap, one NACK per ePSN carrying only the ePSN, resend only that packet",
+                    "Themis 2.2", new NicSelectiveRepeat.Params(80), NicSelectiveRepeat::factory));
 
     private LossRecoveries() {
     }

@@ -20,6 +20,11 @@ public interface LossRecovery {
     /** An ACK arrived. Returns true when it made progress (newly acknowledged data). */
     boolean onAck(Packet ack, long nowPs);
 
+    /** A NACK arrived (it carries the receiver's expected PSN in {@code psn} and {@code cumAck}). */
+    default boolean onNack(Packet nack, long nowPs) {
+        return false;
+    }
+
     /** The whole message is known to be delivered. */
     boolean complete();
 

@@ -102,10 +102,25 @@ public final class SenderQp implements EventHandler {
         return p;
     }
 
+    void onNack(Packet nack, long nowPs) {
+        cc.onNack(nowPs);
+        recovery.onNack(nack, nowPs);
+        afterFeedback(nowPs);
+    }
+
+    void onCnp(long nowPs) {
+        cc.onCnp(nowPs);
+        host.activate(this); // the new rate changes when it may send
+    }
+
     void onAck(Packet ack, long nowPs) {
         entropy.onAck(ack.entropy, ack.ecnEcho);
         cc.onAck(ack, nowPs);
         recovery.onAck(ack, nowPs);
+        afterFeedback(nowPs);
+    }
+
+    private void afterFeedback(long nowPs) {
         if (recovery.complete()) {
             if (completedPs < 0) {
                 completedPs = nowPs;

@@ -31,6 +31,58 @@ public final class Transport implements EventHandler {
     private int completed;
     private long lastCompletionPs;
     private long dataArrivals;
+    private final long[] lostData;
+    private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
+
+    /**
+     * Out-of-order degree of arriving data (PSN minus the receiver's expected PSN) as a log2
+     * histogram, and the most out-of-order packets any receiver held at once.
+     */
+    public static final class OutOfOrderStats {
+        private final long[] log2Buckets = new long[33];
+        private long samples;
+        private long outOfOrder;
+        private long maxDegree;
+        private long maxHeld;
+
+        void record(int degree, int held) {
+            samples++;
+            if (degree > 0) {
+                outOfOrder++;
+                log2Buckets[32 - Integer.numberOfLeadingZeros(degree)]++;
+                maxDegree = Math.max(maxDegree, degree);
+            } else {
+                log2Buckets[0]++;
+            }
+            maxHeld = Math.max(maxHeld, held);
+        }
+
+        /** Arrivals with degree in [2^(b-1), 2^b) for bucket b >= 1; bucket 0 counts in-order arrivals. */
+        public long[] log2Histogram() {
+            return log2Buckets.clone();
+        }
+
+        public long samples() {
+            return samples;
+        }
+
+        public long outOfOrderArrivals() {
+            return outOfOrder;
+        }
+
+        public long maxDegree() {
+            return maxDegree;
+        }
+
+        /** Most out-of-order packets one receiver held at once (its reorder buffer). */
+        public long maxHeld() {
+            return maxHeld;
+        }
+    }
+
+    public OutOfOrderStats outOfOrder() {
+        return outOfOrder;
+    }
 
     public Transport(Network network, List<Flow> flows, IntFunction<QpContext> contexts, CongestionControlFactory cc,
                      LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes, Fib convergedFib) {
@@ -49,8 +101,11 @@ public final class Transport implements EventHandler {
             senders[i] = new SenderQp(ctx, stacks[f.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
                     lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), f.startPs());
             receivers[i] = new ReceiverQp(i, f.dst(), f.src(), f.bytes(), ctx.packets(), ackBytes,
-                    lb.newAckPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("ack-entropy", i), sim)));
+                    lb.newAckPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("ack-entropy", i), sim)),
+                    recovery.receiveRule(), cc.cnpIntervalPs(), outOfOrder);
         }
+        lostData = new long[n];
+        network.setLossListener((flow, psn) -> lostData[flow]++);
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
@@ -121,6 +176,11 @@ public final class Transport implements EventHandler {
 
     public HostStack stack(int host) {
         return stacks[host];
+    }
+
+    /** Data packets of this flow the fabric lost (dropped or sent onto a failed link). */
+    public long lostData(int qp) {
+        return lostData[qp];
     }
 
     public long dataArrivals() {

@@ -1,0 +1,179 @@
+package org.lbsim.transport;
+
+import java.util.function.IntConsumer;
+import org.lbsim.kernel.Time;
+import org.lbsim.net.Packet;
+import org.lbsim.qp.QpContext;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
+
+/**
+ * NIC-SR, selective repeat exactly as commodity RNICs implement it (Themis 2.2): the receiver
+ * keeps out-of-order data in a bitmap and sends at most one NACK per expected PSN (ePSN), carrying
+ * only that ePSN; the sender resends only the ePSN packet for each NACK (and congestion control
+ * treats the NACK as a congestion signal). ACKs are cumulative. A timeout ({@code rtoUs} without
+ * progress) resends everything from the oldest unacknowledged PSN.
+ */
+public final class NicSelectiveRepeat implements LossRecovery {
+    public record Params(@Doc("microseconds without progress before the sender resends from the oldest unacknowledged PSN (PRO: 80)") double rtoUs) {
+        public Params {
+            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+        }
+    }
+
+    public static LossRecoveryFactory factory(Params p) {
+        long rtoPs = Time.us(p.rtoUs());
+        return new LossRecoveryFactory() {
+            @Override
+            public LossRecovery create(QpContext qp) {
+                return new NicSelectiveRepeat(qp, rtoPs);
+            }
+
+            @Override
+            public ReceiveRule receiveRule() {
+                return ReceiveRule.NIC_SELECTIVE_REPEAT;
+            }
+        };
+    }
+
+    private final QpContext qp;
+    private final long rtoPs;
+    private int nextNew;
+    private int acked;
+    private int[] resend = new int[8];
+    private int resendHead;
+    private int resendCount;
+    private int rewindTo = -1; // after a timeout: resend sequentially from acked up to nextNew
+    private long lastProgressPs;
+    private long retransmissions;
+    private long timeouts;
+    private long nacksReceived;
+    /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 NACK resend, 2 timeout rewind. */
+    private int source;
+
+    NicSelectiveRepeat(QpContext qp, long rtoPs) {
+        this.qp = qp;
+        this.rtoPs = rtoPs;
+    }
+
+    @Override
+    public int nextPsn(long nowPs) {
+        while (resendCount > 0) {
+            int psn = resend[resendHead];
+            if (psn >= acked) {
+                source = 1;
+                return psn;
+            }
+            resendHead = (resendHead + 1) % resend.length;
+            resendCount--;
+        }
+        if (rewindTo >= 0) {
+            if (rewindTo < acked) {
+                rewindTo = acked;
+            }
+            if (rewindTo < nextNew) {
+                source = 2;
+                return rewindTo;
+            }
+            rewindTo = -1;
+        }
+        source = 0;
+        return nextNew < qp.packets() ? nextNew : -1;
+    }
+
+    @Override
+    public void onSent(int psn, long nowPs) {
+        if (nextNew == acked) {
+            lastProgressPs = nowPs;
+        }
+        if (source == 0) {
+            nextNew++;
+            return;
+        }
+        retransmissions++;
+        if (source == 1) {
+            resendHead = (resendHead + 1) % resend.length;
+            resendCount--;
+        } else {
+            rewindTo++;
+        }
+    }
+
+    @Override
+    public boolean isRetransmission(int psn) {
+        return psn < nextNew;
+    }
+
+    @Override
+    public boolean onAck(Packet ack, long nowPs) {
+        if (ack.cumAck > acked) {
+            acked = ack.cumAck;
+            lastProgressPs = nowPs;
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean onNack(Packet nack, long nowPs) {
+        nacksReceived++;
+        boolean progress = onAck(nack, nowPs);
+        int epsn = nack.psn;
+        if (epsn >= acked && epsn < nextNew) {
+            if (resendCount == resend.length) {
+                int[] bigger = new int[resend.length * 2];
+                for (int i = 0; i < resendCount; i++) {
+                    bigger[i] = resend[(resendHead + i) % resend.length];
+                }
+                resend = bigger;
+                resendHead = 0;
+            }
+            resend[(resendHead + resendCount) % resend.length] = epsn; // resend only the ePSN packet
+            resendCount++;
+        }
+        return progress;
+    }
+
+    @Override
+    public boolean complete() {
+        return acked >= qp.packets();
+    }
+
+    @Override
+    public long timerDeadlinePs() {
+        return !complete() && nextNew > acked ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean onTimer(long nowPs, IntConsumer lost) {
+        if (complete()) {
+            return false;
+        }
+        timeouts++;
+        for (int p = acked; p < nextNew; p++) {
+            lost.accept(p);
+        }
+        rewindTo = acked;
+        lastProgressPs = nowPs;
+        return true;
+    }
+
+    @Override
+    public long inflightBytes() {
+        return (long) Math.max(0, nextNew - acked) * qp.mtuBytes();
+    }
+
+    @Override
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    @Override
+    public long timeouts() {
+        return timeouts;
+    }
+
+    public long nacksReceived() {
+        return nacksReceived;
+    }
+}
