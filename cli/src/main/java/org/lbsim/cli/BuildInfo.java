@@ -1,0 +1,80 @@
+package org.lbsim.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+/** The lbsim version (filtered in from the Maven project version) and the git commit of its sources. */
+final class BuildInfo {
+    private BuildInfo() {
+    }
+
+    static String version() {
+        try (InputStream in = BuildInfo.class.getResourceAsStream("lbsim.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties p = new Properties();
+            p.load(in);
+            String v = p.getProperty("version", "unknown");
+            return v.startsWith("${") ? "unknown" : v;
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+
+    /**
+     * {@code git rev-parse HEAD} run where lbsim's own classes are (the repository it was built
+     * from), or "unknown" when that is not a git working tree or git is missing.
+     */
+    static String gitCommit() {
+        String out = git("rev-parse", "HEAD");
+        return out != null && out.matches("[0-9a-f]{40,64}") ? out : "unknown";
+    }
+
+    /** Whether tracked files differ from the commit; null when unknown. */
+    static Boolean gitDirty() {
+        String out = git("status", "--porcelain", "--untracked-files=no");
+        return out == null ? null : !out.isEmpty();
+    }
+
+    private static String git(String... args) {
+        Path dir = codeDirectory();
+        if (dir == null) {
+            return null;
+        }
+        String[] command = new String[args.length + 1];
+        command[0] = "git";
+        System.arraycopy(args, 0, command, 1, args.length);
+        try {
+            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(false)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            p.getOutputStream().close();
+            byte[] bytes = p.getInputStream().readAllBytes();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return null;
+            }
+            return p.exitValue() == 0 ? new String(bytes, StandardCharsets.UTF_8).strip() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static Path codeDirectory() {
+        try {
+            Path p = Path.of(BuildInfo.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path dir = Files.isDirectory(p) ? p : p.getParent();
+            return dir != null && Files.isDirectory(dir) ? dir : null;
+        } catch (Exception e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package org.lbsim.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.lbsim.config.Suggestions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code lbsim} command line. Exit codes: 0 success, 2 bad input (one line on stderr:
+ * {@code lbsim: WHERE: field.path: problem}), 1 an internal error (one line; the stack trace
+ * too with {@code --debug}).
+ */
+@Command(name = "lbsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        subcommands = {RunCommand.class, ValidateCommand.class},
+        description = "Packet-level simulator of load balancing in AI-training network fabrics.",
+        footer = {"", "Exit codes: 0 ok, 2 bad input (scenario, file or argument), 1 internal error."})
+public final class Main implements Callable<Integer> {
+    static final int OK = 0;
+    static final int INTERNAL_ERROR = 1;
+    static final int BAD_INPUT = 2;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print the stack trace of internal errors.")
+    boolean debug;
+
+    final PrintStream out;
+    final PrintStream err;
+
+    private Main(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args, System.out, System.err));
+    }
+
+    /** Runs one command line; never calls System.exit and never throws. */
+    static int execute(String[] args, PrintStream out, PrintStream err) {
+        boolean debug = Arrays.asList(args).contains("--debug");
+        Main main = new Main(out, err);
+        CommandLine cmd = new CommandLine(main);
+        cmd.setOut(new PrintWriter(out, true));
+        cmd.setErr(new PrintWriter(err, true));
+        cmd.setParameterExceptionHandler((e, a) -> {
+            CommandLine failed = e.getCommandLine();
+            String help = failed == null || failed == cmd ? "lbsim --help" : "lbsim " + failed.getCommandName() + " --help";
+            String message = Yaml.oneLine(e.getMessage());
+            if (e instanceof CommandLine.UnmatchedArgumentException u && failed == cmd && !u.getUnmatched().isEmpty()
+                    && a.length > 0 && a[0].equals(u.getUnmatched().get(0)) && !a[0].startsWith("-")) {
+                List<String> commands = List.copyOf(cmd.getSubcommands().keySet());
+                err.println("lbsim: unknown command '" + a[0] + "'"
+                        + Suggestions.closest(a[0], commands).map(x -> ", did you mean '" + x + "'?").orElse("")
+                        + " (commands: " + String.join(", ", commands) + "; see '" + help + "')");
+                return BAD_INPUT;
+            }
+            err.println("lbsim: " + message + " (see '" + help + "')");
+            return BAD_INPUT;
+        });
+        cmd.setExecutionExceptionHandler((e, c, parsed) -> failure(e, debug, err));
+        try {
+            return cmd.execute(args);
+        } catch (Throwable t) { // errors (out of memory, stack overflow) pass through picocli
+            return failure(t, debug, err);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    static int failure(Throwable t, boolean debug, PrintStream err) {
+        if (t instanceof UserError) {
+            err.println("lbsim: " + t.getMessage());
+            return BAD_INPUT;
+        }
+        String message = t.getMessage() == null ? "" : ": " + Yaml.oneLine(t.getMessage());
+        err.println("lbsim: internal error: " + t.getClass().getName() + message
+                + (debug ? "" : " (run with --debug for the stack trace)"));
+        if (debug) {
+            t.printStackTrace(err);
+        }
+        return INTERNAL_ERROR;
+    }
+
+    @Override
+    public Integer call() {
+        err.println("lbsim: missing command: lbsim run FILE.yaml, or lbsim validate FILE.yaml (see 'lbsim --help')");
+        return BAD_INPUT;
+    }
+
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"lbsim " + BuildInfo.version()};
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package org.lbsim.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.lbsim.metrics.LayerStats;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.TopologySpec;
+import org.lbsim.scenario.TypeName;
+import org.lbsim.sim.PreparedRun;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Simulate a scenario and write a run folder: scenario.yaml (the effective scenario),",
+                "summary.json and flows.csv (deterministic for a scenario and seed), meta.json (version, commit, wall time)."})
+final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Mixin
+    ScenarioOptions scenario;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Run folder to create (must not exist). Default: runs/<name>-seed<N>-<yyyyMMdd-HHmmss> in the current directory.")
+    Path out;
+
+    @Option(names = "--quiet", description = "Print nothing on success.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        ScenarioLoader.Loaded loaded = scenario.load();
+        Scenario s = loaded.scenario();
+        if (out != null && Files.exists(out)) {
+            throw UserError.at(out.toString(), "", "already exists; choose another --out or remove it");
+        }
+        Instant started = Instant.now();
+        Path target = out != null ? out
+                : RunFolder.defaultDir(Path.of("").toAbsolutePath(), s.name(), s.seed(), LocalDateTime.now());
+        RunResult result = loaded.prepared().run();
+        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started));
+        if (!quiet) {
+            printSummary(main.out, loaded.prepared(), result, ScenarioLoader.shownPath(written));
+        }
+        return Main.OK;
+    }
+
+    private static Map<String, Object> meta(RunResult r, Instant started) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("lbsimVersion", BuildInfo.version());
+        m.put("gitCommit", BuildInfo.gitCommit());
+        m.put("gitDirty", BuildInfo.gitDirty());
+        m.put("seed", r.seed());
+        m.put("javaVersion", System.getProperty("java.version"));
+        m.put("javaVendor", System.getProperty("java.vendor"));
+        m.put("startedAt", started.truncatedTo(ChronoUnit.SECONDS).atOffset(ZoneOffset.UTC).toString());
+        m.put("wallTimeMs", r.wallTimeMs());
+        m.put("events", r.counters().events());
+        m.put("eventsPerSecond", r.wallTimeMs() <= 0 ? null : r.counters().events() * 1000 / r.wallTimeMs());
+        return m;
+    }
+
+    static void printSummary(PrintStream o, PreparedRun prepared, RunResult r, String folder) {
+        Scenario s = prepared.scenario();
+        RunResult.Counters c = r.counters();
+        o.printf(Locale.ROOT, "scenario     %s (seed %d)%n", s.name(), s.seed());
+        o.printf(Locale.ROOT, "fabric       %s%n", fabric(s.topology()));
+        o.printf(Locale.ROOT, "scheme       %s / %s / %s%n", s.loadBalancing().type(), s.congestionControl().type(), s.lossRecovery().type());
+        o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
+        o.printf(Locale.ROOT, "CCT          %s%n", PreparedRun.formatPs(r.cctPs()));
+        double inc = r.cctIncreasePercent();
+        o.printf(Locale.ROOT, "lower bound  %s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
+                Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc));
+        o.printf(Locale.ROOT, "drops        %d (buffer %d, failed links %d, no route %d)%n", c.dropped(), c.drops(), c.linkLoss(), c.noRouteDrops());
+        o.printf(Locale.ROOT, "retransmits  %d (spurious %d, timeouts %d)%n", c.retransmissions(), c.spuriousRetransmissions(), c.timeouts());
+        StringBuilder queues = new StringBuilder();
+        for (LayerStats l : r.layers()) {
+            if (queues.length() > 0) {
+                queues.append(", ");
+            }
+            queues.append(l.layer()).append(' ').append(String.format(Locale.ROOT, "%.1f", l.maxQueueBytes() / 1000.0));
+        }
+        o.printf(Locale.ROOT, "max queue    %s (KB)%n", queues);
+        long ms = r.wallTimeMs();
+        o.printf(Locale.ROOT, "wall time    %.2f s (%s events/s)%n", ms / 1000.0,
+                ms <= 0 ? "-" : String.format(Locale.ROOT, "%.2f M", c.events() / (ms / 1000.0) / 1e6));
+        o.printf(Locale.ROOT, "output       %s%n", folder);
+    }
+
+    static String fabric(TopologySpec t) {
+        if (t instanceof TopologySpec.FatTree f) {
+            return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts, %s Gb/s host links", f.k(), f.hostCount(), gbps(f.hostLink().rateGbps()));
+        }
+        if (t instanceof TopologySpec.LeafSpine l) {
+            return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts, %s Gb/s host links", l.leaves(), l.spines(),
+                    l.linksPerLeafSpine() > 1 ? " (x" + l.linksPerLeafSpine() + " links)" : "", l.hostCount(), gbps(l.hostLink().rateGbps()));
+        }
+        TypeName name = t.getClass().getAnnotation(TypeName.class);
+        return (name == null ? t.getClass().getSimpleName() : name.value()) + ", " + t.hostCount() + " hosts";
+    }
+
+    private static String gbps(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+}

@@ -1,0 +1,206 @@
+package org.lbsim.cli;
+
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.lbsim.config.ScenarioTree;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.WorkloadSpec;
+
+/**
+ * The folder a run leaves behind: {@code scenario.yaml} (the effective scenario), {@code summary.json}
+ * and {@code flows.csv} (deterministic: same scenario and seed, same bytes) and {@code meta.json}
+ * (version, commit, Java, wall time). Written into a hidden temporary folder next to the target
+ * and renamed at the end, so a failed run never leaves a partial folder.
+ */
+final class RunFolder {
+    static final String SCENARIO = "scenario.yaml";
+    static final String SUMMARY = "summary.json";
+    static final String FLOWS = "flows.csv";
+    static final String META = "meta.json";
+    private static final Set<String> RESERVED = Set.of(SCENARIO, SUMMARY, FLOWS, META);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
+
+    private RunFolder() {
+    }
+
+    /** {@code base/runs/<name>-seed<N>-<yyyyMMdd-HHmmss>}, with {@code -2}, {@code -3} ... if that exists. */
+    static Path defaultDir(Path base, String scenarioName, long seed, LocalDateTime now) {
+        String safe = scenarioName.replaceAll("[^A-Za-z0-9._-]+", "_");
+        if (safe.isEmpty() || safe.startsWith(".")) {
+            safe = "run" + safe;
+        }
+        return base.resolve("runs").resolve(safe + "-seed" + seed + "-" + STAMP.format(now));
+    }
+
+    static Path unused(Path dir) {
+        Path candidate = dir;
+        for (int i = 2; Files.exists(candidate); i++) {
+            candidate = dir.resolveSibling(dir.getFileName() + "-" + i);
+        }
+        return candidate;
+    }
+
+    /**
+     * Writes the folder atomically. With {@code suffixIfTaken} a taken target gets the next free
+     * suffix; otherwise a taken target is an error. Returns the folder written.
+     *
+     * @param baseDir where the scenario's relative trace path resolves
+     */
+    static Path write(Path target, boolean suffixIfTaken, Scenario scenario, Path baseDir, RunResult result, Map<String, Object> meta) {
+        Path abs = target.toAbsolutePath().normalize();
+        Path parent = abs.getParent();
+        try {
+            Files.createDirectories(parent);
+            Path tmp = createTemp(parent, abs.getFileName().toString());
+            try {
+                fill(tmp, scenario, baseDir, result, meta);
+                while (true) {
+                    Path dest = suffixIfTaken ? unused(abs) : abs;
+                    if (!suffixIfTaken && Files.exists(dest)) {
+                        throw UserError.at(target.toString(), "", "already exists; choose another --out or remove it");
+                    }
+                    try {
+                        Files.move(tmp, dest, StandardCopyOption.ATOMIC_MOVE);
+                        return dest;
+                    } catch (FileSystemException e) {
+                        if (!Files.exists(dest)) {
+                            throw e;
+                        }
+                        if (!suffixIfTaken) { // someone else created it meanwhile
+                            throw UserError.at(target.toString(), "", "already exists; choose another --out or remove it");
+                        }
+                    }
+                }
+            } finally {
+                deleteRecursively(tmp);
+            }
+        } catch (IOException e) {
+            throw UserError.at(target.toString(), "", "cannot write the run folder: " + e.getClass().getSimpleName() + " " + e.getMessage());
+        }
+    }
+
+    private static Path createTemp(Path parent, String name) throws IOException {
+        for (int i = 0; ; i++) {
+            Path tmp = parent.resolve("." + name + ".tmp-" + ProcessHandle.current().pid() + "-" + i);
+            try {
+                return Files.createDirectory(tmp);
+            } catch (FileAlreadyExistsException e) {
+                if (i > 1000) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static void fill(Path dir, Scenario scenario, Path baseDir, RunResult result, Map<String, Object> meta) throws IOException {
+        Map<String, Object> tree = ScenarioTree.toTree(scenario);
+        List<String> header = new ArrayList<>();
+        header.add("# The effective scenario of this run: every field, after --set and --seed.");
+        header.add("# Run it again with: lbsim run " + SCENARIO);
+        if (scenario.workload() instanceof WorkloadSpec.Trace t) {
+            Path source = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
+            String copy = Path.of(t.file()).getFileName().toString();
+            if (RESERVED.contains(copy) || copy.startsWith(".")) {
+                copy = "trace-" + copy;
+            }
+            Files.copy(source, dir.resolve(copy));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> workload = (Map<String, Object>) tree.get("workload");
+            workload.put("file", copy);
+            header.add("# workload.file names the copy of the trace kept in this folder (the scenario said: " + t.file() + ")");
+        }
+        writeText(dir.resolve(SCENARIO), String.join("\n", header) + "\n" + Yaml.write(tree));
+        writeText(dir.resolve(SUMMARY), Json.write(summary(result)));
+        writeText(dir.resolve(FLOWS), flowsCsv(result.flowResults()));
+        writeText(dir.resolve(META), Json.write(meta));
+    }
+
+    private static void writeText(Path file, String text) throws IOException {
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    /** Everything deterministic a run measured: no wall time, dates or paths. */
+    static Map<String, Object> summary(RunResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("scenario", r.name());
+        m.put("seed", r.seed());
+        m.put("hosts", r.hosts());
+        m.put("flows", r.flows());
+        m.put("flowsFinished", r.flowsFinished());
+        m.put("cctPs", r.cctPs());
+        m.put("cctUs", r.cctPs() < 0 ? null : BigDecimal.valueOf(r.cctPs(), 6));
+        m.put("lowerBoundPs", r.lowerBoundPs());
+        m.put("cctIncreasePercent", Json.decimal(r.cctIncreasePercent(), 4));
+        m.put("rhoMaxMbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
+        m.put("simulatedPs", r.simulatedPs());
+        List<Object> layers = new ArrayList<>();
+        for (Record layer : r.layers()) {
+            layers.add(recordMap(layer));
+        }
+        m.put("layers", layers);
+        m.put("counters", recordMap(r.counters()));
+        return m;
+    }
+
+    /** A record's components in order; doubles rounded to 3 decimals. */
+    private static Map<String, Object> recordMap(Record r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            Object v;
+            try {
+                v = c.getAccessor().invoke(r);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+            if (v instanceof Double d) {
+                v = Json.decimal(d, 3);
+            } else if (v instanceof Float f) {
+                v = Json.decimal(f, 3);
+            }
+            m.put(c.getName(), v);
+        }
+        return m;
+    }
+
+    static String flowsCsv(List<FlowResult> flows) {
+        StringBuilder sb = new StringBuilder("flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,duplicates,timeouts\n");
+        for (FlowResult f : flows) {
+            sb.append(f.flow()).append(',').append(f.src()).append(',').append(f.dst()).append(',').append(f.bytes()).append(',')
+                    .append(f.startPs()).append(',').append(f.fctPs()).append(',').append(f.receiverDonePs()).append(',')
+                    .append(f.packetsSent()).append(',').append(f.retransmissions()).append(',').append(f.duplicatesReceived())
+                    .append(',').append(f.timeouts()).append('\n');
+        }
+        return sb.toString();
+    }
+
+    static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // best effort: a leftover hidden temp folder is harmless
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package org.lbsim.cli;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.lbsim.config.Overrides;
+import org.lbsim.config.ScenarioBinder;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.sim.PreparedRun;
+import org.lbsim.sim.Simulation;
+import org.lbsim.workload.TraceFormatException;
+
+/** Everything between a scenario file on the command line and a run ready to start. */
+final class ScenarioLoader {
+    private ScenarioLoader() {
+    }
+
+    /**
+     * @param shownName the file as the user wrote it (used in messages)
+     * @param file      the scenario file; relative trace paths resolve against its folder
+     */
+    record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, PreparedRun prepared) {
+    }
+
+    /** Reads, overrides, binds and prepares; any bad input is a {@link UserError}. */
+    static Loaded load(String shownName, List<String> sets, Long seed) {
+        Path file = Path.of(shownName).toAbsolutePath().normalize();
+        Path baseDir = file.getParent();
+        Object tree = Yaml.read(file, shownName);
+        Scenario scenario;
+        try {
+            if (!(tree instanceof Map)) {
+                ScenarioBinder.bind(tree); // throws the message for an empty or non-map document
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> map = (Map<String, Object>) tree;
+            Map<String, Object> effective;
+            try {
+                effective = Overrides.apply(map, sets);
+            } catch (Overrides.OverrideException e) {
+                throw UserError.at("--set " + e.argument(), e.field(), e.problem());
+            }
+            if (seed != null) {
+                effective.put("seed", seed);
+            }
+            scenario = ScenarioBinder.bind(effective);
+        } catch (ScenarioException e) {
+            throw error(shownName, sets, seed, e);
+        }
+        try {
+            return new Loaded(shownName, file, baseDir, scenario, Simulation.prepare(scenario, baseDir));
+        } catch (ScenarioException e) {
+            throw error(shownName, sets, seed, e);
+        } catch (TraceFormatException e) {
+            String where = shownPath(baseDir.resolve(e.file())) + ":" + e.line();
+            throw UserError.at(where, e.column(), Yaml.oneLine(e.problem()));
+        } catch (UncheckedIOException e) {
+            throw UserError.at(shownName, "workload.file", "cannot read: " + e.getCause().getMessage());
+        }
+    }
+
+    /** A path relative to the working directory when it lies inside it, else absolute. */
+    static String shownPath(Path p) {
+        Path cwd = Path.of("").toAbsolutePath();
+        Path abs = p.toAbsolutePath().normalize();
+        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
+    }
+
+    private static UserError error(String shownName, List<String> sets, Long seed, ScenarioException e) {
+        String where = Overrides.blame(sets, e).map(a -> "--set " + a).orElse(shownName);
+        if (seed != null && "seed".equals(e.field())) {
+            where = "--seed " + seed;
+        }
+        return UserError.at(where, e.field(), Yaml.oneLine(e.problem()));
+    }
+}

@@ -1,0 +1,17 @@
+package org.lbsim.cli;
+
+/**
+ * Bad input (a file, a scenario value, an argument): reported as one line {@code lbsim: <message>}
+ * with exit code 2 and no stack trace. The message starts with where the problem is: the file,
+ * {@code --set ARG}, or a CSV trace's {@code file:line}.
+ */
+final class UserError extends RuntimeException {
+    UserError(String message) {
+        super(message, null, false, false);
+    }
+
+    /** {@code where: field: problem}, leaving out the field when there is none. */
+    static UserError at(String where, String field, String problem) {
+        return new UserError(where + ": " + (field == null || field.isEmpty() ? "" : field + ": ") + problem);
+    }
+}

@@ -1,0 +1,25 @@
+package org.lbsim.cli;
+
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = "Check a scenario as 'run' would (file, keys, values, fabric, failed links, trace) without simulating.")
+final class ValidateCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Mixin
+    ScenarioOptions scenario;
+
+    @Override
+    public Integer call() {
+        ScenarioLoader.Loaded loaded = scenario.load();
+        int hosts = loaded.prepared().topology().hostCount();
+        int flows = loaded.prepared().flows().size();
+        main.out.println(scenario.file + ": ok (" + hosts + " hosts, " + flows + " flows)");
+        return Main.OK;
+    }
+}

@@ -1,0 +1,192 @@
+package org.lbsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.lbsim.cli.MainTest.SMALL;
+import static org.lbsim.cli.MainTest.lbsim;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.config.ScenarioBinder;
+import org.lbsim.config.ScenarioTree;
+import org.lbsim.scenario.Scenario;
+
+/** {@code lbsim run}: the run folder, overrides, seeds, determinism and re-running the effective scenario. */
+class RunTest {
+    @TempDir
+    Path dir;
+
+    private Path scenario(String name, String content) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, content);
+        return p;
+    }
+
+    private Path run(Path scenario, String outName, String... extra) {
+        Path out = dir.resolve(outName);
+        String[] args = Stream.concat(Stream.of("run", scenario.toString(), "--out", out.toString()), Stream.of(extra)).toArray(String[]::new);
+        MainTest.Result r = lbsim(args);
+        assertThat(r.code()).as("exit code; stderr: %s", r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        return out;
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private static Scenario effective(Path runFolder) {
+        return ScenarioBinder.bind(Yaml.parse(read(runFolder.resolve("scenario.yaml")), "scenario.yaml"));
+    }
+
+    @Test
+    void a_run_writes_the_four_files_and_prints_a_summary() throws IOException {
+        Path p = scenario("small.yaml", SMALL);
+        Path out = dir.resolve("run1");
+        MainTest.Result r = lbsim("run", p.toString(), "--out", out.toString());
+        assertThat(r.code()).isZero();
+        assertThat(r.err()).isEmpty();
+        try (Stream<Path> s = Files.list(out)) {
+            assertThat(s.map(x -> x.getFileName().toString())).containsExactlyInAnyOrder("scenario.yaml", "summary.json", "flows.csv", "meta.json");
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            assertThat(s.map(x -> x.getFileName().toString())).containsExactlyInAnyOrder("small.yaml", "run1");
+        }
+        assertThat(r.out()).contains("scenario     small (seed 3)")
+                .contains("fabric       fat-tree k=4, 16 hosts, 800 Gb/s host links")
+                .contains("scheme       host-spray / fixed-rate / erasure")
+                .contains("flows        16 of 16 finished")
+                .contains("max queue    ")
+                .contains("output       " + out.toAbsolutePath());
+
+        String summary = read(out.resolve("summary.json"));
+        assertThat(summary).startsWith("{\n  \"scenario\": \"small\",\n  \"seed\": 3,\n  \"hosts\": 16,\n  \"flows\": 16,\n  \"flowsFinished\": 16,\n  \"cctPs\": ")
+                .contains("\"cctUs\": ", "\"lowerBoundPs\": ", "\"cctIncreasePercent\": ", "\"rhoMaxMbps\": 800000,", "\"simulatedPs\": ",
+                        "\"layers\": [", "\"layer\": \"E->A\"", "\"counters\": {", "\"events\": ", "\"retransmissions\": 0")
+                .doesNotContain(dir.toString()).doesNotContain("wall").doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}").endsWith("}\n");
+
+        List<String> flows = Files.readAllLines(out.resolve("flows.csv"));
+        assertThat(flows.get(0)).isEqualTo("flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,duplicates,timeouts");
+        assertThat(flows).hasSize(17);
+        assertThat(flows.get(1)).matches("0,0,\\d+,65536,0,\\d+,\\d+,16,0,0,0");
+
+        String meta = read(out.resolve("meta.json"));
+        assertThat(meta).contains("\"lbsimVersion\": \"" + BuildInfo.version() + "\"", "\"seed\": 3,", "\"javaVersion\": \"" + System.getProperty("java.version") + "\"",
+                "\"wallTimeMs\": ", "\"eventsPerSecond\": ", "\"gitCommit\": \"");
+        assertThat(BuildInfo.version()).doesNotContain("${").isNotEqualTo("unknown");
+
+        Scenario s = effective(out);
+        assertThat(s.name()).isEqualTo("small");
+        assertThat(s.seed()).isEqualTo(3);
+        assertThat(s.loadBalancing().type()).isEqualTo("host-spray");
+        String yaml = read(out.resolve("scenario.yaml"));
+        assertThat(yaml).contains("  type: fat-tree\n  k: 4\n").contains("packets:\n  mtuBytes: 4096\n").contains("congestionControl:\n  type: fixed-rate\n");
+    }
+
+    @Test
+    void quiet_prints_nothing() throws IOException {
+        Path p = scenario("small.yaml", SMALL);
+        MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("q").toString(), "--quiet");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEmpty();
+        assertThat(dir.resolve("q").resolve("summary.json")).exists();
+    }
+
+    @Test
+    void the_same_seed_gives_byte_identical_results_and_another_seed_another_permutation() throws IOException {
+        Path p = scenario("small.yaml", SMALL);
+        Path a = run(p, "a");
+        Path b = run(p, "b");
+        Path c = run(p, "c", "--seed", "4");
+        assertThat(read(b.resolve("summary.json"))).isEqualTo(read(a.resolve("summary.json")));
+        assertThat(read(b.resolve("flows.csv"))).isEqualTo(read(a.resolve("flows.csv")));
+        assertThat(read(b.resolve("scenario.yaml"))).isEqualTo(read(a.resolve("scenario.yaml")));
+        assertThat(read(c.resolve("flows.csv"))).isNotEqualTo(read(a.resolve("flows.csv")));
+        assertThat(read(c.resolve("summary.json"))).contains("\"seed\": 4,");
+        assertThat(effective(c).seed()).isEqualTo(4);
+        assertThat(read(c.resolve("meta.json"))).contains("\"seed\": 4,");
+    }
+
+    @Test
+    void set_overrides_reach_the_run_and_the_effective_scenario() throws IOException {
+        Path p = scenario("small.yaml", SMALL);
+        Path out = run(p, "set", "--set", "workload.hosts=6", "--set", "loadBalancing.type=ecmp", "--set", "name=tuned",
+                "--set", "lossRecovery.type=sack", "--set", "lossRecovery.threshold=4");
+        Scenario s = effective(out);
+        assertThat(s.name()).isEqualTo("tuned");
+        assertThat(s.loadBalancing().type()).isEqualTo("ecmp");
+        assertThat(s.lossRecovery().type()).isEqualTo("sack");
+        assertThat(ScenarioTree.toTree(s).get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 4, "rtoUs", 80.0));
+        assertThat(read(out.resolve("summary.json"))).contains("\"scenario\": \"tuned\",").contains("\"flows\": 6,");
+        assertThat(Files.readAllLines(out.resolve("flows.csv"))).hasSize(7);
+    }
+
+    @Test
+    void the_effective_scenario_re_runs_to_the_identical_summary() throws IOException {
+        Path p = scenario("small.yaml", SMALL + "failures: {links: [{a: e0, b: a1}], convergenceDelayNs: 0}\n");
+        Path first = run(p, "first", "--set", "workload.messageBytes=20000", "--seed", "11");
+        Path again = run(first.resolve("scenario.yaml"), "again");
+        assertThat(read(again.resolve("summary.json"))).isEqualTo(read(first.resolve("summary.json"))).contains("\"failedLinks\": 1");
+        assertThat(read(again.resolve("flows.csv"))).isEqualTo(read(first.resolve("flows.csv")));
+        assertThat(read(again.resolve("scenario.yaml"))).isEqualTo(read(first.resolve("scenario.yaml")));
+    }
+
+    @Test
+    void a_trace_run_keeps_a_copy_of_the_trace_so_the_folder_re_runs_on_its_own() throws IOException {
+        Files.createDirectory(dir.resolve("traces"));
+        Files.writeString(dir.resolve("traces/flows.csv"), "src,dst,bytes,start_ns\n0,5,8192,0\n3,1,4096,100.5\n");
+        Path p = scenario("trace.yaml", "name: tr\ntopology: {type: leaf-spine, hostsPerLeaf: 2, leaves: 3, spines: 2}\n"
+                + "workload: {type: trace, file: traces/flows.csv}\n");
+        Path first = run(p, "first");
+        assertThat(first.resolve("trace-flows.csv")).hasContent(read(dir.resolve("traces/flows.csv")));
+        assertThat(read(first.resolve("scenario.yaml"))).contains("workload:\n  type: trace\n  file: trace-flows.csv\n");
+        List<String> flows = Files.readAllLines(first.resolve("flows.csv"));
+        assertThat(flows).hasSize(3);
+        assertThat(flows.get(2)).startsWith("1,3,1,4096,100500,");
+        Path again = run(first.resolve("scenario.yaml"), "again");
+        assertThat(read(again.resolve("summary.json"))).isEqualTo(read(first.resolve("summary.json")));
+        assertThat(read(again.resolve("flows.csv"))).isEqualTo(read(first.resolve("flows.csv")));
+    }
+
+    @Test
+    void the_default_folder_is_named_after_scenario_seed_and_time_and_gets_a_suffix_when_taken() throws IOException {
+        LocalDateTime t = LocalDateTime.of(2025, 3, 4, 5, 6, 7);
+        Path d = RunFolder.defaultDir(dir, "my scenario/1", 42, t);
+        assertThat(d).isEqualTo(dir.resolve("runs").resolve("my_scenario_1-seed42-20250304-050607"));
+        assertThat(RunFolder.unused(d)).isEqualTo(d);
+        Files.createDirectories(d);
+        assertThat(RunFolder.unused(d)).isEqualTo(dir.resolve("runs").resolve("my_scenario_1-seed42-20250304-050607-2"));
+        Files.createDirectories(RunFolder.unused(d));
+        assertThat(RunFolder.unused(d)).isEqualTo(dir.resolve("runs").resolve("my_scenario_1-seed42-20250304-050607-3"));
+    }
+
+    @Test
+    void a_scenario_survives_yaml_text_and_back() {
+        Scenario s = ScenarioBinder.bind(Map.of("name", "2024", "seed", -7,
+                "topology", Map.of("type", "leaf-spine", "hostLink", Map.of("rateGbps", 1e-4, "delayNs", 1e20)),
+                "workload", Map.of("type", "trace", "file", "a: b #c.csv"),
+                "congestionControl", Map.of("rhoMax", true),
+                "failures", Map.of("links", List.of(Map.of("a", "true", "b", "null")))));
+        String yaml = Yaml.write(ScenarioTree.toTree(s));
+        assertThat(ScenarioBinder.bind(Yaml.parse(yaml, "x.yaml"))).isEqualTo(s);
+        assertThat(yaml).contains("name: \"2024\"\n").contains("    rateGbps: 1.0E-4\n    delayNs: 1.0E+20\n")
+                .contains("  links:\n    - a: \"true\"\n      b: \"null\"\n      index: 0\n");
+        for (String name : List.of("", "yes", "No", "ON", "y", "~", "0x10", "010", "1_000", "+1", ".5", "1e3", ".inf", "2001-12-14", "1:20",
+                "- a", "a #b", "a: b", "'q'", "\"dq\"", "back\\slash", "tab\there", "line\nbreak", "é", "<<", "=", "trailing ", " leading",
+                "[x]", "{x}", "*alias", "&anchor", "!tag", "%dir", "@at", "`tick`", "|", ">", "?", "a-", "e0", "fat-tree", "a b.csv")) {
+            Scenario n = ScenarioBinder.bind(Map.of("name", name));
+            assertThat(ScenarioBinder.bind(Yaml.parse(Yaml.write(ScenarioTree.toTree(n)), "x.yaml"))).as(name).isEqualTo(n);
+        }
+    }
+}
