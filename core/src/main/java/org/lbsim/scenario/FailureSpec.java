@@ -36,9 +36,5 @@ public record FailureSpec(
             ScenarioException.require(b != null && !b.isBlank(), "b", "is required (a switch name such as a0)");
             ScenarioException.require(index >= 0, "index", "must be >= 0, got " + index);
         }
-
-        public static FailedLink defaults() {
-            return new FailedLink("?", "?", 0);
-        }
     }
 }

@@ -2,7 +2,6 @@ package org.lbsim.workload;
 
 import java.io.IOException;
 import java.io.Reader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -37,7 +36,7 @@ public final class Workloads {
             } catch (NoSuchFileException e) {
                 throw new ScenarioException("workload.file", "no such file: " + file);
             } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                throw new ScenarioException("workload.file", "cannot read " + file + ": " + e.getMessage());
             }
         }
         throw new IllegalArgumentException("unknown workload " + spec);
