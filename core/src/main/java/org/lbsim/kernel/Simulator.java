@@ -14,6 +14,9 @@ public final class Simulator {
     private long nowPs;
     private long eventsProcessed;
     private boolean stopRequested;
+    private long foregroundPending;
+    /** Marks a background event inside the kind field; kinds themselves stay small. */
+    private static final int BACKGROUND = 1 << 30;
 
     public long nowPs() {
         return nowPs;
@@ -41,7 +44,19 @@ public final class Simulator {
         if (timePs < nowPs) {
             throw new IllegalStateException("event scheduled in the past: " + timePs + " < " + nowPs);
         }
+        foregroundPending++;
         queue.push(timePs, handlerId, kind, tag);
+    }
+
+    /**
+     * Schedules a wake-up that does not by itself keep the simulation going: periodic samplers,
+     * watchdogs and refresh timers. {@link #run} returns once only background events are left.
+     */
+    public void scheduleBackground(int handlerId, long timePs, int kind, long tag) {
+        if (timePs < nowPs) {
+            throw new IllegalStateException("event scheduled in the past: " + timePs + " < " + nowPs);
+        }
+        queue.push(timePs, handlerId, kind | BACKGROUND, tag);
     }
 
     public void scheduleIn(int handlerId, long delayPs, int kind, long tag) {
@@ -54,13 +69,13 @@ public final class Simulator {
     }
 
     /**
-     * Runs events in order until the queue is empty, {@link #stop()} is called, or the next event
-     * lies beyond {@code untilPs}; in the last case time advances to {@code untilPs}.
+     * Runs events in order until no foreground event is left, {@link #stop()} is called, or the next
+     * event lies beyond {@code untilPs}; in the last case time advances to {@code untilPs}.
      */
     public void run(long untilPs) {
         stopRequested = false;
         EventQueue q = queue;
-        while (!q.isEmpty() && !stopRequested) {
+        while (foregroundPending > 0 && !stopRequested) {
             long t = q.peekTime();
             if (t > untilPs) {
                 nowPs = untilPs;
@@ -70,6 +85,11 @@ public final class Simulator {
             int kind = q.peekKind();
             long tag = q.peekTag();
             q.pop();
+            if ((kind & BACKGROUND) != 0) {
+                kind &= ~BACKGROUND;
+            } else {
+                foregroundPending--;
+            }
             nowPs = t;
             eventsProcessed++;
             handlers[h].onEvent(kind, tag);

@@ -73,7 +73,7 @@ public final class AdaptiveRouting implements LoadBalancer {
             this.levels = levels;
             this.refreshPs = refreshPs;
             this.handlerId = sim.register(this);
-            sim.schedule(handlerId, sim.nowPs() + refreshPs, 0, 0);
+            sim.scheduleBackground(handlerId, sim.nowPs() + refreshPs, 0, 0);
         }
 
         @Override
@@ -86,7 +86,7 @@ public final class AdaptiveRouting implements LoadBalancer {
                 double fill = ports.queueBytes(port) / (double) ports.bufferBytes(port);
                 quality[i] = Math.max(band(load), band(fill));
             }
-            sim.schedule(handlerId, sim.nowPs() + refreshPs, 0, 0);
+            sim.scheduleBackground(handlerId, sim.nowPs() + refreshPs, 0, 0);
         }
 
         private int band(double fraction) {

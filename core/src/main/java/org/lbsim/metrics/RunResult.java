@@ -9,6 +9,8 @@ import java.util.List;
  * @param cctPs               completion time of the whole collective (last flow's end), -1 if unfinished
  * @param lowerBoundPs        analytic lower bound of the CCT
  * @param rhoMaxMbps          OFAN App. A per-flow rate under the run's failures (Long.MAX_VALUE if unlimited)
+ * @param outOfOrder          reordering seen by the receivers
+ * @param series              sampled time series (empty when sampling is off)
  */
 public record RunResult(
         String name,
@@ -23,6 +25,8 @@ public record RunResult(
         List<LayerStats> layers,
         List<FlowResult> flowResults,
         Counters counters,
+        OutOfOrder outOfOrder,
+        List<TimeSeries> series,
         long wallTimeMs) {
 
     /** CCT increase over the lower bound, in percent; NaN when unfinished. */

@@ -25,7 +25,7 @@ public final class PfcWatchdog implements EventHandler {
         this.sim = network.simulator();
         this.periodPs = periodPs;
         this.handlerId = sim.register(this);
-        sim.schedule(handlerId, sim.nowPs() + periodPs, 0, 0);
+        sim.scheduleBackground(handlerId, sim.nowPs() + periodPs, 0, 0);
     }
 
     /** The deadlock report, or null if none was found. */
@@ -36,23 +36,29 @@ public final class PfcWatchdog implements EventHandler {
     @Override
     public void onEvent(int kind, long tag) {
         long delivered = network.delivered();
-        if (delivered == lastDelivered) {
-            List<Integer> cycle = findCycle();
-            if (cycle != null) {
-                Topology t = network.topology();
-                StringBuilder sb = new StringBuilder("PFC deadlock at ").append(sim.nowPs() / 1_000_000.0).append(" us: cycle of paused ports ");
-                for (int i = 0; i < cycle.size(); i++) {
-                    int p = cycle.get(i);
-                    sb.append(i == 0 ? "" : " -> ").append(t.nodeName(t.portOwner(p))).append("->").append(t.nodeName(t.peerNode(p)))
-                            .append(" (").append(network.egress(p).queuePackets()).append(" packets)");
-                }
-                report = sb.toString();
-                sim.stop();
-                return;
-            }
+        if (delivered == lastDelivered && checkNow()) {
+            sim.stop();
+            return;
         }
         lastDelivered = delivered;
-        sim.schedule(handlerId, sim.nowPs() + periodPs, 0, 0);
+        sim.scheduleBackground(handlerId, sim.nowPs() + periodPs, 0, 0);
+    }
+
+    /** Looks for a cycle of paused ports now; records the report and returns true if one exists. */
+    public boolean checkNow() {
+        List<Integer> cycle = findCycle();
+        if (cycle == null) {
+            return false;
+        }
+        Topology t = network.topology();
+        StringBuilder sb = new StringBuilder("PFC deadlock at ").append(sim.nowPs() / 1_000_000.0).append(" us: cycle of paused ports ");
+        for (int i = 0; i < cycle.size(); i++) {
+            int p = cycle.get(i);
+            sb.append(i == 0 ? "" : " -> ").append(t.nodeName(t.portOwner(p))).append("->").append(t.nodeName(t.peerNode(p)))
+                    .append(" (").append(network.egress(p).queuePackets()).append(" packets)");
+        }
+        report = sb.toString();
+        return true;
     }
 
     private boolean stuck(int port) {

@@ -12,7 +12,8 @@ public record Scenario(
         @Doc("loss recovery") ComponentSpec lossRecovery,
         @Doc("traffic") WorkloadSpec workload,
         @Doc("link failures and routing convergence") FailureSpec failures,
-        @Doc("run limits") LimitsSpec limits) {
+        @Doc("run limits") LimitsSpec limits,
+        @Doc("time series sampling") MetricsSpec metrics) {
 
     public Scenario {
         ScenarioException.require(name != null, "name", "is required");
@@ -25,6 +26,7 @@ public record Scenario(
         ScenarioException.require(workload != null, "workload", "is required");
         ScenarioException.require(failures != null, "failures", "is required");
         ScenarioException.require(limits != null, "limits", "is required");
+        ScenarioException.require(metrics != null, "metrics", "is required");
         if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
             throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + p.hosts());
         }
@@ -33,7 +35,16 @@ public record Scenario(
         }
     }
 
+    /** With the default time-series sampling. */
+    public Scenario(String name, long seed, TopologySpec topology, PacketSpec packets, SwitchSpec switches,
+                    ComponentSpec loadBalancing, ComponentSpec congestionControl, ComponentSpec lossRecovery,
+                    WorkloadSpec workload, FailureSpec failures, LimitsSpec limits) {
+        this(name, seed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits,
+                MetricsSpec.defaults());
+    }
+
     public Scenario withSeed(long newSeed) {
-        return new Scenario(name, newSeed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits);
+        return new Scenario(name, newSeed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures,
+                limits, metrics);
     }
 }

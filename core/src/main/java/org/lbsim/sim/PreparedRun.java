@@ -6,6 +6,8 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.LayerStats;
+import org.lbsim.metrics.OutOfOrder;
+import org.lbsim.metrics.TimeSeries;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.EgressPort;
 import org.lbsim.net.Network;
@@ -35,11 +37,13 @@ public final class PreparedRun {
     private final long rhoMaxMbps;
     private final int failedLinks;
     private final PfcWatchdog watchdog;
+    private final Sampler sampler;
     private RunResult result;
 
     PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, List<Flow> flows,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog) {
+                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler) {
         this.watchdog = watchdog;
+        this.sampler = sampler;
         this.scenario = scenario;
         this.sim = sim;
         this.topology = topology;
@@ -57,6 +61,9 @@ public final class PreparedRun {
         }
         long wallStart = System.nanoTime();
         sim.run(scenario.limits().maxTimePs());
+        if (watchdog != null && watchdog.report() == null && transport.completedFlows() < transport.flowCount()) {
+            watchdog.checkNow(); // the run went quiet with flows unfinished: name the cycle if there is one
+        }
         long end = sim.nowPs();
         result = collect(end, (System.nanoTime() - wallStart) / 1_000_000);
         return result;
@@ -135,8 +142,11 @@ public final class PreparedRun {
                 network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
                 spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),
                 watchdog == null || watchdog.report() == null ? "" : watchdog.report());
+        Transport.OutOfOrderStats o = transport.outOfOrder();
+        OutOfOrder ooo = new OutOfOrder(o.samples(), o.outOfOrderArrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
+        List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
-                rhoMaxMbps, endPs, List.copyOf(layerStats), List.copyOf(flowResults), counters, wallMs);
+                rhoMaxMbps, endPs, List.copyOf(layerStats), List.copyOf(flowResults), counters, ooo, series, wallMs);
     }
 
     private long pfcPauses() {

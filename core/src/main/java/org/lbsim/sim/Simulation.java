@@ -129,7 +129,10 @@ public final class Simulation {
         }
         long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
                 pacedMbps);
-        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks, watchdog);
+        Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
+                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
+                : null;
+        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks, watchdog, sampler);
     }
 
     private static BufferModel bufferModel(BufferSpec spec) {

@@ -31,6 +31,7 @@ public final class Transport implements EventHandler {
     private int completed;
     private long lastCompletionPs;
     private long dataArrivals;
+    private long deliveredPayloadBytes;
     private final long[] lostData;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
 
@@ -144,6 +145,12 @@ public final class Transport implements EventHandler {
 
     void countDataArrival(Packet p) {
         dataArrivals++;
+        deliveredPayloadBytes += p.payloadBytes;
+    }
+
+    /** Payload bytes of every data packet that reached its receiver, duplicates included. */
+    public long deliveredPayloadBytes() {
+        return deliveredPayloadBytes;
     }
 
     void onFlowComplete(SenderQp qp) {

@@ -1,0 +1,28 @@
+package org.lbsim.metrics;
+
+import java.util.Arrays;
+
+/**
+ * Reordering seen by receivers: the out-of-order degree of each arriving data packet (its PSN
+ * minus the receiver's expected PSN, 0 when in order) as a log2 histogram, and the most
+ * out-of-order packets a receiver held at once.
+ *
+ * @param log2Histogram bucket 0 counts in-order arrivals; bucket b >= 1 counts degrees in [2^(b-1), 2^b)
+ */
+public record OutOfOrder(long samples, long outOfOrderArrivals, long maxDegree, long maxHeld, long[] log2Histogram) {
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof OutOfOrder x && samples == x.samples && outOfOrderArrivals == x.outOfOrderArrivals
+                && maxDegree == x.maxDegree && maxHeld == x.maxHeld && Arrays.equals(log2Histogram, x.log2Histogram);
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(samples) * 31 + Arrays.hashCode(log2Histogram);
+    }
+
+    @Override
+    public String toString() {
+        return "OutOfOrder[samples=" + samples + ", outOfOrder=" + outOfOrderArrivals + ", maxDegree=" + maxDegree + ", maxHeld=" + maxHeld + "]";
+    }
+}

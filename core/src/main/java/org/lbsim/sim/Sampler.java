@@ -1,0 +1,112 @@
+package org.lbsim.sim;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.metrics.TimeSeries;
+import org.lbsim.net.EgressPort;
+import org.lbsim.net.Network;
+import org.lbsim.topology.Topology;
+import org.lbsim.transport.Transport;
+
+/**
+ * Periodic sampling: per layer, the largest and the mean switch queue; the delivered goodput of
+ * the whole fabric; and the congestion-control rate of the first few queue pairs. One wake-up per
+ * interval; values go into primitive arrays.
+ */
+final class Sampler implements EventHandler {
+    private final Simulator sim;
+    private final Network network;
+    private final Transport transport;
+    private final Topology topology;
+    private final long intervalPs;
+    private final int[] layers;
+    private final int[][] portsOfLayer;
+    private final int rateQps;
+    private final int handlerId;
+    private final List<String> names = new ArrayList<>();
+    private final List<String> units = new ArrayList<>();
+    private long[] times = new long[256];
+    private double[][] values;
+    private int count;
+    private long lastBytes;
+
+    Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps) {
+        this.sim = sim;
+        this.network = network;
+        this.transport = transport;
+        this.topology = network.topology();
+        this.intervalPs = intervalPs;
+        this.layers = topology.layersInPathOrder();
+        this.portsOfLayer = new int[layers.length][];
+        for (int i = 0; i < layers.length; i++) {
+            final int code = layers[i];
+            portsOfLayer[i] = java.util.stream.IntStream.range(0, topology.portCount())
+                    .filter(p -> topology.layerOf(p) == code && network.egress(p) != null).toArray();
+            if (portsOfLayer[i].length > 0) {
+                add("queue.max " + topology.layerName(code), "bytes");
+                add("queue.mean " + topology.layerName(code), "bytes");
+            }
+        }
+        add("goodput", "Gb/s");
+        this.rateQps = Math.min(rateQps, transport.flowCount());
+        for (int q = 0; q < this.rateQps; q++) {
+            add("rate qp" + q, "Gb/s");
+        }
+        values = new double[names.size()][256];
+        this.handlerId = sim.register(this);
+        sim.scheduleBackground(handlerId, sim.nowPs(), 0, 0);
+    }
+
+    private void add(String name, String unit) {
+        names.add(name);
+        units.add(unit);
+    }
+
+    @Override
+    public void onEvent(int kind, long tag) {
+        if (count == times.length) {
+            times = Arrays.copyOf(times, count * 2);
+            for (int s = 0; s < values.length; s++) {
+                values[s] = Arrays.copyOf(values[s], count * 2);
+            }
+        }
+        long now = sim.nowPs();
+        times[count] = now;
+        int s = 0;
+        for (int i = 0; i < layers.length; i++) {
+            int[] ports = portsOfLayer[i];
+            if (ports.length == 0) {
+                continue;
+            }
+            long max = 0;
+            long sum = 0;
+            for (int p : ports) {
+                EgressPort e = network.egress(p);
+                long q = e.queueBytes();
+                max = Math.max(max, q);
+                sum += q;
+            }
+            values[s++][count] = max;
+            values[s++][count] = sum / (double) ports.length;
+        }
+        long bytes = transport.deliveredPayloadBytes();
+        values[s++][count] = count == 0 ? 0 : (bytes - lastBytes) * 8.0 / (intervalPs / 1000.0);
+        lastBytes = bytes;
+        for (int q = 0; q < rateQps; q++) {
+            values[s++][count] = transport.senderOf(q).congestionControl().rateMbps() / 1000.0;
+        }
+        count++;
+        sim.scheduleBackground(handlerId, now + intervalPs, 0, 0);
+    }
+
+    List<TimeSeries> series() {
+        List<TimeSeries> out = new ArrayList<>(names.size());
+        for (int i = 0; i < names.size(); i++) {
+            out.add(new TimeSeries(names.get(i), units.get(i), Arrays.copyOf(times, count), Arrays.copyOf(values[i], count)));
+        }
+        return out;
+    }
+}
