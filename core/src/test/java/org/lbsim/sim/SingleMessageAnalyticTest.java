@@ -41,30 +41,39 @@ class SingleMessageAnalyticTest {
      * <p>The sender's NIC streams frames back to back: frame i starts when frame i-1 and its gap
      * are done. Every switch stores a frame completely, then forwards it as soon as its egress
      * port is free (the port is busy for the frame plus its gap). The receiver answers every
-     * frame with one 64 B ACK at once (ACKs are far shorter than a frame slot, so they never wait
-     * for each other) and ACKs travel back over idle ports: hops x (ACK serialization + delay).
+     * frame with one 64 B ACK as soon as its NIC is free (busy for an ACK plus its gap), and ACKs
+     * travel back in the same way over ports that carry nothing else.
      */
     static long expectedFctPs(int hops, long messageBytes, long psPerByte, long delayPs) {
         int frames = (int) ((messageBytes + MTU - 1) / MTU);
         long gapPs = GAP * psPerByte;
         long[] ser = new long[frames];
+        long[] ackSer = new long[frames];
         for (int i = 0; i < frames; i++) {
             long payload = Math.min(MTU, messageBytes - (long) i * MTU);
             ser[i] = (payload + HEADER) * psPerByte;
+            ackSer[i] = ACK * psPerByte;
         }
-        long[] ready = new long[frames]; // when frame i is wholly at the current hop (0 at the sender)
-        long lastArrival = 0;
+        long[] atHop = new long[frames]; // when frame i is wholly at the current hop (0 at the sender)
+        pipeline(atHop, ser, hops, gapPs, delayPs); // data: sender -> receiver
+        pipeline(atHop, ackSer, hops, gapPs, delayPs); // ACKs: receiver -> sender, each sent once its frame is in
+        long last = 0;
+        for (long t : atHop) {
+            last = Math.max(last, t);
+        }
+        return last;
+    }
+
+    /** Store-and-forward FIFO hops: a frame starts when it is in and the port is done with the previous frame and gap. */
+    private static void pipeline(long[] ready, long[] ser, int hops, long gapPs, long delayPs) {
         for (int hop = 0; hop < hops; hop++) {
             long freeAt = 0;
-            for (int i = 0; i < frames; i++) {
+            for (int i = 0; i < ready.length; i++) {
                 long start = Math.max(ready[i], freeAt);
                 freeAt = start + ser[i] + gapPs;
-                ready[i] = start + ser[i] + delayPs; // last bit at the next hop
+                ready[i] = start + ser[i] + delayPs;
             }
-            lastArrival = ready[frames - 1];
         }
-        long ackTrip = hops * (ACK * psPerByte + delayPs);
-        return lastArrival + ackTrip;
     }
 
     static List<Arguments> cases() {
@@ -75,6 +84,8 @@ class SingleMessageAnalyticTest {
                 Arguments.of("fat tree, other pod, 1 MiB", fatTree, 0, 15, 6, 1L << 20, 10L, 500_000L),
                 Arguments.of("fat tree, other pod, short last frame", fatTree, 0, 15, 6, 1_000_000L, 10L, 500_000L),
                 Arguments.of("fat tree, other pod, one short frame", fatTree, 0, 15, 6, 1_000L, 10L, 500_000L),
+                // a 1 B last frame arrives 830 ps after the one before: its ACK waits 10 ps for the previous ACK and gap
+                Arguments.of("fat tree, other pod, 1 B last frame", fatTree, 0, 15, 6, 4_097L, 10L, 500_000L),
                 Arguments.of("fat tree, same edge, 1 MiB", fatTree, 0, 1, 2, 1L << 20, 10L, 500_000L),
                 Arguments.of("fat tree, same edge, short last frame", fatTree, 0, 1, 2, 1_000_000L, 10L, 500_000L),
                 Arguments.of("fat tree, same pod, 1 MiB", fatTree, 0, 2, 4, 1L << 20, 10L, 500_000L),

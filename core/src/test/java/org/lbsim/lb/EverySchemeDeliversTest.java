@@ -1,0 +1,51 @@
+package org.lbsim.lb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.FailureSpec.FailedLink;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.sim.CheckedRun;
+import org.lbsim.sim.TestScenarios;
+
+/** Whatever the scheme, a small permutation is delivered, soundly, and never faster than its bound. */
+class EverySchemeDeliversTest {
+
+    static List<String> schemes() {
+        return LoadBalancers.REGISTRY.names();
+    }
+
+    private static Scenario permutation(String scheme) {
+        return TestScenarios.scenario(TestScenarios.fatTree(4), scheme, new WorkloadSpec.Permutation(64 * 4096, 0), 1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemes")
+    void everySchemeDeliversAPermutationOnAHealthyFabricNoSoonerThanTheBound(String scheme) {
+        RunResult r = CheckedRun.of(permutation(scheme)).result();
+
+        assertThat(r.flowsFinished()).isEqualTo(16);
+        assertThat(r.cctPs()).isGreaterThanOrEqualTo(r.lowerBoundPs());
+        assertThat(r.lowerBoundPs()).isPositive();
+        assertThat(r.counters().dropped()).isZero();
+        assertThat(r.counters().retransmissions()).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemes")
+    void everySchemeDeliversAroundFailedLinksOnceRoutingHasConverged(String scheme) {
+        List<FailedLink> failed = List.of(new FailedLink("a0", "c0", 0), new FailedLink("e2", "a2", 0));
+        RunResult converged = CheckedRun.of(TestScenarios.withFailures(permutation(scheme), TestScenarios.failLinks(failed, 0))).result();
+        RunResult after5us = CheckedRun.of(TestScenarios.withFailures(permutation(scheme), TestScenarios.failLinks(failed, 5_000))).result();
+
+        assertThat(converged.flowsFinished()).isEqualTo(16);
+        assertThat(converged.counters().linkLoss()).isZero();
+        assertThat(converged.counters().noRouteDrops()).isZero();
+        assertThat(after5us.flowsFinished()).isEqualTo(16);
+        assertThat(after5us.cctPs()).isGreaterThanOrEqualTo(after5us.lowerBoundPs());
+    }
+}
