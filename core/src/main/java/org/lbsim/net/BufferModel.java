@@ -9,6 +9,7 @@ public final class BufferModel {
     private final long sharedTotalBytes;
     private final double alpha;
     private long sharedUsedBytes;
+    private long maxSharedUsedBytes;
 
     private BufferModel(long perPortBytes, long sharedTotalBytes, double alpha) {
         this.perPortBytes = perPortBytes;
@@ -44,7 +45,20 @@ public final class BufferModel {
     void add(int size) {
         if (sharedTotalBytes > 0) {
             sharedUsedBytes += size;
+            if (sharedUsedBytes > maxSharedUsedBytes) {
+                maxSharedUsedBytes = sharedUsedBytes;
+            }
         }
+    }
+
+    /** Most shared memory ever in use. */
+    public long maxSharedUsedBytes() {
+        return maxSharedUsedBytes;
+    }
+
+    /** Whether a frame fits in the shared memory at all (the hard limit that even lossless traffic obeys). */
+    boolean fitsShared(int size) {
+        return sharedTotalBytes == 0 || sharedUsedBytes + size <= sharedTotalBytes;
     }
 
     void remove(int size) {

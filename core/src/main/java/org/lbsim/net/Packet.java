@@ -38,6 +38,8 @@ public final class Packet {
     public boolean ecnMarked;
     /** ECN-echo: the data packet this ACK answers was marked. */
     public boolean ecnEcho;
+    /** On ACKs: the receiver already holds the whole message (erasure-coded transports stop on it). */
+    public boolean receiverComplete;
     /** The sender has sent this PSN before. */
     public boolean retransmission;
     /** When the sender put the packet on the wire. */

@@ -37,6 +37,7 @@ public final class PacketPool {
         p.ecnMarked = false;
         p.ecnEcho = false;
         p.retransmission = false;
+        p.receiverComplete = false;
         p.sentPs = 0;
         p.echoSentPs = 0;
         p.hops = 0;

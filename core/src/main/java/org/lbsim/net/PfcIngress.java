@@ -15,6 +15,7 @@ public final class PfcIngress {
     private final int firstPort;
     private final long[] bytes;
     private final boolean[] pausing;
+    private final long[] pausedAtBytes;
     private final long xoffBytes;
     private final long xonBytes;
     private final double dynamicAlpha;
@@ -30,6 +31,7 @@ public final class PfcIngress {
         this.firstPort = t.firstPort(node);
         this.bytes = new long[t.degree(node)];
         this.pausing = new boolean[t.degree(node)];
+        this.pausedAtBytes = new long[t.degree(node)];
         this.xoffBytes = xoffBytes;
         this.xonBytes = xonBytes;
         this.dynamicAlpha = dynamicAlpha;
@@ -44,10 +46,15 @@ public final class PfcIngress {
         return xoffBytes;
     }
 
-    /** Whether a frame from this ingress fits within XOFF plus headroom (lossless admission). */
+    /**
+     * Lossless admission: before the pause, everything is admitted (the frame that crosses XOFF sends
+     * the PAUSE); after it, frames still on the wire go into this ingress's headroom. The switch's
+     * shared memory, if any, is a hard limit. A refusal here is a lossless-fabric violation.
+     */
     boolean admit(int ingressPort, int size) {
         int i = ingressPort - firstPort;
-        if (bytes[i] + size > Math.max(xoffBytes, xoff()) + headroomBytes) {
+        boolean fits = pausing[i] ? bytes[i] + size <= pausedAtBytes[i] + headroomBytes : true;
+        if (!fits || !buffer.fitsShared(size)) {
             overflowDrops++;
             return false;
         }
@@ -62,6 +69,7 @@ public final class PfcIngress {
         }
         if (!pausing[i] && bytes[i] > xoff()) {
             pausing[i] = true;
+            pausedAtBytes[i] = bytes[i];
             pausesSent++;
             network.signalPause(ingressPort, true);
         }
@@ -89,10 +97,6 @@ public final class PfcIngress {
         return maxIngressBytes;
     }
 
-    /** Most an ingress may hold: XOFF plus headroom (static thresholds). */
-    public long limitBytes() {
-        return Math.max(xoffBytes, dynamicAlpha > 0 ? buffer.sharedTotalBytes() : xoffBytes) + headroomBytes;
-    }
 
     public long overflowDrops() {
         return overflowDrops;

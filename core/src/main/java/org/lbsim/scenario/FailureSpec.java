@@ -36,5 +36,13 @@ public record FailureSpec(
             ScenarioException.require(b != null && !b.isBlank(), "b", "is required (a switch name such as a0)");
             ScenarioException.require(index >= 0, "index", "must be >= 0, got " + index);
         }
+
+        /** Placeholder ends, so a binder can fill in index alone; a link left with them is reported as incomplete. */
+        public static FailedLink defaults() {
+            return new FailedLink(MISSING, MISSING, 0);
+        }
+
+        /** The placeholder of an end that was not given. */
+        public static final String MISSING = "?";
     }
 }

@@ -13,7 +13,8 @@ public record Scenario(
         @Doc("traffic") WorkloadSpec workload,
         @Doc("link failures and routing convergence") FailureSpec failures,
         @Doc("run limits") LimitsSpec limits,
-        @Doc("time series sampling") MetricsSpec metrics) {
+        @Doc("time series sampling") MetricsSpec metrics,
+        @Doc("queue pairs per connection and the NIC's queue-pair scheduling") NicSpec nic) {
 
     public Scenario {
         ScenarioException.require(name != null, "name", "is required");
@@ -27,6 +28,7 @@ public record Scenario(
         ScenarioException.require(failures != null, "failures", "is required");
         ScenarioException.require(limits != null, "limits", "is required");
         ScenarioException.require(metrics != null, "metrics", "is required");
+        ScenarioException.require(nic != null, "nic", "is required");
         if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
             throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + p.hosts());
         }
@@ -35,16 +37,16 @@ public record Scenario(
         }
     }
 
-    /** With the default time-series sampling. */
+    /** With the default time-series sampling and one queue pair per connection. */
     public Scenario(String name, long seed, TopologySpec topology, PacketSpec packets, SwitchSpec switches,
                     ComponentSpec loadBalancing, ComponentSpec congestionControl, ComponentSpec lossRecovery,
                     WorkloadSpec workload, FailureSpec failures, LimitsSpec limits) {
         this(name, seed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits,
-                MetricsSpec.defaults());
+                MetricsSpec.defaults(), NicSpec.defaults());
     }
 
     public Scenario withSeed(long newSeed) {
         return new Scenario(name, newSeed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures,
-                limits, metrics);
+                limits, metrics, nic);
     }
 }

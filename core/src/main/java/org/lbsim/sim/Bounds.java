@@ -94,11 +94,16 @@ final class Bounds {
             long downGap = Time.serializationPs(pk.interFrameGapBytes(), downRate);
             long downWire = (long) (packets - 1) * (Time.serializationPs(dataBytes, downRate) + downGap)
                     + Time.serializationPs(lastPayload + pk.headerBytes(), downRate) + downGap;
+            // The earliest any frame can start on the last link: the first frame, or a short last frame
+            // that leaves later but may overtake on another path.
             long firstFrameBytes = packets == 1 ? lastPayload + pk.headerBytes() : dataBytes;
             long reachLastHop = f.startPs();
+            long lastFrameReach = f.startPs() + (long) (packets - 1) * (p.dataSerPs() + p.gapPs());
             for (int i = 0; i < last; i++) {
                 reachLastHop += Time.serializationPs(firstFrameBytes, t.rateMbps(path[i])) + t.delayPs(path[i]);
+                lastFrameReach += Time.serializationPs(lastPayload + pk.headerBytes(), t.rateMbps(path[i])) + t.delayPs(path[i]);
             }
+            reachLastHop = Math.min(reachLastHop, lastFrameReach);
             recvWire[f.dst()] += downWire;
             recvFirst[f.dst()] = Math.min(recvFirst[f.dst()], reachLastHop);
             recvTail[f.dst()] = Math.min(recvTail[f.dst()], t.delayPs(path[last]) - downGap + p.ackSerPs() + p.ackLatencyPs());

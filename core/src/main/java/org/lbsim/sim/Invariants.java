@@ -63,10 +63,13 @@ public final class Invariants {
         }
         for (int s = t.hostCount(); s < t.nodeCount(); s++) {
             org.lbsim.net.PfcIngress pfc = net.pfc(s);
-            if (pfc != null && pfc.maxIngressBytes() > pfc.limitBytes()) {
-                out.add("ingress of " + t.nodeName(s) + " held " + pfc.maxIngressBytes() + " bytes, above XOFF + headroom " + pfc.limitBytes());
+            if (pfc != null && pfc.overflowDrops() > 0) {
+                out.add("lossless switch " + t.nodeName(s) + " refused " + pfc.overflowDrops() + " frames (headroom or shared memory exhausted)");
             }
             BufferModel b = net.buffer(s);
+            if (b.isShared() && b.maxSharedUsedBytes() > b.sharedTotalBytes()) {
+                out.add("shared buffer of " + t.nodeName(s) + " peaked at " + b.maxSharedUsedBytes() + " > " + b.sharedTotalBytes());
+            }
             if (b.isShared() && (b.sharedUsedBytes() < 0 || b.sharedUsedBytes() > b.sharedTotalBytes())) {
                 out.add("shared buffer of " + t.nodeName(s) + " out of range: " + b.sharedUsedBytes());
             }

@@ -119,22 +119,37 @@ public final class PreparedRun {
         long firstStart = Long.MAX_VALUE;
         long lastEnd = 0;
         int finished = 0;
+        long[] sent = new long[flows.size()];
+        long[] retxOf = new long[flows.size()];
+        long[] spuriousOf = new long[flows.size()];
+        long[] dupOf = new long[flows.size()];
+        long[] timeoutsOf = new long[flows.size()];
+        long[] receiverDone = new long[flows.size()];
+        for (int q = 0; q < transport.flowCount(); q++) {
+            int c = transport.connectionOf(q);
+            SenderQp s = transport.senderOf(q);
+            ReceiverQp r = transport.receiverOf(q);
+            LossRecovery rec = s.recovery();
+            sent[c] += s.sentPackets();
+            retxOf[c] += rec.retransmissions();
+            spuriousOf[c] += Math.max(0, rec.retransmissions() - transport.lostData(q));
+            dupOf[c] += r.duplicates();
+            timeoutsOf[c] += rec.timeouts();
+            receiverDone[c] = receiverDone[c] < 0 || r.completedPs() < 0 ? -1 : Math.max(receiverDone[c], r.completedPs());
+        }
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
-            SenderQp s = transport.senderOf(i);
-            ReceiverQp r = transport.receiverOf(i);
-            LossRecovery rec = s.recovery();
-            long fct = s.completedPs() >= 0 ? s.completedPs() - f.startPs() : -1;
-            long flowSpurious = Math.max(0, rec.retransmissions() - transport.lostData(i));
-            flowResults.add(new FlowResult(i, f.src(), f.dst(), f.bytes(), f.startPs(), fct, r.completedPs(), s.sentPackets(),
-                    rec.retransmissions(), flowSpurious, r.duplicates(), rec.timeouts()));
-            retx += rec.retransmissions();
-            spurious += flowSpurious;
-            timeouts += rec.timeouts();
+            long done = transport.connectionDonePs(i);
+            long fct = done >= 0 ? done - f.startPs() : -1;
+            flowResults.add(new FlowResult(i, f.src(), f.dst(), f.bytes(), f.startPs(), fct, receiverDone[i], sent[i],
+                    retxOf[i], spuriousOf[i], dupOf[i], timeoutsOf[i]));
+            retx += retxOf[i];
+            spurious += spuriousOf[i];
+            timeouts += timeoutsOf[i];
             firstStart = Math.min(firstStart, f.startPs());
             if (fct >= 0) {
                 finished++;
-                lastEnd = Math.max(lastEnd, s.completedPs());
+                lastEnd = Math.max(lastEnd, done);
             }
         }
         long cct = finished == flows.size() && !flows.isEmpty() ? lastEnd - firstStart : -1;

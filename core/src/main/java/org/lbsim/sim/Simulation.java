@@ -77,7 +77,16 @@ public final class Simulation {
             throw e.field().startsWith("workload") ? e : e.under("workload");
         }
 
-        LoadBalancer lb = component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
+        if (failedLinks > 0) {
+            for (int i = 0; i < flows.size(); i++) {
+                Flow f = flows.get(i);
+                if (PathFacts.path(topology, converged, f.src(), f.dst()).length == 0) {
+                    throw new ScenarioException("failures", "the failed links (" + failedLinks + ") cut host " + f.src() + " off from host "
+                            + f.dst() + " (flow " + i + "), so the run could never finish; use another seed or fewer failures");
+                }
+            }
+        }
+                LoadBalancer lb = component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
         CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
         LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
 
@@ -111,15 +120,27 @@ public final class Simulation {
             RoutingConvergence.schedule(sim, network, converged, convergencePs);
         }
 
-        QpContext[] contexts = new QpContext[flows.size()];
+        // Each connection (flow) is split over qpsPerConnection queue pairs of (nearly) equal shares.
+        int qpsPer = scenario.nic().qpsPerConnection();
+        List<QpContext> qps = new java.util.ArrayList<>();
+        List<Integer> connectionOf = new java.util.ArrayList<>();
+        List<Long> startOf = new java.util.ArrayList<>();
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
-            int packets = (int) Math.max(1, (f.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
             long rtt = Bounds.baseRttPs(topology, healthy, f.src(), f.dst(), pk);
-            contexts[i] = new QpContext(i, f.src(), f.dst(), f.bytes(), packets, pk.mtuBytes(), pk.headerBytes(),
-                    pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax);
+            int n = (int) Math.min(qpsPer, f.bytes());
+            for (int j = 0; j < n; j++) {
+                long share = f.bytes() / n + (j < f.bytes() % n ? 1 : 0);
+                int packets = (int) Math.max(1, (share + pk.mtuBytes() - 1) / pk.mtuBytes());
+                qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
+                        pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax));
+                connectionOf.add(i);
+                startOf.add(f.startPs());
+            }
         }
-        Transport transport = new Transport(network, flows, i -> contexts[i], cc, recovery, lb, rng, pk.ackBytes(), converged);
+        Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
+                startOf.stream().mapToLong(Long::longValue).toArray(), flows.size(), cc, recovery, lb, rng, pk.ackBytes(), converged,
+                scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
             long rate = transport.senderOf(0).congestionControl().rateMbps();

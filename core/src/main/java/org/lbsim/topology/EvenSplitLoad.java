@@ -122,6 +122,7 @@ public final class EvenSplitLoad {
                 best = Math.min(best, t.rateMbps(p) / load[p]);
             }
         }
-        return best == Double.MAX_VALUE ? Long.MAX_VALUE : (long) Math.floor(best);
+        // tolerate floating-point noise in the split fractions (800000 / 1.0000000000000002 is 800000)
+        return best == Double.MAX_VALUE ? Long.MAX_VALUE : (long) Math.floor(best * (1 + 1e-12));
     }
 }

@@ -20,6 +20,12 @@ public final class LinkFailures {
         for (int i = 0; i < links.size(); i++) {
             FailureSpec.FailedLink l = links.get(i);
             String field = "links[" + i + "]";
+            if (FailureSpec.FailedLink.MISSING.equals(l.a())) {
+                throw new ScenarioException(field + ".a", "is required (one end, a switch name such as e0 or l3)");
+            }
+            if (FailureSpec.FailedLink.MISSING.equals(l.b())) {
+                throw new ScenarioException(field + ".b", "is required (the other end, a switch name such as a0 or s1)");
+            }
             int a = t.nodeByName(l.a());
             int b = t.nodeByName(l.b());
             if (a < 0 || t.isHost(a)) {

@@ -9,7 +9,8 @@ import org.lbsim.net.PacketSource;
 /**
  * A host's RDMA stack behind its NIC. When the line is free it hands over the next frame:
  * control packets (ACKs) and data alternate round-robin whenever both are waiting (OFAN App. B),
- * and data comes from the queue pairs with something to send, in round-robin order.
+ * and data comes from the queue pairs with something to send, in round-robin order, one packet
+ * or a batch of packets per turn.
  */
 public final class HostStack implements PacketSource {
     private final int host;
@@ -21,8 +22,12 @@ public final class HostStack implements PacketSource {
     private int activeCount;
     private boolean lastWasData;
     private long minEligiblePs = Long.MAX_VALUE;
+    /** Packets a queue pair may send in a row before the scheduler moves on (PRO III-A batches). */
+    private final int batchPackets;
+    private int sentInBatch;
 
-    HostStack(int host, Nic nic, PacketPool pool, Transport transport) {
+    HostStack(int host, Nic nic, PacketPool pool, Transport transport, int batchPackets) {
+        this.batchPackets = batchPackets;
         this.host = host;
         this.nic = nic;
         this.pool = pool;
@@ -60,9 +65,15 @@ public final class HostStack implements PacketSource {
             SenderQp next = qp.nextActive;
             Packet p = qp.poll(nowPs);
             if (p != null) {
-                cursor = qp.nextActive;
+                if (++sentInBatch >= batchPackets) {
+                    sentInBatch = 0;
+                    cursor = qp.nextActive;
+                } else {
+                    cursor = qp;
+                }
                 return p;
             }
+            sentInBatch = 0;
             if (qp.eligiblePs == Long.MAX_VALUE) {
                 deactivate(qp);
             } else if (qp.eligiblePs < minEligiblePs) {

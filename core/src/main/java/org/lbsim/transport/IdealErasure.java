@@ -12,7 +12,8 @@ import org.lbsim.scenario.ScenarioException;
  * PSN), so loss never needs a specific resend: the sender keeps sending until the receiver has
  * acknowledged as many payload bytes as the message holds. It stops opportunistically in the final
  * BDP (acked + in flight covers the message, footnote 3) and sends more only if those in-flight
- * symbols are presumed lost, which happens after {@code rtoUs} without an ACK.
+ * symbols are presumed lost, which happens after {@code rtoUs} without an ACK. An ACK sent once the
+ * receiver holds enough symbols to decode completes the message, even if earlier ACKs were lost.
  */
 public final class IdealErasure implements LossRecovery {
     public record Params(
@@ -71,6 +72,12 @@ public final class IdealErasure implements LossRecovery {
 
     @Override
     public boolean onAck(Packet ack, long nowPs) {
+        if (ack.receiverComplete && !complete()) {
+            // The receiver can decode: whatever ACKs were lost, the message is through.
+            ackedBytes = qp.messageBytes();
+            lastProgressPs = nowPs;
+            return true;
+        }
         int psn = ack.psn;
         if (!inFlight.get(psn)) {
             // Late ACK of a symbol already presumed lost: it still counts towards decoding.

@@ -123,6 +123,7 @@ public final class ReceiverQp {
         ack.cumAck = expected;
         ack.sackBits = rule == ReceiveRule.ACCEPT_ALL ? received.window(expected + 1) : 0;
         ack.ecnEcho = data.ecnMarked;
+        ack.receiverComplete = completedPs >= 0;
         ackPolicy.stampAck(ack, data);
         return ack;
     }

@@ -2,7 +2,6 @@ package org.lbsim.transport;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.IntFunction;
 import org.lbsim.cc.CongestionControlFactory;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.RandomStreams;
@@ -13,12 +12,12 @@ import org.lbsim.net.Network;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
 import org.lbsim.topology.Fib;
-import org.lbsim.workload.Flow;
 
 /**
- * All queue pairs of a run and the host stacks they live in. Starts each flow at its start time
- * (one pending wake-up, flows taken in start order) and stops the simulation when the last one
- * completes.
+ * All queue pairs of a run and the host stacks they live in. A connection (one flow of the
+ * workload) is carried by one or more queue pairs (NCCL_IB_QPS_PER_CONNECTION). Starts each queue
+ * pair at its start time (one pending wake-up, taken in start order) and stops the simulation when
+ * the last connection completes.
  */
 public final class Transport implements EventHandler {
     private final Simulator sim;
@@ -33,6 +32,10 @@ public final class Transport implements EventHandler {
     private long dataArrivals;
     private long deliveredPayloadBytes;
     private final long[] lostData;
+    private final int[] connectionOfQp;
+    private final int[] qpsLeft;
+    private final long[] connectionDonePs;
+    private int connectionsLeft;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
 
     /**
@@ -85,33 +88,45 @@ public final class Transport implements EventHandler {
         return outOfOrder;
     }
 
-    public Transport(Network network, List<Flow> flows, IntFunction<QpContext> contexts, CongestionControlFactory cc,
-                     LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes, Fib convergedFib) {
+    /**
+     * @param qps               every queue pair; a connection (flow) may be carried by several
+     * @param connectionOfQp    the connection each queue pair belongs to
+     * @param startPsOfQp       when each queue pair starts sending
+     * @param connections       number of connections
+     */
+    public Transport(Network network, List<QpContext> qps, int[] connectionOfQp, long[] startPsOfQp, int connections,
+                     CongestionControlFactory cc, LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes,
+                     Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
         int hosts = network.topology().hostCount();
         stacks = new HostStack[hosts];
         for (int h = 0; h < hosts; h++) {
-            stacks[h] = new HostStack(h, network.nic(h), network.pool(), this);
+            stacks[h] = new HostStack(h, network.nic(h), network.pool(), this, batchPackets);
         }
-        int n = flows.size();
+        int n = qps.size();
         senders = new SenderQp[n];
         receivers = new ReceiverQp[n];
+        this.connectionOfQp = connectionOfQp.clone();
+        this.qpsLeft = new int[connections];
+        this.connectionDonePs = new long[connections];
+        Arrays.fill(connectionDonePs, -1);
         for (int i = 0; i < n; i++) {
-            Flow f = flows.get(i);
-            QpContext ctx = contexts.apply(i);
-            senders[i] = new SenderQp(ctx, stacks[f.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
-                    lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), f.startPs());
-            receivers[i] = new ReceiverQp(i, f.dst(), f.src(), f.bytes(), ctx.packets(), ackBytes,
+            QpContext ctx = qps.get(i);
+            qpsLeft[connectionOfQp[i]]++;
+            senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
+                    lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), startPsOfQp[i]);
+            receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes,
                     lb.newAckPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("ack-entropy", i), sim)),
                     recovery.receiveRule(), cc.cnpIntervalPs(), outOfOrder);
         }
+        this.connectionsLeft = connections;
         lostData = new long[n];
-        network.setLossListener((flow, psn) -> lostData[flow]++);
+        network.setLossListener((qp, psn) -> lostData[qp]++);
         Integer[] order = new Integer[n];
         for (int i = 0; i < n; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> Long.compare(flows.get(a).startPs(), flows.get(b).startPs()));
+        Arrays.sort(order, (a, b) -> Long.compare(startPsOfQp[a], startPsOfQp[b]));
         startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
         handlerId = sim.register(this);
         if (n > 0) {
@@ -156,13 +171,32 @@ public final class Transport implements EventHandler {
     void onFlowComplete(SenderQp qp) {
         completed++;
         lastCompletionPs = sim.nowPs();
-        if (completed == senders.length) {
-            sim.stop();
+        int c = connectionOfQp[qp.qp()];
+        if (--qpsLeft[c] == 0) {
+            connectionDonePs[c] = sim.nowPs();
+            if (--connectionsLeft == 0) {
+                sim.stop();
+            }
         }
     }
 
+    /** When every queue pair of connection {@code c} had its data acknowledged, or -1. */
+    public long connectionDonePs(int c) {
+        return connectionDonePs[c];
+    }
+
+    /** The connection a queue pair carries part of. */
+    public int connectionOf(int qp) {
+        return connectionOfQp[qp];
+    }
+
+    /** Number of queue pairs. */
     public int flowCount() {
         return senders.length;
+    }
+
+    public int connectionCount() {
+        return qpsLeft.length;
     }
 
     public int completedFlows() {
