@@ -186,6 +186,30 @@ public final class Network implements PortStates {
     }
 
     private LossListener lossListener = (flow, psn) -> { };
+    /** Data packets (qp << 32 | psn) to drop on their first transmission, sorted; empty in most runs. */
+    private long[] dropList = new long[0];
+    private long injectedDrops;
+
+    /** Drops the first transmission of each listed data packet at the first switch it reaches. */
+    public void setInjectedDrops(long[] qpPsnKeys) {
+        this.dropList = qpPsnKeys.clone();
+        java.util.Arrays.sort(dropList);
+    }
+
+    boolean injectedDrop(Packet p) {
+        if (dropList.length == 0 || java.util.Arrays.binarySearch(dropList, ((long) p.flow << 32) | p.psn) < 0) {
+            return false;
+        }
+        injectedDrops++;
+        noteLoss(p);
+        pool.release(p);
+        return true;
+    }
+
+    /** Packets dropped on purpose by the scenario's {@code dropPackets}. */
+    public long injectedDrops() {
+        return injectedDrops;
+    }
 
     public void setLossListener(LossListener listener) {
         this.lossListener = listener;
@@ -248,7 +272,7 @@ public final class Network implements PortStates {
     }
 
     public long totalDropped() {
-        long d = noRouteDrops;
+        long d = noRouteDrops + injectedDrops;
         for (int i = 0; i < 16; i++) {
             d += dropsByLayer[i] + linkLossByLayer[i];
         }

@@ -32,6 +32,9 @@ public final class Switch implements PacketReceiver {
 
     @Override
     public void receive(Packet p, int ingressPort) {
+        if (p.hops == 0 && p.kind == Packet.DATA && !p.retransmission && network.injectedDrop(p)) {
+            return;
+        }
         p.hops++;
         p.ingressPort = ingressPort;
         Fib fib = network.fib();

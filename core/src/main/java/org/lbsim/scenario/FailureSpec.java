@@ -10,16 +10,33 @@ import java.util.List;
 public record FailureSpec(
         @Doc("links to fail, each as {a: NODE, b: NODE, index: N}; nodes are named e0, a3, c1 (fat tree) or l0, s2 (leaf-spine)") List<FailedLink> links,
         @Doc("probability that each switch-to-switch link fails, drawn from the seed") double linkProbability,
-        @Doc("routing convergence delay in ns: -1 = never converges during the run, 0 = converged before the run") double convergenceDelayNs) {
+        @Doc("routing convergence delay in ns: -1 = never converges during the run, 0 = converged before the run") double convergenceDelayNs,
+        @Doc("individual data packets to drop at the first switch they reach, each as {qp: N, psn: N}; for loss-recovery experiments") List<DroppedPacket> dropPackets) {
 
     public FailureSpec {
         links = links == null ? List.of() : List.copyOf(links);
+        dropPackets = dropPackets == null ? List.of() : List.copyOf(dropPackets);
         ScenarioException.require(linkProbability >= 0 && linkProbability < 1, "linkProbability", "must be in [0, 1), got " + linkProbability);
         ScenarioException.require(convergenceDelayNs == -1 || convergenceDelayNs >= 0, "convergenceDelayNs", "must be -1 (never) or >= 0 ns, got " + convergenceDelayNs);
     }
 
+    /** Without injected packet drops. */
+    public FailureSpec(List<FailedLink> links, double linkProbability, double convergenceDelayNs) {
+        this(links, linkProbability, convergenceDelayNs, List.of());
+    }
+
     public static FailureSpec defaults() {
-        return new FailureSpec(List.of(), 0, 0);
+        return new FailureSpec(List.of(), 0, 0, List.of());
+    }
+
+    /** The first transmission of data packet {@code psn} of queue pair {@code qp} is dropped (retransmissions pass). */
+    public record DroppedPacket(
+            @Doc("queue pair id (the flow index when each connection has one queue pair)") int qp,
+            @Doc("packet sequence number") int psn) {
+        public DroppedPacket {
+            ScenarioException.require(qp >= 0, "qp", "must be >= 0, got " + qp);
+            ScenarioException.require(psn >= 0, "psn", "must be >= 0, got " + psn);
+        }
     }
 
     public boolean any() {

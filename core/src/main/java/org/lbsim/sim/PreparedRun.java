@@ -60,6 +60,12 @@ public final class PreparedRun {
             throw new IllegalStateException("a prepared run can run only once");
         }
         long wallStart = System.nanoTime();
+        // When the last connection completes, freeze the fabric statistics at that instant, then let
+        // the frames still in flight drain so that late duplicates count as spurious retransmissions.
+        transport.onAllDone(() -> {
+            completedAtPs = sim.nowPs();
+            layerSnapshot = layerStats(completedAtPs);
+        });
         sim.run(scenario.limits().maxTimePs());
         if (watchdog != null && watchdog.report() == null && transport.completedFlows() < transport.flowCount()) {
             watchdog.checkNow(); // the run went quiet with flows unfinished: name the cycle if there is one
@@ -69,48 +75,19 @@ public final class PreparedRun {
         return result;
     }
 
-    private RunResult collect(long endPs, long wallMs) {
-        int[] layers = topology.layersInPathOrder();
-        List<LayerStats> layerStats = new ArrayList<>();
+    private long completedAtPs = -1;
+    private List<LayerStats> layerSnapshot;
+
+    private RunResult collect(long drainedPs, long wallMs) {
+        long endPs = completedAtPs >= 0 ? completedAtPs : drainedPs;
+        List<LayerStats> layerStats = layerSnapshot != null ? layerSnapshot : layerStats(endPs);
         long packetHops = 0;
         long ecnMarks = 0;
         long drops = 0;
-        for (int code : layers) {
-            int ports = 0;
-            long max = 0;
-            double meanSum = 0;
-            long marks = 0;
-            long tx = 0;
-            long layerDrops = 0;
-            long pauses = 0;
-            long pausedPs = 0;
-            for (int p = 0; p < topology.portCount(); p++) {
-                if (topology.layerOf(p) != code) {
-                    continue;
-                }
-                ports++;
-                EgressPort e = network.egress(p);
-                if (e == null) {
-                    Nic nic = network.nic(topology.portOwner(p));
-                    tx += nic.txPackets();
-                    pauses += nic.pauseEvents();
-                    pausedPs += nic.pausedPs(endPs);
-                    continue;
-                }
-                pauses += e.pauseEvents();
-                pausedPs += e.pausedPs(endPs);
-                e.finishStats(endPs);
-                max = Math.max(max, e.maxQueueBytes());
-                meanSum += e.timeAverageQueueBytes(endPs);
-                marks += e.ecnMarks();
-                tx += e.txPackets();
-                layerDrops += e.drops();
-            }
-            packetHops += tx;
-            ecnMarks += marks;
-            drops += layerDrops;
-            layerStats.add(new LayerStats(topology.layerName(code), ports, max, ports == 0 ? 0 : meanSum / ports, layerDrops,
-                    network.linkLossInLayer(code), marks, tx, pauses, pausedPs));
+        for (LayerStats l : layerStats) {
+            packetHops += l.txPackets();
+            ecnMarks += l.ecnMarks();
+            drops += l.drops();
         }
         List<FlowResult> flowResults = new ArrayList<>(flows.size());
         long retx = 0;
@@ -132,7 +109,7 @@ public final class PreparedRun {
             LossRecovery rec = s.recovery();
             sent[c] += s.sentPackets();
             retxOf[c] += rec.retransmissions();
-            spuriousOf[c] += Math.max(0, rec.retransmissions() - transport.lostData(q));
+            spuriousOf[c] += Math.min(rec.retransmissions(), r.duplicates()); // the receiver already had it
             dupOf[c] += r.duplicates();
             timeoutsOf[c] += rec.timeouts();
             receiverDone[c] = receiverDone[c] < 0 || r.completedPs() < 0 ? -1 : Math.max(receiverDone[c], r.completedPs());
@@ -161,7 +138,52 @@ public final class PreparedRun {
         OutOfOrder ooo = new OutOfOrder(o.samples(), o.outOfOrderArrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
-                rhoMaxMbps, endPs, List.copyOf(layerStats), List.copyOf(flowResults), counters, ooo, series, wallMs);
+                rhoMaxMbps, endPs, layerStats, List.copyOf(flowResults), counters, ooo, series, wallMs);
+    }
+
+    private List<LayerStats> layerStats(long endPs) {
+        List<LayerStats> layerStats = new ArrayList<>();
+        for (int code : topology.layersInPathOrder()) {
+            int ports = 0;
+            long max = 0;
+            double meanSum = 0;
+            long marks = 0;
+            long tx = 0;
+            long layerDrops = 0;
+            long pauses = 0;
+            long pausedPs = 0;
+            long maxTxBytes = 0;
+            long sumTxBytes = 0;
+            for (int p = 0; p < topology.portCount(); p++) {
+                if (topology.layerOf(p) != code) {
+                    continue;
+                }
+                ports++;
+                EgressPort e = network.egress(p);
+                if (e == null) {
+                    Nic nic = network.nic(topology.portOwner(p));
+                    tx += nic.txPackets();
+                    maxTxBytes = Math.max(maxTxBytes, nic.txBytes());
+                    sumTxBytes += nic.txBytes();
+                    pauses += nic.pauseEvents();
+                    pausedPs += nic.pausedPs(endPs);
+                    continue;
+                }
+                pauses += e.pauseEvents();
+                pausedPs += e.pausedPs(endPs);
+                e.finishStats(endPs);
+                max = Math.max(max, e.maxQueueBytes());
+                meanSum += e.timeAverageQueueBytes(endPs);
+                marks += e.ecnMarks();
+                tx += e.txPackets();
+                layerDrops += e.drops();
+                maxTxBytes = Math.max(maxTxBytes, e.txBytes());
+                sumTxBytes += e.txBytes();
+            }
+            layerStats.add(new LayerStats(topology.layerName(code), ports, max, ports == 0 ? 0 : meanSum / ports, layerDrops,
+                    network.linkLossInLayer(code), marks, tx, pauses, pausedPs, maxTxBytes, ports == 0 ? 0 : sumTxBytes / (double) ports));
+        }
+        return List.copyOf(layerStats);
     }
 
     private long pfcPauses() {

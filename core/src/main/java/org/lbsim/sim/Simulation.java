@@ -113,6 +113,9 @@ public final class Simulation {
                 network.setLinkDown(link, true);
             }
         }
+        if (!failures.dropPackets().isEmpty()) {
+            network.setInjectedDrops(failures.dropPackets().stream().mapToLong(d -> ((long) d.qp() << 32) | d.psn()).toArray());
+        }
         for (int node = topology.hostCount(); node < topology.nodeCount(); node++) {
             network.setSelector(node, lb.newPortSelector(new SwitchContext(node, topology, initial, rng.stream("switch", node), network, sim)));
         }

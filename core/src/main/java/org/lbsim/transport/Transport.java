@@ -36,6 +36,7 @@ public final class Transport implements EventHandler {
     private final int[] qpsLeft;
     private final long[] connectionDonePs;
     private int connectionsLeft;
+    private Runnable onAllDone;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
 
     /**
@@ -120,6 +121,7 @@ public final class Transport implements EventHandler {
                     recovery.receiveRule(), cc.cnpIntervalPs(), outOfOrder);
         }
         this.connectionsLeft = connections;
+        this.onAllDone = sim::stop;
         lostData = new long[n];
         network.setLossListener((qp, psn) -> lostData[qp]++);
         Integer[] order = new Integer[n];
@@ -175,9 +177,18 @@ public final class Transport implements EventHandler {
         if (--qpsLeft[c] == 0) {
             connectionDonePs[c] = sim.nowPs();
             if (--connectionsLeft == 0) {
-                sim.stop();
+                onAllDone.run();
             }
         }
+    }
+
+    /**
+     * What happens when the last connection completes; by default the simulation stops. A run may
+     * instead snapshot its statistics and let the packets still in flight drain, so that late
+     * duplicates are counted.
+     */
+    public void onAllDone(Runnable action) {
+        this.onAllDone = action;
     }
 
     /** When every queue pair of connection {@code c} had its data acknowledged, or -1. */
