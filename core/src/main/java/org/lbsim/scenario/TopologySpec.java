@@ -1,7 +1,7 @@
 package org.lbsim.scenario;
 
 /** The physical fabric. */
-public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.LeafSpine {
+public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.LeafSpine, TopologySpec.Custom {
 
     static TopologySpec defaults() {
         return FatTree.defaults();
@@ -61,6 +61,63 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         @Override
         public int hostCount() {
             return hostsPerLeaf * leaves;
+        }
+    }
+
+    @TypeName("custom")
+    @Doc("any graph of hosts and switches given as a list of links, with shortest-path routing and optional static routes (for tests and odd fabrics)")
+    record Custom(
+            @Doc("number of hosts, named h0 .. h<N-1>") int hosts,
+            @Doc("switch names (any names other than h<number>)") java.util.List<String> switches,
+            @Doc("links as \"A B\" (node names), each a full-duplex link at linkRateGbps / linkDelayNs") java.util.List<String> links,
+            @Doc("rate of every link in Gb/s") double linkRateGbps,
+            @Doc("propagation delay of every link in ns") double linkDelayNs,
+            @Doc("static routes as \"SWITCH HOST NEXT\": at SWITCH, packets for HOST go to neighbour NEXT (overrides shortest paths)") java.util.List<String> routes) implements TopologySpec {
+
+        public Custom {
+            switches = switches == null ? java.util.List.of() : java.util.List.copyOf(switches);
+            links = links == null ? java.util.List.of() : java.util.List.copyOf(links);
+            routes = routes == null ? java.util.List.of() : java.util.List.copyOf(routes);
+            ScenarioException.require(hosts >= 1 && hosts <= 100_000, "hosts", "must be between 1 and 100000, got " + hosts);
+            ScenarioException.require(!switches.isEmpty(), "switches", "needs at least one switch name");
+            ScenarioException.require(linkRateGbps > 0 && Double.isFinite(linkRateGbps), "linkRateGbps", "must be a positive number of Gb/s, got " + linkRateGbps);
+            ScenarioException.require(linkDelayNs >= 0 && Double.isFinite(linkDelayNs), "linkDelayNs", "must be >= 0 ns, got " + linkDelayNs);
+            java.util.Set<String> names = new java.util.HashSet<>();
+            for (int i = 0; i < switches.size(); i++) {
+                String n = switches.get(i);
+                ScenarioException.require(n != null && n.matches("[A-Za-z_][A-Za-z0-9_]*") && !n.matches("h[0-9]+"),
+                        "switches[" + i + "]", "must be a name of letters, digits and _ not of the form h<number>, got '" + n + "'");
+                ScenarioException.require(names.add(n), "switches[" + i + "]", "duplicate switch name '" + n + "'");
+            }
+            for (int i = 0; i < links.size(); i++) {
+                String[] ends = links.get(i).trim().split("\\s+");
+                ScenarioException.require(ends.length == 2, "links[" + i + "]", "must be two node names separated by a space, got '" + links.get(i) + "'");
+                for (String e : ends) {
+                    ScenarioException.require(names.contains(e) || isHost(e, hosts), "links[" + i + "]",
+                            "unknown node '" + e + "' (hosts are h0 .. h" + (hosts - 1) + ", switches " + switches + ")");
+                }
+                ScenarioException.require(!ends[0].equals(ends[1]), "links[" + i + "]", "a link needs two different nodes");
+            }
+            for (int i = 0; i < routes.size(); i++) {
+                String[] r = routes.get(i).trim().split("\\s+");
+                ScenarioException.require(r.length == 3, "routes[" + i + "]", "must be \"SWITCH HOST NEXT\", got '" + routes.get(i) + "'");
+                ScenarioException.require(names.contains(r[0]), "routes[" + i + "]", "unknown switch '" + r[0] + "'");
+                ScenarioException.require(isHost(r[1], hosts), "routes[" + i + "]", "unknown host '" + r[1] + "'");
+                ScenarioException.require(names.contains(r[2]) || isHost(r[2], hosts), "routes[" + i + "]", "unknown next hop '" + r[2] + "'");
+            }
+        }
+
+        private static boolean isHost(String name, int hosts) {
+            if (!name.matches("h[0-9]+")) {
+                return false;
+            }
+            long n = Long.parseLong(name.substring(1));
+            return n < hosts;
+        }
+
+        @Override
+        public int hostCount() {
+            return hosts;
         }
     }
 }

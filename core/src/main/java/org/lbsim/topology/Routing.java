@@ -15,6 +15,9 @@ public final class Routing {
     }
 
     public static Fib compute(Topology t, boolean[] linkDown) {
+        if (t.kind().equals("custom")) {
+            return computeShortest(t, linkDown);
+        }
         int hosts = t.hostCount();
         int nodes = t.nodeCount();
         int switches = nodes - hosts;
@@ -83,6 +86,72 @@ public final class Routing {
             }
         }
         return store.freeze(hosts, hosts, groupOf);
+    }
+
+    /**
+     * Any graph: all shortest paths by breadth-first search from each destination (hosts other than
+     * the destination never forward), then the static routes replace the group of their (switch,
+     * destination) unless their link is down.
+     */
+    static Fib computeShortest(Topology t, boolean[] linkDown) {
+        int hosts = t.hostCount();
+        int nodes = t.nodeCount();
+        int switches = nodes - hosts;
+        int[] groupOf = new int[switches * hosts];
+        GroupStore store = new GroupStore(switches);
+        int[] dist = new int[nodes];
+        int[] queue = new int[nodes];
+        int[] scratch = new int[Math.max(1, maxDegree(t))];
+        int[] routes = t.staticRoutes();
+        for (int dst = 0; dst < hosts; dst++) {
+            Arrays.fill(dist, INF);
+            dist[dst] = 0;
+            int head = 0;
+            int tail = 0;
+            queue[tail++] = dst;
+            while (head < tail) {
+                int n = queue[head++];
+                if (t.isHost(n) && n != dst) {
+                    continue;
+                }
+                for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
+                    int peer = t.peerNode(p);
+                    if (!linkDown[t.linkOf(p)] && dist[peer] == INF) {
+                        dist[peer] = dist[n] + 1;
+                        queue[tail++] = peer;
+                    }
+                }
+            }
+            for (int s = hosts; s < nodes; s++) {
+                int count = 0;
+                int fixed = -1;
+                for (int r = 0; r < routes.length; r += 3) {
+                    if (routes[r] == s && routes[r + 1] == dst && !linkDown[t.linkOf(routes[r + 2])]) {
+                        fixed = routes[r + 2];
+                    }
+                }
+                if (fixed >= 0) {
+                    scratch[count++] = fixed;
+                } else if (dist[s] < INF) {
+                    for (int p = t.firstPort(s); p < t.portEnd(s); p++) {
+                        int peer = t.peerNode(p);
+                        if (!linkDown[t.linkOf(p)] && dist[peer] == dist[s] - 1 && (!t.isHost(peer) || peer == dst)) {
+                            scratch[count++] = p;
+                        }
+                    }
+                }
+                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, scratch, count);
+            }
+        }
+        return store.freeze(hosts, hosts, groupOf);
+    }
+
+    private static int maxDegree(Topology t) {
+        int d = 0;
+        for (int n = 0; n < t.nodeCount(); n++) {
+            d = Math.max(d, t.degree(n));
+        }
+        return d;
     }
 
     /** Deduplicates port groups per switch by linear search; a switch has only a handful. */

@@ -15,7 +15,66 @@ public final class Topologies {
         if (spec instanceof TopologySpec.LeafSpine l) {
             return leafSpine(l.hostsPerLeaf(), l.leaves(), l.spines(), l.linksPerLeafSpine(), l.hostLink(), l.leafSpineLink());
         }
+        if (spec instanceof TopologySpec.Custom c) {
+            return custom(c);
+        }
         throw new IllegalArgumentException("unknown topology " + spec);
+    }
+
+    /** Hosts h0.. first, then the named switches (all tier 1); links and static routes by name. */
+    public static Topology custom(TopologySpec.Custom c) {
+        TopologyBuilder b = new TopologyBuilder("custom", new String[] {"H", "S", "S2", "S3"});
+        for (int h = 0; h < c.hosts(); h++) {
+            b.addNode("h" + h, 0);
+        }
+        java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+        for (int h = 0; h < c.hosts(); h++) {
+            ids.put("h" + h, h);
+        }
+        for (String sw : c.switches()) {
+            ids.put(sw, b.addNode(sw, 1));
+        }
+        long rate = Math.round(c.linkRateGbps() * 1000);
+        long delay = Math.round(c.linkDelayNs() * 1000);
+        int[] hostLinks = new int[c.hosts()];
+        for (int i = 0; i < c.links().size(); i++) {
+            String[] ends = c.links().get(i).trim().split("\\s+");
+            int a = ids.get(ends[0]);
+            int z = ids.get(ends[1]);
+            if (a < c.hosts() && z < c.hosts()) {
+                throw new org.lbsim.scenario.ScenarioException("topology.links[" + i + "]", "a host must connect to a switch, not to another host");
+            }
+            if (a < c.hosts()) {
+                hostLinks[a]++;
+            }
+            if (z < c.hosts()) {
+                hostLinks[z]++;
+            }
+            // hosts first in each link, so a host's only port is its NIC
+            b.link(a < c.hosts() ? a : z < c.hosts() ? z : a, a < c.hosts() ? z : z < c.hosts() ? a : z, rate, delay);
+        }
+        for (int h = 0; h < c.hosts(); h++) {
+            if (hostLinks[h] != 1) {
+                throw new org.lbsim.scenario.ScenarioException("topology.links", "host h" + h + " must have exactly one link, has " + hostLinks[h]);
+            }
+        }
+        Topology t = b.build();
+        int[] triples = new int[3 * c.routes().size()];
+        for (int i = 0; i < c.routes().size(); i++) {
+            String[] r = c.routes().get(i).trim().split("\\s+");
+            int sw = ids.get(r[0]);
+            int dst = ids.get(r[1]);
+            int next = ids.get(r[2]);
+            int[] ports = t.portsBetween(sw, next);
+            if (ports.length == 0) {
+                throw new org.lbsim.scenario.ScenarioException("topology.routes[" + i + "]", r[0] + " has no link to " + r[2]);
+            }
+            triples[3 * i] = sw;
+            triples[3 * i + 1] = dst;
+            triples[3 * i + 2] = ports[0];
+        }
+        t.setStaticRoutes(triples);
+        return t;
     }
 
     /**

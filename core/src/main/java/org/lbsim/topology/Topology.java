@@ -27,6 +27,8 @@ public final class Topology {
     private final int linkCount;
     private final String[] tierNames;
     private final int maxTier;
+    /** Static routes as (switch, destination host, egress port) triples; empty for regular fabrics. */
+    private int[] staticRoutes = new int[0];
 
     Topology(String kind, int hostCount, String[] nodeNames, int[] nodeTier, int[] nodePod, int[] portStart, int[] portOwner,
              int[] portPeerNode, int[] portPeerPort, long[] portRateMbps, long[] portDelayPs, int[] portLink,
@@ -47,6 +49,15 @@ public final class Topology {
         this.linkCount = linkCount;
         this.tierNames = tierNames;
         this.maxTier = Arrays.stream(nodeTier).max().orElse(0);
+    }
+
+    void setStaticRoutes(int[] triples) {
+        this.staticRoutes = triples.clone();
+    }
+
+    /** Static routes as consecutive (switch, destination host, egress port) triples. */
+    public int[] staticRoutes() {
+        return staticRoutes.clone();
     }
 
     public String kind() {
@@ -182,15 +193,24 @@ public final class Topology {
      * (H->E, E->A, A->C, C->A, A->E, E->H for a fat tree).
      */
     public int[] layersInPathOrder() {
-        int[] codes = new int[2 * maxTier];
+        boolean[] present = new boolean[16];
+        for (int p = 0; p < portOwner.length; p++) {
+            present[layerOf(p)] = true;
+        }
+        int[] codes = new int[16];
         int n = 0;
         for (int t = 0; t < maxTier; t++) {
             codes[n++] = layerCode(t, t + 1);
         }
+        for (int t = maxTier; t >= 1; t--) {
+            if (present[layerCode(t, t)]) {
+                codes[n++] = layerCode(t, t); // links within a tier (custom fabrics)
+            }
+        }
         for (int t = maxTier; t > 0; t--) {
             codes[n++] = layerCode(t, t - 1);
         }
-        return codes;
+        return java.util.Arrays.copyOf(codes, n);
     }
 
     /** Hops on the longest shortest path between two hosts (6 in a 3-tier fat tree). */
