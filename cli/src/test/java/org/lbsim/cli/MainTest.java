@@ -113,7 +113,7 @@ class MainTest {
     @Test
     void an_empty_file_or_a_comment_only_file() throws IOException {
         String problem = ": the scenario is empty; expected a map with keys such as name, seed, topology, packets, switches,"
-                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits";
+                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic";
         Path p = file("empty.yaml", "");
         assertThat(badInput(p)).isEqualTo("lbsim: " + p + problem);
         Path q = file("comments.yaml", "# nothing here\n\n");
@@ -124,7 +124,7 @@ class MainTest {
     void a_top_level_that_is_not_a_map() throws IOException {
         Path p = file("list.yaml", "- k: 4\n");
         assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": expected a map of scenario keys (name, seed, topology, packets, switches,"
-                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits) at the top level, got a list");
+                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic) at the top level, got a list");
         Path q = file("scalar.yaml", "hello\n");
         assertThat(badInput(q)).endsWith(") at the top level, got the string \"hello\"");
     }
