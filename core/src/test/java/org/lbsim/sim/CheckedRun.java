@@ -2,6 +2,7 @@ package org.lbsim.sim;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 
@@ -17,7 +18,16 @@ public record CheckedRun(PreparedRun prepared, RunResult result) {
 
     /** Prepares, runs and checks {@code scenario}; relative trace paths resolve against {@code baseDir}. */
     public static CheckedRun of(Scenario scenario, Path baseDir) {
+        return of(scenario, baseDir, prepared -> { });
+    }
+
+    /**
+     * Like {@link #of(Scenario, Path)}, but lets {@code beforeRun} look at the built run first, for
+     * instance to attach an observer to the NICs.
+     */
+    public static CheckedRun of(Scenario scenario, Path baseDir, Consumer<PreparedRun> beforeRun) {
         PreparedRun prepared = Simulation.prepare(scenario, baseDir);
+        beforeRun.accept(prepared);
         RunResult result = prepared.run();
         Invariants.check(prepared);
         return new CheckedRun(prepared, result);
