@@ -20,13 +20,16 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.OutOfOrder;
 import org.lbsim.metrics.RunResult;
+import org.lbsim.metrics.TimeSeries;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
 
 /**
- * The folder a run leaves behind: {@code scenario.yaml} (the effective scenario), {@code summary.json}
- * and {@code flows.csv} (deterministic: same scenario and seed, same bytes) and {@code meta.json}
+ * The folder a run leaves behind: {@code scenario.yaml} (the effective scenario), {@code summary.json},
+ * {@code flows.csv}, {@code series.csv} and {@code ooo.csv} (deterministic: same scenario and seed,
+ * same bytes) and {@code meta.json}
  * (version, commit, Java, wall time). Written into a hidden temporary folder next to the target
  * and renamed at the end, so a failed run never leaves a partial folder.
  */
@@ -35,7 +38,9 @@ final class RunFolder {
     static final String SUMMARY = "summary.json";
     static final String FLOWS = "flows.csv";
     static final String META = "meta.json";
-    private static final Set<String> RESERVED = Set.of(SCENARIO, SUMMARY, FLOWS, META);
+    static final String SERIES = "series.csv";
+    static final String OOO = "ooo.csv";
+    private static final Set<String> RESERVED = Set.of(SCENARIO, SUMMARY, FLOWS, META, SERIES, OOO);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
     private RunFolder() {
@@ -130,6 +135,8 @@ final class RunFolder {
         writeText(dir.resolve(SCENARIO), String.join("\n", header) + "\n" + Yaml.write(tree));
         writeText(dir.resolve(SUMMARY), Json.write(summary(result)));
         writeText(dir.resolve(FLOWS), flowsCsv(result.flowResults()));
+        writeText(dir.resolve(SERIES), seriesCsv(result.series()));
+        writeText(dir.resolve(OOO), oooCsv(result.outOfOrder()));
         writeText(dir.resolve(META), Json.write(meta));
     }
 
@@ -157,6 +164,13 @@ final class RunFolder {
         }
         m.put("layers", layers);
         m.put("counters", recordMap(r.counters()));
+        OutOfOrder o = r.outOfOrder();
+        Map<String, Object> ooo = new LinkedHashMap<>();
+        ooo.put("samples", o.samples());
+        ooo.put("outOfOrderArrivals", o.outOfOrderArrivals());
+        ooo.put("maxDegree", o.maxDegree());
+        ooo.put("maxHeld", o.maxHeld());
+        m.put("outOfOrder", ooo);
         return m;
     }
 
@@ -178,6 +192,44 @@ final class RunFolder {
             m.put(c.getName(), v);
         }
         return m;
+    }
+
+    /** The sampled time series in long form, as the {@code series} table of the results store. */
+    static String seriesCsv(List<TimeSeries> series) {
+        StringBuilder sb = new StringBuilder("series,unit,t_ps,value\n");
+        for (TimeSeries s : series) {
+            long[] t = s.timesPs();
+            double[] v = s.values();
+            for (int i = 0; i < t.length; i++) {
+                sb.append(s.name()).append(',').append(s.unit()).append(',').append(t[i]).append(',');
+                double x = v[i];
+                if (x == Math.rint(x) && Math.abs(x) < 1e15) {
+                    sb.append((long) x);
+                } else {
+                    sb.append(x); // shortest text that reads back as the same double
+                }
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The receivers' out-of-order log2 histogram: bucket 0 = in order, bucket b = degrees [2^(b-1), 2^b). */
+    static String oooCsv(OutOfOrder o) {
+        StringBuilder sb = new StringBuilder("bucket,min_degree,max_degree,count\n");
+        long[] h = o.log2Histogram();
+        int last = -1;
+        for (int b = 0; h != null && b < h.length; b++) {
+            if (h[b] != 0) {
+                last = b;
+            }
+        }
+        for (int b = 0; b <= last; b++) {
+            long lo = b == 0 ? 0 : 1L << (b - 1);
+            long hi = b == 0 ? 0 : (1L << b) - 1;
+            sb.append(b).append(',').append(lo).append(',').append(hi).append(',').append(h[b]).append('\n');
+        }
+        return sb.toString();
     }
 
     static String flowsCsv(List<FlowResult> flows) {

@@ -50,14 +50,14 @@ class RunTest {
     }
 
     @Test
-    void a_run_writes_the_four_files_and_prints_a_summary() throws IOException {
+    void a_run_writes_its_files_and_prints_a_summary() throws IOException {
         Path p = scenario("small.yaml", SMALL);
         Path out = dir.resolve("run1");
         MainTest.Result r = lbsim("run", p.toString(), "--out", out.toString());
         assertThat(r.code()).isZero();
         assertThat(r.err()).isEmpty();
         try (Stream<Path> s = Files.list(out)) {
-            assertThat(s.map(x -> x.getFileName().toString())).containsExactlyInAnyOrder("scenario.yaml", "summary.json", "flows.csv", "meta.json");
+            assertThat(s.map(x -> x.getFileName().toString())).containsExactlyInAnyOrder("scenario.yaml", "summary.json", "flows.csv", "series.csv", "ooo.csv", "meta.json");
         }
         try (Stream<Path> s = Files.list(dir)) {
             assertThat(s.map(x -> x.getFileName().toString())).containsExactlyInAnyOrder("small.yaml", "run1");

@@ -1,0 +1,202 @@
+package org.lbsim.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.lbsim.cli.plot.Charts;
+import org.lbsim.cli.plot.Charts.ErrorBars;
+import org.lbsim.cli.plot.Figure;
+import org.lbsim.cli.plot.Grouped;
+import org.lbsim.cli.plot.PlotException;
+import org.lbsim.cli.plot.ResultsReader;
+import org.lbsim.cli.report.RunData;
+import org.lbsim.cli.report.RunFigures;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "plot", mixinStandardHelpOptions = true,
+        description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",
+                "",
+                "On a results database: METRIC against FIELD, one series per --by value; each",
+                "point is the mean of the runs that share it, with bars over them (--error).",
+                "FIELD: any runs column (workload.messageBytes, loadBalancing.type, seed ...;",
+                "a unique last part such as messageBytes will do).",
+                "METRIC: a runs column (cct_increase_pct, cct_ps, drops ...), a per-run",
+                "aggregate (max_queue_bytes, mean_queue_bytes, tx_packets, paused_ps,",
+                "mean_fct_ps, p50_fct_ps, p99_fct_ps, max_fct_ps), one layer's value",
+                "(max_queue_bytes@A->C) or an SQL expression over those. Times (_ps) are",
+                "shown in microseconds, sizes (_bytes) in KB.",
+                "",
+                "On a run folder: its six standard figures (CDFs of FCT, queue depth and",
+                "out-of-order degree; queue, rate and goodput series) into --out DIR.",
+                ""})
+final class PlotCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", paramLabel = "DB|RUN_DIR", description = "A results database (or a folder holding results.duckdb), or a run folder.")
+    Path input;
+
+    @Option(names = "--x", paramLabel = "FIELD", description = "Column on the x axis; numbers give a numeric axis, anything else categories.")
+    String x;
+
+    @Option(names = "--y", paramLabel = "METRIC", description = "Metric on the y axis (default: cct_increase_pct).")
+    String y;
+
+    @Option(names = "--by", paramLabel = "FIELD", split = ",", description = "One series per value of these columns (comma-separated or repeated).")
+    List<String> by = new ArrayList<>();
+
+    @Option(names = "--where", paramLabel = "SQL", description = "Only the runs for which this SQL condition over the columns holds, e.g. \"sweep = 'msg'\".")
+    String where;
+
+    @Option(names = "--error", paramLabel = "KIND", defaultValue = "minmax",
+            description = "Error bars over the runs of a point: minmax (default), stddev or none.")
+    String error;
+
+    @Option(names = "--log", paramLabel = "AXES", description = "Logarithmic axes: x, y or xy.")
+    String log;
+
+    @Option(names = "--fit", description = "Fit y = a x^b per series by least squares on log-log and give the slope b in the legend.")
+    boolean fit;
+
+    @Option(names = "--title", description = "Figure title (default: METRIC by FIELD).")
+    String title;
+
+    @Option(names = "--size", paramLabel = "WxH", defaultValue = "800x460", description = "Figure size in pixels (default 800x460).")
+    String size;
+
+    @Option(names = "--out", paramLabel = "FILE|DIR",
+            description = {"Database: the figure file, .png or .svg (default: <METRIC>-vs-<FIELD>.png in the current folder).",
+                    "Run folder: the folder for the figures (default: RUN_DIR/plots)."})
+    Path out;
+
+    @Option(names = "--format", paramLabel = "png|svg", defaultValue = "png", description = "Run folder: file format of the figures (default png).")
+    String format;
+
+    @Option(names = "--quiet", description = "Print nothing on success.")
+    boolean quiet;
+
+    @Override
+    public Integer call() {
+        ReportInputs in = ReportInputs.of(input);
+        try {
+            return in.isRun() ? runFigures(in.runFolder()) : databaseFigure(in.database());
+        } catch (PlotException e) {
+            throw new UserError(e.getMessage());
+        }
+    }
+
+    private int runFigures(Path dir) {
+        if (x != null || y != null || !by.isEmpty() || where != null || fit || log != null) {
+            throw UserError.at(input.toString(), "", "is a run folder: --x, --y, --by, --where, --log and --fit need a results database"
+                    + " (a run folder gets its standard figures; 'lbsim report' shows them with the tables)");
+        }
+        Figure.Format f = switch (format.toLowerCase(Locale.ROOT)) {
+            case "png" -> Figure.Format.PNG;
+            case "svg" -> Figure.Format.SVG;
+            default -> throw UserError.at("--format " + format, "", "must be png or svg");
+        };
+        Path target = out != null ? out : dir.resolve("plots");
+        RunFigures.Result r = RunFigures.of(RunData.fromFolder(dir, input.toString()), Charts.Size.DEFAULT);
+        for (Figure fig : r.figures()) {
+            Path file = target.resolve(fig.name() + "." + f.extension());
+            ReportInputs.writeAtomically(file, f == Figure.Format.PNG ? fig.png() : fig.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    file.toString());
+            if (!quiet) {
+                main.out.println("figure       " + ScenarioLoader.shownPath(file));
+            }
+        }
+        if (!quiet) {
+            for (String m : r.missing()) {
+                main.out.println("not drawn    " + m);
+            }
+            for (String n : r.notes()) {
+                main.out.println("note         " + n);
+            }
+        }
+        return Main.OK;
+    }
+
+    private int databaseFigure(Path dbFile) {
+        if (x == null) {
+            throw UserError.at("plot", "", "--x FIELD is required for a results database (e.g. --x loadBalancing.type)");
+        }
+        boolean logX = false;
+        boolean logY = false;
+        if (log != null) {
+            switch (log.toLowerCase(Locale.ROOT)) {
+                case "x" -> logX = true;
+                case "y" -> logY = true;
+                case "xy", "yx", "both" -> {
+                    logX = true;
+                    logY = true;
+                }
+                default -> throw UserError.at("--log " + log, "", "must be x, y or xy");
+            }
+        }
+        ErrorBars bars = switch (error.toLowerCase(Locale.ROOT)) {
+            case "minmax" -> ErrorBars.MINMAX;
+            case "stddev" -> ErrorBars.STDDEV;
+            case "none" -> ErrorBars.NONE;
+            default -> throw UserError.at("--error " + error, "", "must be minmax, stddev or none");
+        };
+        int[] wh = size(size);
+        String metricName = y == null ? "cct_increase_pct" : y;
+        Path target;
+        Figure figure;
+        try (ResultsReader db = ResultsReader.open(dbFile, dbFile.toString())) {
+            String xCol = db.resolveColumn(x, "--x");
+            List<String> byCols = new ArrayList<>();
+            for (String b : by) {
+                byCols.add(db.resolveColumn(b.strip(), "--by"));
+            }
+            ResultsReader.Metric metric = db.metric(metricName);
+            List<Grouped.Row> rows = db.rows(xCol, metric, byCols, where);
+            if (rows.isEmpty()) {
+                throw UserError.at(dbFile.toString(), "", "no run has a value of " + metricName + (where == null ? "" : " where " + where));
+            }
+            String t = title != null ? title : metric.title() + " by " + xCol + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols));
+            figure = Charts.grouped("plot", Grouped.of(xCol, metric.title(), rows),
+                    Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]));
+            if (figure == null) {
+                throw UserError.at(dbFile.toString(), "", "nothing to draw" + (logX || logY ? " (log axes leave out values <= 0)" : ""));
+            }
+            target = out != null ? out : Path.of(safe(metricName) + "-vs-" + safe(xCol) + (byCols.isEmpty() ? "" : "-by-" + safe(String.join("-", byCols))) + ".png");
+        }
+        Figure.Format f;
+        try {
+            f = Figure.Format.of(target);
+        } catch (IllegalArgumentException e) {
+            throw UserError.at("--out " + target, "", e.getMessage());
+        }
+        ReportInputs.writeAtomically(target, f == Figure.Format.PNG ? figure.png() : figure.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                target.toString());
+        if (!quiet) {
+            main.out.println("figure       " + ScenarioLoader.shownPath(target));
+        }
+        return Main.OK;
+    }
+
+    private static int[] size(String s) {
+        String[] p = s.toLowerCase(Locale.ROOT).split("x");
+        try {
+            int w = Integer.parseInt(p[0].strip());
+            int h = Integer.parseInt(p[1].strip());
+            if (p.length == 2 && w >= 200 && h >= 150 && w <= 8000 && h <= 8000) {
+                return new int[] {w, h};
+            }
+        } catch (RuntimeException e) {
+            // below
+        }
+        throw UserError.at("--size " + s, "", "must be WIDTHxHEIGHT in pixels, between 200x150 and 8000x8000");
+    }
+
+    private static String safe(String s) {
+        String r = s.replaceAll("[^A-Za-z0-9._-]+", "_").replaceAll("^[._]+", "");
+        return r.isEmpty() ? "plot" : r.length() > 60 ? r.substring(0, 60) : r;
+    }
+}

@@ -1,0 +1,458 @@
+package org.lbsim.cli.report;
+
+import static org.lbsim.cli.report.Html.esc;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.lbsim.cli.plot.Charts;
+import org.lbsim.cli.plot.Figure;
+import org.lbsim.cli.plot.Grouped;
+import org.lbsim.cli.plot.ResultsReader;
+import org.lbsim.cli.plot.Stats;
+import org.lbsim.cli.plot.Svg;
+
+/**
+ * One self-contained HTML page: inline CSS, figures as inline SVG, no script, no fetch of anything
+ * (a Content-Security-Policy forbids it, so a mistake shows up as a console error rather than a
+ * silent request). Same input, same bytes: nothing depends on the clock or the machine.
+ */
+public final class HtmlReport {
+    /** Single runs of a database shown in full (each with its figures); the others only in the table. */
+    static final int MAX_RUN_SECTIONS = 12;
+    private static final String SCHEME = "loadBalancing.type";
+    private static final String MESSAGE = "workload.messageBytes";
+
+    private static final String CSS = """
+            :root{--line:#dde2e8;--muted:#5b6673}
+            *{box-sizing:border-box}
+            body{margin:0;background:#f5f6f8;color:#1c232b;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-serif}
+            main{max-width:1180px;margin:0 auto;padding:20px 24px 40px}
+            header{border-bottom:3px solid #0072b2;margin-bottom:8px;padding-bottom:10px}
+            h1{font-size:26px;margin:0 0 4px}
+            h2{font-size:20px;margin:34px 0 10px;padding-bottom:4px;border-bottom:1px solid var(--line)}
+            h3{font-size:17px;margin:22px 0 8px}
+            .sub{color:var(--muted);margin:0}
+            nav ul{margin:6px 0 0;padding-left:20px}
+            .kpis{display:flex;flex-wrap:wrap;gap:10px;margin:14px 0}
+            .kpi{background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px 14px;min-width:150px}
+            .kpi span{display:block;color:var(--muted);font-size:13px}
+            .kpi b{font-size:21px;font-variant-numeric:tabular-nums}
+            .tables{display:flex;flex-wrap:wrap;gap:18px;align-items:flex-start}
+            .scroll{overflow-x:auto;max-width:100%}
+            table{border-collapse:collapse;background:#fff;font-variant-numeric:tabular-nums;font-size:13.5px}
+            caption{text-align:left;font-weight:600;padding:0 0 4px}
+            th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;white-space:nowrap}
+            th{background:#eef1f5;font-weight:600;white-space:normal;vertical-align:bottom}
+            td:first-child,th:first-child{text-align:left}
+            .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:14px}
+            figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px}
+            figure svg{display:block}
+            pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:10px 12px;overflow:auto;font-size:13px;line-height:1.35;max-height:560px}
+            .note{background:#fff8e5;border:1px solid #efd9a0;border-radius:6px;padding:6px 10px;color:#6b4d00;margin:8px 0}
+            details{margin:8px 0}
+            summary{cursor:pointer;font-weight:600}
+            footer{margin-top:36px;color:var(--muted);font-size:13px}
+            """;
+
+    private final StringBuilder body = new StringBuilder();
+    private final List<String[]> toc = new ArrayList<>();
+    private int figures;
+
+    private HtmlReport() {
+    }
+
+    /** The report of one run. */
+    public static String forRun(RunData run, String generator) {
+        HtmlReport r = new HtmlReport();
+        r.run(run, "", true);
+        return r.page("lbsim report: " + run.title(), subtitle(run), generator);
+    }
+
+    /** The report of a results database: one section per sweep, then the single runs. */
+    public static String forDatabase(ResultsReader db, String title, String generator) {
+        HtmlReport r = new HtmlReport();
+        List<String> sweeps = db.sweeps();
+        int total = 0;
+        for (String sweep : sweeps) {
+            List<Map<String, Object>> rows = sweep == null ? db.viewRows("v.sweep IS NULL") : db.viewRows("v.sweep = ?", sweep);
+            total += rows.size();
+            if (sweep == null) {
+                r.singleRuns(db, rows, sweeps.size() == 1 && rows.size() == 1);
+            } else {
+                r.sweep(sweep, rows);
+            }
+        }
+        if (total == 0) {
+            r.body.append("<p class=\"note\">The database holds no runs yet.</p>\n");
+        }
+        long named = sweeps.stream().filter(Objects::nonNull).count();
+        String sub = total + (total == 1 ? " run" : " runs") + (named > 0 ? " in " + named + (named == 1 ? " sweep" : " sweeps") : "")
+                + (sweeps.contains(null) ? (named > 0 ? " and " : ", ") + "single runs" : "");
+        return r.page("lbsim report: " + title, esc(sub), generator);
+    }
+
+    private String page(String title, String subtitle, String generator) {
+        StringBuilder p = new StringBuilder(body.length() + 4096);
+        p.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<meta name=\"generator\" content=\"").append(esc(generator)).append("\">\n")
+                .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n")
+                .append("<header>\n<h1>").append(esc(title)).append("</h1>\n<p class=\"sub\">").append(subtitle).append("</p>\n");
+        if (toc.size() > 1) {
+            p.append("<nav><ul>\n");
+            for (String[] t : toc) {
+                p.append("<li><a href=\"#").append(t[0]).append("\">").append(esc(t[1])).append("</a></li>\n");
+            }
+            p.append("</ul></nav>\n");
+        }
+        p.append("</header>\n").append(body)
+                .append("<footer>Written by ").append(esc(generator)).append(". Figures: mean over the runs of a point; bars from the smallest to the largest run.")
+                .append(" Times in \u00b5s, queues in KB (1000 bytes); drops, retransmissions and queues in sweep tables are means over the runs.</footer>\n</main>\n</body>\n</html>\n");
+        return p.toString();
+    }
+
+    private static String subtitle(RunData run) {
+        List<String> parts = new ArrayList<>();
+        Object name = run.summary().get("scenario_name");
+        parts.add("scenario <b>" + esc(name == null ? "?" : name) + "</b>, seed " + esc(run.summary().get("seed")));
+        String scheme = scheme(run);
+        if (!scheme.isEmpty()) {
+            parts.add(esc(scheme));
+        }
+        Object topo = run.scenarioField("topology.type");
+        Object work = run.scenarioField("workload.type");
+        if (topo != null || work != null) {
+            parts.add(esc(Objects.toString(topo, "?") + " fabric, " + run.summary().get("hosts") + " hosts, " + Objects.toString(work, "?") + " workload"));
+        }
+        Object version = run.meta().get("lbsim_version");
+        Object commit = run.meta().get("git_commit");
+        if (version != null) {
+            String c = commit == null ? "" : String.valueOf(commit);
+            parts.add("lbsim " + esc(version) + (c.isEmpty() ? "" : " (" + esc(c.substring(0, Math.min(12, c.length()))) + ")"));
+        }
+        return String.join(" \u00b7 ", parts);
+    }
+
+    private static String scheme(RunData run) {
+        List<String> s = new ArrayList<>();
+        for (String f : List.of("loadBalancing.type", "congestionControl.type", "lossRecovery.type")) {
+            Object v = run.scenarioField(f);
+            if (v != null) {
+                s.add(String.valueOf(v));
+            }
+        }
+        return String.join(" / ", s);
+    }
+
+    /** One run: key figures, tables, plots, scenario. {@code top}: the page is about this run (h2 sections). */
+    private void run(RunData run, String idPrefix, boolean top) {
+        String h = top ? "h2" : "h3";
+        Map<String, Object> s = run.summary();
+        body.append("<div class=\"kpis\">\n");
+        kpi("CCT", Html.ps(s.get("cct_ps")));
+        kpi("lower bound", Html.ps(s.get("lower_bound_ps")));
+        kpi("CCT increase", Html.pct(s.get("cct_increase_pct")));
+        kpi("flows finished", Html.num(s.get("flows_finished")) + " / " + Html.num(s.get("flows")));
+        kpi("drops", Html.num(run.counters().get("dropped") != null ? run.counters().get("dropped") : run.counters().get("drops")));
+        kpi("retransmissions", Html.num(run.counters().get("retransmissions")));
+        body.append("</div>\n");
+        for (String n : run.notes()) {
+            body.append("<p class=\"note\">").append(esc(n)).append("</p>\n");
+        }
+
+        section(h, idPrefix + "summary", "Summary", top);
+        body.append("<div class=\"tables\">\n");
+        StringBuilder t = new StringBuilder("<table><caption>Run</caption>\n");
+        for (Map.Entry<String, Object> e : s.entrySet()) {
+            Html.row(t, List.of(Html.header(e.getKey()), cellByName(e.getKey(), e.getValue())), false);
+        }
+        body.append(t).append("</table>\n");
+        t = new StringBuilder("<table><caption>Counters</caption>\n");
+        for (Map.Entry<String, Object> e : run.counters().entrySet()) {
+            Html.row(t, List.of(Html.header(e.getKey()), cellByName(e.getKey(), e.getValue())), false);
+        }
+        body.append(t).append("</table>\n");
+        if (!run.outOfOrder().isEmpty()) {
+            t = new StringBuilder("<table><caption>Reordering at the receivers</caption>\n");
+            for (Map.Entry<String, Object> e : run.outOfOrder().entrySet()) {
+                Html.row(t, List.of(Html.header(e.getKey()), Html.num(e.getValue())), false);
+            }
+            body.append(t).append("</table>\n");
+        }
+        body.append("</div>\n");
+
+        section(h, idPrefix + "layers", "Queues and drops per layer", top);
+        if (run.layers().isEmpty()) {
+            body.append("<p class=\"note\">No per-layer statistics.</p>\n");
+        } else {
+            Set<String> cols = new LinkedHashSet<>();
+            run.layers().forEach(l -> cols.addAll(l.keySet()));
+            StringBuilder lt = new StringBuilder("<div class=\"scroll\"><table>\n");
+            Html.row(lt, cols.stream().map(Html::header).toList(), true);
+            for (Map<String, Object> l : run.layers()) {
+                Html.row(lt, cols.stream().map(c -> cellByName(c, l.get(c))).toList(), false);
+            }
+            body.append(lt).append("</table></div>\n");
+        }
+
+        section(h, idPrefix + "figures", "Figures", top);
+        RunFigures.Result f = RunFigures.of(run);
+        figures(f.figures());
+        for (String m : f.missing()) {
+            body.append("<p class=\"note\">Not drawn: ").append(esc(m)).append("</p>\n");
+        }
+        for (String n : f.notes()) {
+            body.append("<p class=\"sub\">").append(esc(n)).append("</p>\n");
+        }
+
+        section(h, idPrefix + "scenario", "Scenario", top);
+        body.append("<pre>").append(esc(run.scenarioYaml().isEmpty() ? "(not available)" : run.scenarioYaml())).append("</pre>\n");
+    }
+
+    private static String cellByName(String column, Object v) {
+        return Html.cell(column, v);
+    }
+
+    private void kpi(String label, String value) {
+        body.append("<div class=\"kpi\"><span>").append(esc(label)).append("</span><b>").append(value).append("</b></div>\n");
+    }
+
+    private void section(String h, String id, String title, boolean inToc) {
+        body.append('<').append(h).append(" id=\"").append(esc(id)).append("\">").append(esc(title)).append("</").append(h).append(">\n");
+        if (inToc) {
+            toc.add(new String[] {esc(id), title});
+        }
+    }
+
+    private void figures(List<Figure> list) {
+        if (list.isEmpty()) {
+            return;
+        }
+        body.append("<div class=\"figs\">\n");
+        for (Figure f : list) {
+            figures++;
+            body.append("<figure id=\"fig-").append(figures).append("\" data-name=\"").append(esc(f.name())).append("\">")
+                    .append(Svg.inline(f.svg(), "f" + figures + "-")).append("</figure>\n");
+        }
+        body.append("</div>\n");
+    }
+
+    private static String str(Object o) {
+        return ResultsReader.format(o);
+    }
+
+    /**
+     * The dimensions of a sweep: scenario fields (dotted columns) whose value differs between the
+     * runs, the scheme first, leaving out those that follow from one already chosen (the
+     * parameters of a scheme vary with the scheme: {@code loadBalancing.weighted} is set for OFAN only).
+     */
+    static List<String> varyingFields(List<Map<String, Object>> rows) {
+        List<String> varying = new ArrayList<>();
+        if (rows.isEmpty()) {
+            return varying;
+        }
+        for (String col : rows.get(0).keySet()) {
+            if (!col.contains(".")) {
+                continue;
+            }
+            Set<String> values = new LinkedHashSet<>();
+            for (Map<String, Object> r : rows) {
+                values.add(str(r.get(col)));
+            }
+            if (values.size() > 1) {
+                varying.add(col);
+            }
+        }
+        if (varying.remove(SCHEME)) {
+            varying.add(0, SCHEME);
+        }
+        List<String> out = new ArrayList<>();
+        for (String f : varying) {
+            if (out.stream().noneMatch(g -> determines(rows, g, f))) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /** Whether every value of {@code g} comes with a single value of {@code f}. */
+    private static boolean determines(List<Map<String, Object>> rows, String g, String f) {
+        Map<String, String> seen = new LinkedHashMap<>();
+        for (Map<String, Object> r : rows) {
+            String prev = seen.putIfAbsent(str(r.get(g)), str(r.get(f)));
+            if (prev != null && !prev.equals(str(r.get(f)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean numeric(List<Map<String, Object>> rows, String col) {
+        return rows.stream().allMatch(r -> r.get(col) instanceof Number);
+    }
+
+    private static String label(Map<String, Object> row, List<String> cols) {
+        List<String> parts = new ArrayList<>();
+        for (String c : cols) {
+            parts.add(str(row.get(c)));
+        }
+        return String.join(" / ", parts);
+    }
+
+    private void sweep(String sweep, List<Map<String, Object>> rows) {
+        String id = "sweep-" + Html.id(sweep);
+        section("h2", id, "Sweep " + sweep, true);
+        List<String> varying = varyingFields(rows);
+        Set<Object> seeds = new LinkedHashSet<>();
+        rows.forEach(r -> seeds.add(r.get("seed")));
+        body.append("<p class=\"sub\">").append(rows.size()).append(rows.size() == 1 ? " run" : " runs").append(", ")
+                .append(seeds.size()).append(seeds.size() == 1 ? " seed" : " seeds")
+                .append(varying.isEmpty() ? "; no scenario field varies" : "; varying: " + esc(String.join(", ", varying))).append("</p>\n");
+        figures(sweepFigures(sweep, rows, varying));
+        sweepTable(rows, varying);
+        Object yaml = rows.get(0).get("scenario_yaml");
+        if (yaml != null) {
+            body.append("<details><summary>Scenario of the first run (").append(esc(rows.get(0).get("run_id"))).append(")</summary><pre>")
+                    .append(esc(yaml)).append("</pre></details>\n");
+        }
+    }
+
+    /** The per-scheme CCT-increase figure and, when the message size varies, max queue against message size. */
+    static List<Figure> sweepFigures(String sweep, List<Map<String, Object>> rows, List<String> varying) {
+        List<Figure> out = new ArrayList<>();
+        boolean hasScheme = !rows.isEmpty() && rows.get(0).containsKey(SCHEME);
+        List<String> others = varying.stream().filter(v -> !v.equals(SCHEME)).toList();
+        String x;
+        List<String> by;
+        if (others.size() == 1 && numeric(rows, others.get(0)) && hasScheme) {
+            x = others.get(0);
+            by = List.of(SCHEME);
+        } else if (hasScheme) {
+            x = SCHEME;
+            by = others;
+        } else if (!varying.isEmpty()) {
+            x = varying.get(0);
+            by = varying.subList(1, varying.size());
+        } else {
+            x = "scenario_name";
+            by = List.of();
+        }
+        List<Grouped.Row> cct = new ArrayList<>();
+        for (Map<String, Object> r : rows) {
+            if (r.get("cct_increase_pct") instanceof Number n) {
+                cct.add(new Grouped.Row(r.get(x), label(r, by), n.doubleValue()));
+            }
+        }
+        Grouped g = Grouped.of(x, "CCT increase over the lower bound (%)", cct);
+        boolean logX = g.numericX() && spansDecades(cct);
+        Figure f = Charts.grouped("cct-increase", g, Charts.GroupedOptions.of("CCT increase over the lower bound")
+                .withLog(logX, false).withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
+        if (f != null) {
+            out.add(f);
+        }
+        if (varying.contains(MESSAGE) && !rows.isEmpty() && rows.get(0).containsKey("max_queue_bytes")) {
+            List<String> groups = varying.stream().filter(v -> !v.equals(MESSAGE)).toList();
+            List<Grouped.Row> q = new ArrayList<>();
+            for (Map<String, Object> r : rows) {
+                if (r.get("max_queue_bytes") instanceof Number n && r.get(MESSAGE) instanceof Number) {
+                    q.add(new Grouped.Row(r.get(MESSAGE), label(r, groups), n.doubleValue() / 1e3));
+                }
+            }
+            Figure fq = Charts.grouped("max-queue-vs-message", Grouped.of("message size (bytes)", "largest switch queue (KB)", q),
+                    Charts.GroupedOptions.of("Largest queue vs message size (log-log, fitted)").withLog(true, true).withFit(true)
+                            .withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
+            if (fq != null) {
+                out.add(fq);
+            }
+        }
+        return out;
+    }
+
+    private static boolean spansDecades(List<Grouped.Row> rows) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (Grouped.Row r : rows) {
+            double v = ((Number) r.x()).doubleValue();
+            if (v <= 0) {
+                return false;
+            }
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
+        }
+        return hi / lo >= 20;
+    }
+
+    private void sweepTable(List<Map<String, Object>> rows, List<String> varying) {
+        List<String> keys = varying.isEmpty() ? List.of("scenario_name") : varying;
+        Map<String, List<Map<String, Object>>> points = new LinkedHashMap<>();
+        for (Map<String, Object> r : rows) {
+            points.computeIfAbsent(label(r, keys), k -> new ArrayList<>()).add(r);
+        }
+        StringBuilder t = new StringBuilder("<div class=\"scroll\"><table>\n");
+        List<String> head = new ArrayList<>();
+        keys.forEach(k -> head.add(esc(k)));
+        head.addAll(List.of("finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [min \u2026 max]", "drops",
+                "retransmissions", "max queue (KB)"));
+        Html.row(t, head, true);
+        for (List<Map<String, Object>> point : points.values()) {
+            List<String> cells = new ArrayList<>();
+            keys.forEach(k -> cells.add(esc(str(point.get(0).get(k)))));
+            long finished = point.stream().filter(r -> r.get("cct_ps") instanceof Number n && n.longValue() >= 0).count();
+            cells.add(finished + " / " + point.size());
+            Stats.Summary cct = summary(point, "cct_ps", true);
+            cells.add(cct == null ? "\u2013" : Html.cell("cct_ps", cct.mean()));
+            Stats.Summary bound = summary(point, "lower_bound_ps", true);
+            cells.add(bound == null ? "\u2013" : Html.cell("lower_bound_ps", bound.mean()));
+            Stats.Summary inc = summary(point, "cct_increase_pct", false);
+            cells.add(inc == null ? "\u2013" : inc.n() == 1 ? String.format(Locale.ROOT, "%+.2f", inc.mean())
+                    : String.format(Locale.ROOT, "%+.2f [%+.2f \u2026 %+.2f]", inc.mean(), inc.min(), inc.max()));
+            Stats.Summary drops = summary(point, "drops", false);
+            cells.add(drops == null ? "\u2013" : Html.num(drops.mean()));
+            Stats.Summary rtx = summary(point, "retransmissions", false);
+            cells.add(rtx == null ? "\u2013" : Html.num(rtx.mean()));
+            Stats.Summary q = summary(point, "max_queue_bytes", false);
+            cells.add(q == null ? "\u2013" : Html.cell("max_queue_bytes", q.mean()));
+            Html.row(t, cells, false);
+        }
+        body.append(t).append("</table></div>\n");
+    }
+
+    private static Stats.Summary summary(List<Map<String, Object>> rows, String col, boolean nonNegative) {
+        double[] v = rows.stream().map(r -> r.get(col)).filter(o -> o instanceof Number).mapToDouble(o -> ((Number) o).doubleValue())
+                .filter(d -> !Double.isNaN(d) && (!nonNegative || d >= 0)).toArray();
+        return v.length == 0 ? null : Stats.Summary.of(v);
+    }
+
+    /** @param open whether the runs' sections start unfolded (the database holds this one run only) */
+    private void singleRuns(ResultsReader db, List<Map<String, Object>> rows, boolean open) {
+        section("h2", "single-runs", "Single runs", true);
+        StringBuilder t = new StringBuilder("<div class=\"scroll\"><table>\n");
+        Html.row(t, List.of("run", "scenario", "scheme", "seed", "CCT", "lower bound", "CCT increase", "drops", "retransmissions", "max queue"), true);
+        for (Map<String, Object> r : rows) {
+            Html.row(t, List.of(esc(r.get("run_id")), esc(str(r.get("scenario_name"))), esc(str(r.get(SCHEME))), Html.num(r.get("seed")),
+                    Html.ps(r.get("cct_ps")), Html.ps(r.get("lower_bound_ps")), Html.pct(r.get("cct_increase_pct")), Html.num(r.get("drops")),
+                    Html.num(r.get("retransmissions")), Html.kb(r.get("max_queue_bytes"))), false);
+        }
+        body.append(t).append("</table></div>\n");
+        int shown = 0;
+        for (Map<String, Object> r : rows) {
+            if (shown++ == MAX_RUN_SECTIONS) {
+                body.append("<p class=\"note\">").append(rows.size() - MAX_RUN_SECTIONS)
+                        .append(" more single runs are only in the table; 'lbsim report' on a run folder shows one in full.</p>\n");
+                break;
+            }
+            RunData run = RunData.fromDatabase(db, r);
+            body.append("<details").append(open ? " open" : "").append("><summary>Run ").append(esc(run.title())).append(" \u2014 ")
+                    .append(subtitle(run)).append("</summary>\n");
+            run(run, "run-" + shown + "-", false);
+            body.append("</details>\n");
+        }
+    }
+}

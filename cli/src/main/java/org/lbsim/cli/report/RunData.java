@@ -1,0 +1,343 @@
+package org.lbsim.cli.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.lbsim.cli.plot.PlotException;
+import org.lbsim.cli.plot.ResultsReader;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.OutOfOrder;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.metrics.TimeSeries;
+
+/**
+ * What a report shows of one run, whichever source it came from (a run folder, a row of a results
+ * database, or a {@link RunResult} in memory). Keys are snake_case as in the results database
+ * ({@code cct_ps}, {@code max_queue_bytes}), whatever the source spelt.
+ *
+ * @param summary    seed, hosts, flows, flows_finished, cct_ps, lower_bound_ps, cct_increase_pct, rho_max_mbps, simulated_ps
+ * @param layers     one map per layer in path order (layer, ports, max_queue_bytes ...)
+ * @param counters   run-wide counters
+ * @param outOfOrder samples, out_of_order_arrivals, max_degree, max_held (those known)
+ * @param fctPs      FCT of every finished flow
+ * @param series     sampled time series (empty when the run sampled none or the source lacks them)
+ * @param oooHistogram out-of-order log2 histogram (empty when unknown)
+ * @param meta       version, commit ... (may be empty)
+ * @param notes      what the source lacked, to say in the report
+ */
+public record RunData(String title, String scenarioYaml, Map<String, Object> summary, List<Map<String, Object>> layers,
+                      Map<String, Object> counters, Map<String, Object> outOfOrder, double[] fctPs, List<TimeSeries> series,
+                      long[] oooHistogram, Map<String, Object> meta, List<String> notes) {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final YAMLMapper YAML = new YAMLMapper();
+
+    /** A value of the scenario tree by dotted path ({@code loadBalancing.type}), or null. */
+    public Object scenarioField(String path) {
+        Object node;
+        try {
+            node = YAML.readValue(scenarioYaml, Object.class);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+        for (String part : path.split("\\.")) {
+            if (!(node instanceof Map<?, ?> m)) {
+                return null;
+            }
+            node = m.get(part);
+        }
+        return node;
+    }
+
+    /** camelCase to snake_case ({@code maxQueueBytes} to {@code max_queue_bytes}). */
+    static String snake(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+    }
+
+    private static Map<String, Object> snakeKeys(Map<?, ?> m) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        m.forEach((k, v) -> out.put(snake(String.valueOf(k)), v));
+        return out;
+    }
+
+    private static Map<String, Object> recordMap(Record r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            try {
+                m.put(snake(c.getName()), c.getAccessor().invoke(r));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return m;
+    }
+
+    /** From a run in memory. */
+    public static RunData of(String title, String scenarioYaml, RunResult r, Map<String, Object> meta) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("scenario_name", r.name());
+        s.put("seed", r.seed());
+        s.put("hosts", r.hosts());
+        s.put("flows", r.flows());
+        s.put("flows_finished", r.flowsFinished());
+        s.put("cct_ps", r.cctPs());
+        s.put("lower_bound_ps", r.lowerBoundPs());
+        s.put("cct_increase_pct", Double.isNaN(r.cctIncreasePercent()) ? null : r.cctIncreasePercent());
+        s.put("rho_max_mbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
+        s.put("simulated_ps", r.simulatedPs());
+        List<Map<String, Object>> layers = new ArrayList<>();
+        r.layers().forEach(l -> layers.add(recordMap(l)));
+        Map<String, Object> counters = recordMap(r.counters());
+        OutOfOrder o = r.outOfOrder();
+        Map<String, Object> ooo = new LinkedHashMap<>();
+        ooo.put("samples", o.samples());
+        ooo.put("out_of_order_arrivals", o.outOfOrderArrivals());
+        ooo.put("max_degree", o.maxDegree());
+        ooo.put("max_held", o.maxHeld());
+        double[] fct = r.flowResults().stream().filter(FlowResult::finished).mapToDouble(FlowResult::fctPs).toArray();
+        return new RunData(title, scenarioYaml, s, layers, counters, ooo, fct, r.series(),
+                o.log2Histogram() == null ? new long[0] : o.log2Histogram().clone(), meta == null ? Map.of() : meta, List.of());
+    }
+
+    /**
+     * From a run folder: scenario.yaml, summary.json and flows.csv are required; series.csv and
+     * ooo.csv (written since lbsim writes them) and meta.json are used when present.
+     *
+     * @param shown the folder as the user wrote it, for messages
+     */
+    public static RunData fromFolder(Path dir, String shown) {
+        Path summaryFile = dir.resolve("summary.json");
+        if (!Files.isRegularFile(summaryFile)) {
+            throw new PlotException(shown + ": not a run folder (no summary.json)");
+        }
+        List<String> notes = new ArrayList<>();
+        try {
+            String yaml = Files.isRegularFile(dir.resolve("scenario.yaml")) ? Files.readString(dir.resolve("scenario.yaml"), StandardCharsets.UTF_8) : "";
+            if (yaml.isEmpty()) {
+                notes.add("the folder has no scenario.yaml");
+            }
+            Map<?, ?> summary = JSON.readValue(summaryFile.toFile(), Map.class);
+            Map<String, Object> s = new LinkedHashMap<>();
+            Map<String, Object> sn = snakeKeys(summary);
+            s.put("scenario_name", sn.get("scenario"));
+            for (String k : List.of("seed", "hosts", "flows", "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_percent", "rho_max_mbps",
+                    "simulated_ps")) {
+                s.put(k.equals("cct_increase_percent") ? "cct_increase_pct" : k, number(sn.get(k)));
+            }
+            List<Map<String, Object>> layers = new ArrayList<>();
+            if (sn.get("layers") instanceof List<?> l) {
+                for (Object o : l) {
+                    if (o instanceof Map<?, ?> m) {
+                        layers.add(numbers(snakeKeys(m)));
+                    }
+                }
+            }
+            Map<String, Object> counters = sn.get("counters") instanceof Map<?, ?> c ? numbers(snakeKeys(c)) : Map.of();
+            Map<String, Object> ooo = sn.get("out_of_order") instanceof Map<?, ?> o ? numbers(snakeKeys(o)) : Map.of();
+            double[] fct = readFct(dir.resolve("flows.csv"), shown + "/flows.csv");
+            List<TimeSeries> series = List.of();
+            Path seriesFile = dir.resolve("series.csv");
+            if (Files.isRegularFile(seriesFile)) {
+                series = readSeries(seriesFile, shown + "/series.csv");
+            } else {
+                notes.add("the folder has no series.csv (written by lbsim run since plots exist): no time series and no queue CDF");
+            }
+            long[] hist = new long[0];
+            Path oooFile = dir.resolve("ooo.csv");
+            if (Files.isRegularFile(oooFile)) {
+                hist = readHistogram(oooFile, shown + "/ooo.csv");
+            } else {
+                notes.add("the folder has no ooo.csv: no out-of-order CDF");
+            }
+            Map<String, Object> meta = Files.isRegularFile(dir.resolve("meta.json"))
+                    ? snakeKeys(JSON.readValue(dir.resolve("meta.json").toFile(), Map.class)) : Map.of();
+            String title = dir.toAbsolutePath().normalize().getFileName() == null ? shown : dir.toAbsolutePath().normalize().getFileName().toString();
+            return new RunData(title, yaml, s, layers, counters, ooo, fct, series, hist, meta, notes);
+        } catch (IOException e) {
+            throw new PlotException(shown + ": cannot read the run folder: " + e.getMessage(), e);
+        }
+    }
+
+    /** From one run of a results database ({@code row}: its row of the runs view). */
+    public static RunData fromDatabase(ResultsReader db, Map<String, Object> row) {
+        String id = String.valueOf(row.get("run_id"));
+        Map<String, Object> s = new LinkedHashMap<>();
+        for (String k : List.of("scenario_name", "seed", "hosts", "flows", "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_pct",
+                "rho_max_mbps", "simulated_ps")) {
+            s.put(k, row.get(k));
+        }
+        List<Map<String, Object>> layers = new ArrayList<>();
+        if (db.hasTable("layers")) {
+            for (Map<String, Object> l : db.query("SELECT * FROM layers WHERE run_id = ? ORDER BY rowid", id)) {
+                l.remove("run_id");
+                l.remove("layer_index");
+                layers.add(l);
+            }
+        }
+        Map<String, Object> counters = new LinkedHashMap<>();
+        if (db.hasTable("counters")) {
+            for (Map<String, Object> c : db.query("SELECT name, value FROM counters WHERE run_id = ? ORDER BY rowid", id)) {
+                counters.put(String.valueOf(c.get("name")), c.get("value"));
+            }
+        }
+        Map<String, Object> ooo = new LinkedHashMap<>();
+        ooo.put("out_of_order_arrivals", row.get("ooo_arrivals"));
+        ooo.put("max_degree", row.get("ooo_max_degree"));
+        ooo.put("max_held", row.get("ooo_max_held"));
+        double[] fct = new double[0];
+        if (db.hasTable("flows")) {
+            fct = db.query("SELECT fct_ps FROM flows WHERE run_id = ? AND fct_ps >= 0 ORDER BY flow", id).stream()
+                    .mapToDouble(r -> ((Number) r.get("fct_ps")).doubleValue()).toArray();
+        }
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("lbsim_version", row.get("lbsim_version"));
+        meta.put("git_commit", row.get("git_commit"));
+        return new RunData(id, row.get("scenario_yaml") == null ? "" : String.valueOf(row.get("scenario_yaml")), s, layers, counters, ooo,
+                fct, db.series(id), db.outOfOrderHistogram(id), meta, List.of());
+    }
+
+    private static Object number(Object o) {
+        if (o instanceof java.math.BigDecimal d) {
+            return d.doubleValue();
+        }
+        return o;
+    }
+
+    private static Map<String, Object> numbers(Map<String, Object> m) {
+        m.replaceAll((k, v) -> number(v));
+        return m;
+    }
+
+    private static double[] readFct(Path file, String shown) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return new double[0];
+        }
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String header = r.readLine();
+            int col = header == null ? -1 : Arrays.asList(header.split(",")).indexOf("fct_ps");
+            if (col < 0) {
+                throw new PlotException(shown + ": no fct_ps column");
+            }
+            double[] out = new double[64];
+            int n = 0;
+            String line;
+            int lineNo = 1;
+            while ((line = r.readLine()) != null) {
+                lineNo++;
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String[] f = line.split(",", -1);
+                long fct;
+                try {
+                    fct = Long.parseLong(f[col]);
+                } catch (RuntimeException e) {
+                    throw new PlotException(shown + ":" + lineNo + ": fct_ps is not an integer");
+                }
+                if (fct >= 0) {
+                    if (n == out.length) {
+                        out = Arrays.copyOf(out, n * 2);
+                    }
+                    out[n++] = fct;
+                }
+            }
+            return Arrays.copyOf(out, n);
+        }
+    }
+
+    /** series.csv (series,unit,t_ps,value) back into series, in order of first appearance. */
+    static List<TimeSeries> readSeries(Path file, String shown) throws IOException {
+        Map<String, String> units = new LinkedHashMap<>();
+        Map<String, long[]> times = new LinkedHashMap<>();
+        Map<String, double[]> values = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String header = r.readLine();
+            if (header == null || !header.equals("series,unit,t_ps,value")) {
+                throw new PlotException(shown + ": expected the header series,unit,t_ps,value");
+            }
+            String line;
+            int lineNo = 1;
+            while ((line = r.readLine()) != null) {
+                lineNo++;
+                if (line.isEmpty()) {
+                    continue;
+                }
+                int c3 = line.lastIndexOf(',');
+                int c2 = line.lastIndexOf(',', c3 - 1);
+                int c1 = line.lastIndexOf(',', c2 - 1);
+                if (c1 <= 0) {
+                    throw new PlotException(shown + ":" + lineNo + ": expected 4 fields");
+                }
+                String name = line.substring(0, c1);
+                long t;
+                double v;
+                try {
+                    t = Long.parseLong(line.substring(c2 + 1, c3));
+                    v = Double.parseDouble(line.substring(c3 + 1));
+                } catch (NumberFormatException e) {
+                    throw new PlotException(shown + ":" + lineNo + ": t_ps must be an integer and value a number");
+                }
+                units.putIfAbsent(name, line.substring(c1 + 1, c2));
+                int n = counts.getOrDefault(name, 0);
+                long[] ta = times.computeIfAbsent(name, k -> new long[256]);
+                double[] va = values.computeIfAbsent(name, k -> new double[256]);
+                if (n == ta.length) {
+                    ta = Arrays.copyOf(ta, n * 2);
+                    va = Arrays.copyOf(va, n * 2);
+                    times.put(name, ta);
+                    values.put(name, va);
+                }
+                ta[n] = t;
+                va[n] = v;
+                counts.put(name, n + 1);
+            }
+        }
+        List<TimeSeries> out = new ArrayList<>();
+        for (String name : units.keySet()) {
+            int n = counts.get(name);
+            out.add(new TimeSeries(name, units.get(name), Arrays.copyOf(times.get(name), n), Arrays.copyOf(values.get(name), n)));
+        }
+        return out;
+    }
+
+    static long[] readHistogram(Path file, String shown) throws IOException {
+        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        if (lines.isEmpty() || !lines.get(0).startsWith("bucket,")) {
+            throw new PlotException(shown + ": expected a header starting with bucket,");
+        }
+        List<String> header = Arrays.asList(lines.get(0).split(","));
+        int countCol = header.indexOf("count");
+        long[] h = new long[0];
+        for (int i = 1; i < lines.size(); i++) {
+            if (lines.get(i).isEmpty()) {
+                continue;
+            }
+            String[] f = lines.get(i).split(",");
+            try {
+                int b = Integer.parseInt(f[0]);
+                long c = Long.parseLong(f[countCol]);
+                if (b < 0 || b > 64) {
+                    throw new NumberFormatException();
+                }
+                if (b >= h.length) {
+                    h = Arrays.copyOf(h, b + 1);
+                }
+                h[b] = c;
+            } catch (RuntimeException e) {
+                throw new PlotException(shown + ":" + (i + 1) + ": bucket and count must be integers");
+            }
+        }
+        return h;
+    }
+}

@@ -1,0 +1,161 @@
+package org.lbsim.cli.plot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.metrics.TimeSeries;
+import org.w3c.dom.Document;
+
+/** Every kind of figure as PNG and SVG: files written, PNG decodes, SVG is XML and stays small. */
+class FiguresTest {
+    @TempDir
+    Path dir;
+
+    /** Parses without ever fetching the DTD the SVG names. */
+    static Document xml(String text) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/nonvalidating/load-external-dtd", false);
+        f.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
+        return f.newDocumentBuilder().parse(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    static BufferedImage png(byte[] bytes) throws IOException {
+        BufferedImage img = ImageIO.read(new ByteArrayInputStream(bytes));
+        assertThat(img).as("PNG decodes").isNotNull();
+        return img;
+    }
+
+    private static List<TimeSeries> longSeries(int n, int count) {
+        List<TimeSeries> out = new ArrayList<>();
+        for (int s = 0; s < count; s++) {
+            long[] t = new long[n];
+            double[] v = new double[n];
+            for (int i = 0; i < n; i++) {
+                t[i] = i * 1_000_000L;
+                v[i] = 400_000 * Math.abs(Math.sin(i / 3000.0 + s)) + (i * 7919L % 1000) * 20;
+            }
+            out.add(new TimeSeries("queue.max L" + s, "bytes", t, v));
+        }
+        return out;
+    }
+
+    @Test
+    void a_time_series_of_100k_points_gives_a_small_valid_svg_and_a_png() throws Exception {
+        Figure f = Charts.timeSeries("q", "Queue depth", "queue (KB)", longSeries(100_000, 1), 1e-3, n -> n);
+        Path svg = dir.resolve("plots/q.svg");
+        Path pngFile = dir.resolve("plots/q.png");
+        f.save(svg);
+        f.save(pngFile);
+        String text = Files.readString(svg);
+        assertThat(text.length()).as("SVG bytes for one 100k-point series").isLessThan(150_000);
+        Document d = xml(text);
+        assertThat(d.getDocumentElement().getLocalName()).isEqualTo("svg");
+        assertThat(d.getDocumentElement().getAttribute("viewBox")).isEqualTo("0 0 800 460");
+        assertThat(text).doesNotContain("<line ").doesNotContainPattern("\\d\\.\\d{3,}");
+        BufferedImage img = png(Files.readAllBytes(pngFile));
+        assertThat(img.getWidth()).isEqualTo(800);
+        assertThat(img.getHeight()).isEqualTo(460);
+        assertThat(f.svg()).as("same figure, same bytes").isEqualTo(text);
+    }
+
+    @Test
+    void six_long_series_stay_below_half_a_megabyte() {
+        Figure f = Charts.timeSeries("q", "Queue depth", "queue (KB)", longSeries(100_000, 6), 1e-3, n -> n);
+        assertThat(f.svg().length()).isLessThan(500_000);
+    }
+
+    @Test
+    void cdfs_of_fct_queue_and_reordering_render() throws Exception {
+        Map<String, double[]> samples = new LinkedHashMap<>();
+        samples.put("E->A", new java.util.Random(1).doubles(50_000, 0, 800).toArray());
+        samples.put("A->C", new java.util.Random(2).doubles(50_000, 0, 300).toArray());
+        samples.put("empty", new double[0]);
+        Figure q = Charts.cdf("queue-cdf", "Queue depth", "queue (KB)", samples, false);
+        assertThat(Charts.seriesNames(q)).contains("E->A", "A->C").doesNotContain("empty");
+        Figure o = Charts.outOfOrderCdf("ooo", "Reordering", new long[] {900, 30, 40, 20, 10});
+        Figure single = Charts.outOfOrderCdf("ooo", "Reordering", new long[] {900});
+        for (Figure f : List.of(q, o, single)) {
+            assertThat(png(f.png()).getWidth()).isEqualTo(800);
+            xml(f.svg());
+        }
+        assertThat(Charts.outOfOrderCdf("x", "x", new long[0])).isNull();
+        assertThat(Charts.cdf("x", "x", "x", Map.of("a", new double[0]), false)).isNull();
+    }
+
+    @Test
+    void grouped_figures_draw_categories_numbers_error_bars_and_fits() throws Exception {
+        List<Grouped.Row> rows = new ArrayList<>();
+        for (String scheme : List.of("ecmp", "ofan")) {
+            for (double size = 1024; size <= 1 << 24; size *= 4) {
+                for (int seed = 0; seed < 3; seed++) {
+                    double slope = scheme.equals("ecmp") ? 0.5 : 0.25;
+                    rows.add(new Grouped.Row((long) size, scheme, 2 * Math.pow(size, slope) * (1 + 0.002 * seed)));
+                }
+            }
+        }
+        Grouped g = Grouped.of("message size", "max queue (KB)", rows);
+        assertThat(g.numericX()).isTrue();
+        assertThat(g.maxRunsPerPoint()).isEqualTo(3);
+        Figure f = Charts.grouped("q", g, Charts.GroupedOptions.of("queue").withLog(true, true).withFit(true));
+        assertThat(Charts.seriesNames(f)).contains("ecmp (slope 0.50)", "ofan (slope 0.25)");
+        xml(f.svg());
+        png(f.png());
+
+        List<Grouped.Row> cats = new ArrayList<>();
+        for (String scheme : List.of("ecmp", "host-spray", "ofan")) {
+            for (int seed = 0; seed < 4; seed++) {
+                cats.add(new Grouped.Row(scheme, "", 10 + scheme.length() + seed));
+            }
+        }
+        Grouped c = Grouped.of("loadBalancing.type", "CCT increase (%)", cats);
+        assertThat(c.numericX()).isFalse();
+        assertThat(c.categories()).containsExactly("ecmp", "host-spray", "ofan");
+        Grouped.Cell first = c.groups().get("").get(0);
+        assertThat(first.y().mean()).isEqualTo(15.5);
+        assertThat(first.y().min()).isEqualTo(14);
+        assertThat(first.y().max()).isEqualTo(17);
+        for (Charts.ErrorBars e : Charts.ErrorBars.values()) {
+            Figure cf = Charts.grouped("cct", c, Charts.GroupedOptions.of("cct").withErrorBars(e).withSize(640, 400));
+            assertThat(png(cf.png()).getWidth()).isEqualTo(640);
+            xml(cf.svg());
+        }
+        assertThat(Charts.grouped("x", Grouped.of("x", "y", List.of()), Charts.GroupedOptions.of("x"))).isNull();
+    }
+
+    @Test
+    void the_file_extension_picks_the_format() {
+        assertThat(Figure.Format.of(Path.of("a.PNG"))).isEqualTo(Figure.Format.PNG);
+        assertThat(Figure.Format.of(Path.of("a.svg"))).isEqualTo(Figure.Format.SVG);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Figure.Format.of(Path.of("a.pdf")))
+                .hasMessage("the file name must end in .png or .svg, got a.pdf");
+    }
+
+    @Test
+    void svg_compaction_merges_segments_and_rounds() {
+        String in = "<svg>\n  <line style=\"s\" x1=\"1.0\" x2=\"2.123456\" y1=\"3.0\" y2=\"4.0\"/>\n"
+                + "  <line style=\"s\" x1=\"2.123456\" x2=\"5.0\" y1=\"4.0\" y2=\"6.0\"/>\n"
+                + "  <line style=\"t\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"1\"/>\n"
+                + "  <clipPath id=\"clip123456\"/><g clip-path=\"url(#clip123456)\"/>\n</svg>";
+        String out = Svg.compact(in);
+        assertThat(out).isEqualTo("<svg>\n  <path style=\"s\" d=\"M1.0,3.0 L2.12,4.0 L5.0,6.0\"/>\n  <path style=\"t\" d=\"M0,0 L1,1\"/>\n"
+                + "  <clipPath id=\"clip1\"/><g clip-path=\"url(#clip1)\"/>\n</svg>");
+        String inline = Svg.inline("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg height=\"460px\" viewBox=\"0 0 8 4\" width=\"800px\">"
+                + "<clipPath id=\"clip99\"/></svg>", "f2-");
+        assertThat(inline).isEqualTo("<svg viewBox=\"0 0 8 4\" width=\"100%\" style=\"height:auto\" role=\"img\"><clipPath id=\"f2-clip1\"/></svg>");
+    }
+}
