@@ -65,6 +65,9 @@ public final class PreparedRun {
         transport.onAllDone(() -> {
             completedAtPs = sim.nowPs();
             layerSnapshot = layerStats(completedAtPs);
+            if (sampler != null) {
+                sampler.stop();
+            }
         });
         sim.run(scenario.limits().maxTimePs());
         if (watchdog != null && watchdog.report() == null && transport.completedFlows() < transport.flowCount()) {

@@ -32,6 +32,12 @@ final class Sampler implements EventHandler {
     private double[][] values;
     private int count;
     private long lastBytes;
+    private boolean stopped;
+
+    /** No more samples (the collective has completed; what follows is only the drain). */
+    void stop() {
+        stopped = true;
+    }
 
     Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps) {
         this.sim = sim;
@@ -67,6 +73,9 @@ final class Sampler implements EventHandler {
 
     @Override
     public void onEvent(int kind, long tag) {
+        if (stopped) {
+            return;
+        }
         if (count == times.length) {
             times = Arrays.copyOf(times, count * 2);
             for (int s = 0; s < values.length; s++) {
