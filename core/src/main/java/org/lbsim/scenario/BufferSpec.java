@@ -24,5 +24,10 @@ public sealed interface BufferSpec permits BufferSpec.PerPort, BufferSpec.Shared
             ScenarioException.require(totalBytes >= 64, "totalBytes", "must be >= 64 bytes, got " + totalBytes);
             ScenarioException.require(alpha > 0 && Double.isFinite(alpha), "alpha", "must be a positive number, got " + alpha);
         }
+
+        /** A 64 MB switch (Themis' setting) with alpha 1. */
+        public static SharedDynamic defaults() {
+            return new SharedDynamic(64_000_000, 1);
+        }
     }
 }

@@ -16,6 +16,10 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             ScenarioException.require(messageBytes >= 1, "messageBytes", "must be >= 1 byte, got " + messageBytes);
             ScenarioException.require(hosts == 0 || hosts >= 2, "hosts", "must be 0 (all hosts) or >= 2, got " + hosts);
         }
+
+        public static Permutation defaults() {
+            return new Permutation(4L << 20, 0);
+        }
     }
 
     @TypeName("all-to-all")
@@ -26,6 +30,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         public AllToAll {
             ScenarioException.require(messageBytes >= 1, "messageBytes", "must be >= 1 byte, got " + messageBytes);
             ScenarioException.require(hosts == 0 || hosts >= 2, "hosts", "must be 0 (all hosts) or >= 2, got " + hosts);
+        }
+
+        /** OFAN's all-to-all: 1 MiB per pair, every host. */
+        public static AllToAll defaults() {
+            return new AllToAll(1L << 20, 0);
         }
     }
 

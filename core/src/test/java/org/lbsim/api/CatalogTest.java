@@ -106,7 +106,8 @@ class CatalogTest {
         assertThat(text).startsWith("fat-tree: topology\n  3-tier k-ary fat tree");
         assertThat(text).containsPattern("\n  k +integer +8 +switch radix");
         assertThat(text).containsPattern("\n  hostLink.rateGbps +number +800 +host to edge links: link rate in Gb/s");
-        assertThat(Catalog.explain("all-to-all")).containsPattern("\n  messageBytes +integer +required +bytes per host pair");
+        assertThat(Catalog.explain("all-to-all")).containsPattern("\n  messageBytes +integer +1048576 +bytes per host pair");
+        assertThat(Catalog.explain("custom")).containsPattern("\n  hosts +integer +required");
         assertThat(Catalog.explain("shared-dynamic")).contains("use:    switches: {buffer: {type: shared-dynamic}}");
     }
 
