@@ -92,8 +92,11 @@ class ScenarioBinderTest {
 
     @Test
     void a_variant_without_defaults_requires_its_fields() {
-        assertThat(error(map("switches", map("buffer", map("type", "shared-dynamic", "totalBytes", 1_000_000)))))
-                .isEqualTo("switches.buffer.alpha: is required for type 'shared-dynamic' (dynamic threshold factor alpha (> 0))");
+        assertThat(error(map("topology", map("type", "custom", "switches", java.util.List.of("s0")))))
+                .isEqualTo("topology.hosts: is required for type 'custom' (number of hosts, named h0 .. h<N-1>)");
+        // a variant with defaults() fills in what is missing
+        assertThat(ScenarioBinder.bind(map("switches", map("buffer", map("type", "shared-dynamic", "totalBytes", 1_000_000))))
+                .switches().buffer()).isEqualTo(new BufferSpec.SharedDynamic(1_000_000, 1.0));
         assertThat(error(map("workload", map("type", "trace"))))
                 .isEqualTo("workload.file: is required for type 'trace' (path of the CSV file)");
         Scenario s = ScenarioBinder.bind(map("switches", map("buffer", map("type", "shared-dynamic", "totalBytes", 1_000_000, "alpha", 2))));
