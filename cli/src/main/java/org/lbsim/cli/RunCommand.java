@@ -11,6 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.lbsim.cli.store.ResultsStore;
+import org.lbsim.cli.store.RunRecord;
+import org.lbsim.cli.store.StoreException;
+import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
@@ -39,6 +43,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print nothing on success.")
     boolean quiet;
 
+    @Option(names = "--db", paramLabel = "PATH",
+            description = "Also record the run in this DuckDB results database (created if missing; docs/results.md), run_id = the run folder's name.")
+    Path db;
+
     @Override
     public Integer call() {
         ScenarioLoader.Loaded loaded = scenario.load();
@@ -46,15 +54,33 @@ final class RunCommand implements Callable<Integer> {
         if (out != null && Files.exists(out)) {
             throw UserError.at(out.toString(), "", "already exists; choose another --out or remove it");
         }
+        if (db != null && Files.isDirectory(db)) {
+            throw UserError.at(db.toString(), "", "is a directory, expected a DuckDB database file");
+        }
         Instant started = Instant.now();
         Path target = out != null ? out
                 : RunFolder.defaultDir(Path.of("").toAbsolutePath(), s.name(), s.seed(), LocalDateTime.now());
         RunResult result = loaded.prepared().run();
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started));
+        String runId = db == null ? null : record(written, s, result);
         if (!quiet) {
             printSummary(main.out, loaded.prepared(), result, ScenarioLoader.shownPath(written));
+            if (runId != null) {
+                main.out.printf(Locale.ROOT, "database     %s (run_id %s)%n", ScenarioLoader.shownPath(db), runId);
+            }
         }
         return Main.OK;
+    }
+
+    /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
+    private String record(Path folder, Scenario s, RunResult result) {
+        try (ResultsStore store = ResultsStore.open(db, db.toString(), 60_000)) {
+            String runId = store.unusedRunId(folder.getFileName().toString());
+            store.write(new RunRecord(runId, null, null, s, Yaml.write(ScenarioTree.toTree(s)), result, BuildInfo.version(), BuildInfo.gitCommit()));
+            return runId;
+        } catch (StoreException e) {
+            throw new UserError(e.getMessage() + " (the run folder " + ScenarioLoader.shownPath(folder) + " was written)");
+        }
     }
 
     private static Map<String, Object> meta(RunResult r, Instant started) {

@@ -1,0 +1,125 @@
+package org.lbsim.cli;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * Progress of a sweep. On a terminal: one line rewritten in place (count, rate, ETA). Otherwise (a
+ * CI log, a pipe): a plain line at most every {@code intervalMs} and one at the end, so a long
+ * sweep leaves a handful of lines. Not thread-safe: the sweep's writer thread calls it.
+ */
+final class Progress {
+    private static final long TERMINAL_REFRESH_NS = 200_000_000L;
+
+    private final PrintStream out;
+    private final boolean terminal;
+    private final long intervalNs;
+    private final String label;
+    private final int total;
+    private final int alreadyDone;
+    private final long startNs;
+    private int done;
+    private int failed;
+    private long lastPrintNs;
+    private int lastWidth;
+
+    /**
+     * @param total       runs of the sweep, including those already recorded
+     * @param alreadyDone runs recorded by an earlier invocation (not counted in the rate)
+     */
+    Progress(PrintStream out, boolean terminal, long intervalMs, String label, int total, int alreadyDone) {
+        this.out = out;
+        this.terminal = terminal;
+        this.intervalNs = intervalMs * 1_000_000L;
+        this.label = label;
+        this.total = total;
+        this.alreadyDone = alreadyDone;
+        this.startNs = System.nanoTime();
+        this.lastPrintNs = startNs;
+    }
+
+    void runDone() {
+        done++;
+        maybePrint();
+    }
+
+    void runFailed() {
+        failed++;
+        maybePrint();
+    }
+
+    /** A message on its own line (a failed run), without breaking the terminal's progress line. */
+    void message(PrintStream stream, String line) {
+        if (terminal && lastWidth > 0) {
+            out.print("\r" + " ".repeat(lastWidth) + "\r");
+            out.flush();
+            lastWidth = 0;
+        }
+        stream.println(line);
+        stream.flush();
+    }
+
+    private void maybePrint() {
+        long now = System.nanoTime();
+        if (now - lastPrintNs >= (terminal ? TERMINAL_REFRESH_NS : intervalNs)) {
+            print(now);
+        }
+    }
+
+    /** The final state; ends the terminal line. */
+    void finish() {
+        print(System.nanoTime());
+        if (terminal) {
+            out.println();
+            out.flush();
+        }
+    }
+
+    private void print(long now) {
+        lastPrintNs = now;
+        String line = line(now);
+        if (terminal) {
+            int pad = Math.max(0, lastWidth - line.length());
+            out.print("\r" + line + " ".repeat(pad));
+            lastWidth = line.length();
+        } else {
+            out.println(line);
+        }
+        out.flush();
+    }
+
+    String line(long now) {
+        int finished = alreadyDone + done + failed;
+        double seconds = (now - startNs) / 1e9;
+        double rate = seconds > 0 ? done / seconds : 0;
+        int left = total - finished;
+        StringBuilder sb = new StringBuilder(label).append(": ").append(finished).append('/').append(total).append(" runs");
+        if (failed > 0) {
+            sb.append(" (").append(failed).append(" failed)");
+        }
+        if (done > 0) {
+            sb.append(String.format(Locale.ROOT, ", %.1f runs/s", rate));
+        }
+        if (left > 0 && done > 0) {
+            sb.append(", ETA ").append(duration(left / rate));
+        } else if (left == 0) {
+            sb.append(", ").append(duration(seconds)).append(" elapsed");
+        }
+        return sb.toString();
+    }
+
+    /** 42s, 3m05s, 2h07m. */
+    static String duration(double seconds) {
+        long s = Math.round(seconds);
+        if (seconds < 10) {
+            return String.format(Locale.ROOT, "%.1fs", seconds);
+        }
+        if (s < 60) {
+            return s + "s";
+        }
+        if (s < 3600) {
+            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+        }
+        return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+    }
+}

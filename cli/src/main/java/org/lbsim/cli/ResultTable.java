@@ -1,0 +1,191 @@
+package org.lbsim.cli;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A query result held in memory and written as an aligned text table, CSV or JSON. */
+final class ResultTable {
+    /** Table cells longer than this are shortened (CSV and JSON keep everything). */
+    static final int MAX_CELL = 60;
+
+    enum Format { table, csv, json }
+
+    final List<String> columns;
+    final boolean[] numeric;
+    final List<Object[]> rows;
+
+    private ResultTable(List<String> columns, boolean[] numeric, List<Object[]> rows) {
+        this.columns = columns;
+        this.numeric = numeric;
+        this.rows = rows;
+    }
+
+    static ResultTable read(ResultSet rs) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        List<String> columns = new ArrayList<>(n);
+        boolean[] numeric = new boolean[n];
+        for (int i = 0; i < n; i++) {
+            columns.add(md.getColumnLabel(i + 1));
+            numeric[i] = isNumeric(md.getColumnType(i + 1)) || md.getColumnTypeName(i + 1).matches("(?i)U?(HUGE|BIG|SMALL|TINY)?INT(EGER)?|DECIMAL.*");
+        }
+        List<Object[]> rows = new ArrayList<>();
+        while (rs.next()) {
+            Object[] row = new Object[n];
+            for (int i = 0; i < n; i++) {
+                Object v = rs.getObject(i + 1);
+                if (v != null && !(v instanceof Number || v instanceof Boolean || v instanceof String)) {
+                    v = rs.getString(i + 1); // dates, lists, structs ... as DuckDB spells them
+                }
+                row[i] = v;
+            }
+            rows.add(row);
+        }
+        return new ResultTable(columns, numeric, rows);
+    }
+
+    private static boolean isNumeric(int sqlType) {
+        return switch (sqlType) {
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT, Types.FLOAT, Types.REAL, Types.DOUBLE, Types.DECIMAL,
+                    Types.NUMERIC -> true;
+            default -> false;
+        };
+    }
+
+    String format(Format f) {
+        return switch (f) {
+            case table -> table();
+            case csv -> csv();
+            case json -> json();
+        };
+    }
+
+    /** Columns padded to their widest cell, numbers right-aligned, then "(N rows)". */
+    String table() {
+        int n = columns.size();
+        String[][] cells = new String[rows.size()][n];
+        int[] width = new int[n];
+        for (int i = 0; i < n; i++) {
+            width[i] = columns.get(i).length();
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            for (int i = 0; i < n; i++) {
+                Object v = rows.get(r)[i];
+                String s = v == null ? "NULL" : text(v).replace("\r", "").replace("\n", "\\n").replace("\t", " ");
+                if (s.length() > MAX_CELL) {
+                    s = s.substring(0, MAX_CELL - 3) + "...";
+                }
+                cells[r][i] = s;
+                width[i] = Math.max(width[i], s.length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        line(sb, columns.toArray(String[]::new), width, numeric);
+        String[] rule = new String[n];
+        for (int i = 0; i < n; i++) {
+            rule[i] = "-".repeat(width[i]);
+        }
+        line(sb, rule, width, new boolean[n]);
+        for (String[] row : cells) {
+            line(sb, row, width, numeric);
+        }
+        sb.append('(').append(rows.size()).append(rows.size() == 1 ? " row)" : " rows)").append('\n');
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, String[] cells, int[] width, boolean[] right) {
+        StringBuilder l = new StringBuilder();
+        for (int i = 0; i < cells.length; i++) {
+            if (i > 0) {
+                l.append("  ");
+            }
+            String pad = " ".repeat(width[i] - cells[i].length());
+            l.append(right[i] ? pad + cells[i] : cells[i] + pad);
+        }
+        sb.append(l.toString().stripTrailing()).append('\n');
+    }
+
+    /** RFC 4180: a header line, fields quoted when they hold a comma, quote or line break; NULL is empty. */
+    String csv() {
+        StringBuilder sb = new StringBuilder();
+        csvLine(sb, columns.toArray());
+        for (Object[] row : rows) {
+            csvLine(sb, row);
+        }
+        return sb.toString();
+    }
+
+    private static void csvLine(StringBuilder sb, Object[] values) {
+        for (int i = 0; i < values.length; i++) {
+            if (i > 0) {
+                sb.append(',');
+            }
+            if (values[i] == null) {
+                continue;
+            }
+            String s = text(values[i]);
+            if (s.indexOf(',') >= 0 || s.indexOf('"') >= 0 || s.indexOf('\n') >= 0 || s.indexOf('\r') >= 0) {
+                sb.append('"').append(s.replace("\"", "\"\"")).append('"');
+            } else {
+                sb.append(s);
+            }
+        }
+        sb.append('\n');
+    }
+
+    /** An array of objects, one per row, keys in column order. */
+    String json() {
+        List<Object> out = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            for (int i = 0; i < columns.size(); i++) {
+                m.put(columns.get(i), jsonValue(row[i]));
+            }
+            out.add(m);
+        }
+        return Json.write(out);
+    }
+
+    private static Object jsonValue(Object v) {
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            return Double.isFinite(d) ? new BigDecimal(Double.toString(d)) : null;
+        }
+        if (v instanceof BigInteger b) {
+            return new BigDecimal(b);
+        }
+        if (v instanceof Number && !(v instanceof BigDecimal || v instanceof Integer || v instanceof Long || v instanceof Short
+                || v instanceof Byte)) {
+            return new BigDecimal(v.toString());
+        }
+        return v;
+    }
+
+    /** A value as text: doubles in their shortest exact form, without an exponent for everyday magnitudes. */
+    static String text(Object v) {
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            if (!Double.isFinite(d)) {
+                return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
+            }
+            String s = Double.toString(d);
+            double a = Math.abs(d);
+            if (s.contains("E") && (a == 0 || a >= 1e-6 && a < 1e16)) {
+                s = new BigDecimal(s).toPlainString();
+            }
+            return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+        }
+        if (v instanceof BigDecimal b) {
+            return b.toPlainString();
+        }
+        return String.valueOf(v);
+    }
+}

@@ -1,0 +1,400 @@
+package org.lbsim.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import org.lbsim.cli.store.ResultsStore;
+import org.lbsim.cli.store.RunRecord;
+import org.lbsim.cli.store.ScenarioColumns;
+import org.lbsim.cli.store.StoreException;
+import org.lbsim.config.ScenarioTree;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.sim.Simulation;
+import org.lbsim.workload.TraceFormatException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = {"Run every point of a sweep file (a base scenario, a grid and/or a list of points, seeds) in parallel",
+                "into DIR/results.duckdb (docs/sweeps.md). Resumable: run the same command again after an interruption",
+                "(even kill -9) and only the runs not yet recorded are run."})
+final class SweepCommand implements java.util.concurrent.Callable<Integer> {
+    /** Stack size of the simulation threads (as the launcher gives the main thread). */
+    private static final long WORKER_STACK = 8L << 20;
+
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "Sweep YAML file.")
+    String file;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (created if missing; reused to resume). Default: sweeps/<name>.")
+    Path out;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "Runs simulated at once. Default: the number of cores.")
+    Integer jobs;
+
+    @Option(names = "--seeds", paramLabel = "N", description = "Seeds per point (overrides the file's seeds:).")
+    Integer seeds;
+
+    @Option(names = "--quick", description = {"A quick version: the file's quick: overrides applied to the base, one seed",
+            "(unless --seeds), sweep name <name>-quick."})
+    boolean quick;
+
+    @Option(names = "--keep-runs", description = "Also write a run folder per run: DIR/runs/<run_id>/.")
+    boolean keepRuns;
+
+    @Option(names = "--quiet", description = "Print nothing but errors.")
+    boolean quiet;
+
+    @Option(names = "--progress-interval-ms", hidden = true, defaultValue = "10000",
+            description = "Least time between two progress lines when not on a terminal.")
+    long progressIntervalMs;
+
+    /** One (point, seed). */
+    record Job(SweepFile.Point point, long seed, String runId, Scenario scenario, String yaml) {
+    }
+
+    /** What a worker hands the writer: a result or the error that stopped the run. */
+    record Done(Job job, RunResult result, Throwable error) {
+    }
+
+    @Override
+    public Integer call() {
+        SweepFile sweep = SweepFile.load(file, seeds, quick);
+        int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        if (threads < 1 || threads > 4096) {
+            throw UserError.at("--jobs " + threads, "", "must be between 1 and 4096");
+        }
+        Path dir = out != null ? out : Path.of("sweeps", sweep.name);
+        Path dbFile = dir.resolve(ResultsStore.DEFAULT_FILE);
+        String shownDb = ScenarioLoader.shownPath(dbFile);
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw UserError.at(dir.toString(), "", "is a file, expected the sweep's output folder");
+        }
+
+        List<Job> all = new ArrayList<>(sweep.runs());
+        for (SweepFile.Point p : sweep.points) {
+            for (int i = 0; i < sweep.seeds; i++) {
+                long seed = p.scenario().seed() + i;
+                Scenario s = p.scenario().withSeed(seed);
+                all.add(new Job(p, seed, sweep.name + "-p" + p.index() + "-seed" + seed, s, Yaml.write(ScenarioTree.toTree(s))));
+            }
+        }
+
+        ThreadPoolExecutor pool = pool(threads);
+        try {
+            validate(sweep, pool);
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw UserError.at(dir.toString(), "", "cannot create the folder: " + e.getMessage());
+            }
+            ResultsStore store;
+            try {
+                store = ResultsStore.open(dbFile, shownDb);
+            } catch (StoreException e) {
+                throw new UserError(e.getMessage());
+            }
+            try {
+                return run(sweep, all, pool, threads, store, dir, shownDb);
+            } catch (StoreException e) {
+                throw new UserError(e.getMessage());
+            } finally {
+                try {
+                    store.close();
+                } catch (StoreException ignored) {
+                    // already reported or closed by the interrupt handler
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static ThreadPoolExecutor pool(int threads) {
+        AtomicInteger n = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(null, r, "lbsim-sweep-" + n.incrementAndGet(), WORKER_STACK);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Prepares every point with its first seed (fabric, failed links, trace), in parallel; the first error by point order wins. */
+    private static void validate(SweepFile sweep, ExecutorService pool) {
+        List<Future<?>> checks = new ArrayList<>();
+        for (SweepFile.Point p : sweep.points) {
+            checks.add(pool.submit(() -> {
+                Simulation.prepare(p.scenario(), sweep.baseDir);
+                return null;
+            }));
+        }
+        for (int i = 0; i < checks.size(); i++) {
+            try {
+                checks.get(i).get();
+            } catch (ExecutionException e) {
+                throw runError(sweep, sweep.points.get(i), null, e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new UserError(sweep.shown + ": interrupted");
+            }
+        }
+    }
+
+    /** A run's bad-input error as a {@link UserError} naming the point (and seed); null if it is not bad input. */
+    private static UserError runError(SweepFile sweep, SweepFile.Point p, Long seed, Throwable t) {
+        String where = sweep.shown + ": " + p.describe() + (seed == null ? "" : ", seed " + seed);
+        if (t instanceof ScenarioException e) {
+            return UserError.at(where, e.field(), Yaml.oneLine(e.problem()));
+        }
+        if (t instanceof TraceFormatException e) {
+            return UserError.at(where + ": " + ScenarioLoader.shownPath(sweep.baseDir.resolve(e.file())) + ":" + e.line(), e.column(),
+                    Yaml.oneLine(e.problem()));
+        }
+        if (t instanceof UncheckedIOException e) {
+            return UserError.at(where, "workload.file", "cannot read: " + e.getCause().getMessage());
+        }
+        if (t instanceof UserError e) {
+            return e;
+        }
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new IllegalStateException(t);
+    }
+
+    private int run(SweepFile sweep, List<Job> all, ThreadPoolExecutor pool, int threads, ResultsStore store, Path dir, String shownDb) {
+        Map<String, String> recorded = store.sweepRuns(sweep.name);
+        List<Job> pending = new ArrayList<>();
+        for (Job j : all) {
+            String yaml = recorded.get(j.runId());
+            if (yaml == null) {
+                pending.add(j);
+            } else if (!yaml.equals(j.yaml())) {
+                throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"
+                        + " (did the sweep file change?); use another --out, or another name: in the sweep file");
+            }
+        }
+        int already = all.size() - pending.size();
+        List<Map<String, Object>> columnSets = new ArrayList<>();
+        for (SweepFile.Point p : sweep.points) {
+            columnSets.add(ScenarioColumns.of(p.scenario()));
+        }
+        store.addColumns(columnSets);
+
+        boolean terminal = System.console() != null && main.out == System.out;
+        Progress progress = new Progress(quiet ? nullStream() : main.out, terminal && !quiet, progressIntervalMs, "sweep " + sweep.name,
+                all.size(), already);
+        if (!quiet) {
+            String counts = String.format(Locale.ROOT, "sweep %s: %d point%s x %d seed%s = %d runs", sweep.name, sweep.points.size(),
+                    sweep.points.size() == 1 ? "" : "s", sweep.seeds, sweep.seeds == 1 ? "" : "s", all.size());
+            if (pending.isEmpty()) {
+                main.out.printf(Locale.ROOT, "%s, all already recorded in %s%n", counts, shownDb);
+                summary(sweep, store, shownDb);
+                return Main.OK;
+            }
+            main.out.printf(Locale.ROOT, "%s%s on %d job%s -> %s%n", counts,
+                    already == 0 ? "" : " (" + already + " already recorded, " + pending.size() + " to run)",
+                    Math.min(threads, pending.size()), Math.min(threads, pending.size()) == 1 ? "" : "s", shownDb);
+        } else if (pending.isEmpty()) {
+            return Main.OK;
+        }
+        long started = System.nanoTime();
+        String version = BuildInfo.version();
+        String commit = BuildInfo.gitCommit();
+
+        BlockingQueue<Done> results = new ArrayBlockingQueue<>(2 * threads);
+        for (Job j : pending) {
+            pool.execute(() -> {
+                Done d;
+                try {
+                    RunResult r = Simulation.prepare(j.scenario(), sweep.baseDir).run();
+                    if (keepRuns) {
+                        writeRunFolder(sweep, dir, j, r, version, commit);
+                    }
+                    d = new Done(j, r, null);
+                } catch (Throwable t) {
+                    d = new Done(j, null, t);
+                }
+                try {
+                    results.put(d);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+
+        // the one writer: this thread. A shutdown hook (Ctrl-C, kill) lets the transaction in progress finish.
+        ReentrantLock writing = new ReentrantLock();
+        boolean[] stopped = {false};
+        int[] written = {0};
+        Thread hook = new Thread(() -> {
+            boolean locked = false;
+            try {
+                locked = writing.tryLock(20, TimeUnit.SECONDS);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+            stopped[0] = true;
+            if (locked) {
+                try {
+                    store.close();
+                } catch (RuntimeException ignored) {
+                    // the write-ahead log keeps what was committed
+                }
+            }
+            main.err.println("lbsim: sweep " + sweep.name + " interrupted: " + (already + written[0]) + " of " + all.size()
+                    + " runs recorded in " + shownDb + "; run the same command again to resume");
+            main.err.flush();
+        }, "lbsim-sweep-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        List<Done> failures = new ArrayList<>();
+        try {
+            for (int n = 0; n < pending.size(); n++) {
+                Done d;
+                try {
+                    d = results.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new UserError("sweep " + sweep.name + ": interrupted");
+                }
+                if (d.error() != null) {
+                    failures.add(d);
+                    progress.message(main.err, failureLine(sweep, d));
+                    progress.runFailed();
+                    continue;
+                }
+                writing.lock();
+                try {
+                    if (stopped[0]) {
+                        break;
+                    }
+                    store.write(new RunRecord(d.job().runId(), sweep.name, d.job().point().index(), d.job().scenario(), d.job().yaml(),
+                            d.result(), version, commit));
+                    written[0]++;
+                } finally {
+                    writing.unlock();
+                }
+                progress.runDone();
+            }
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is shutting down: the hook is running
+            }
+        }
+        progress.finish();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        if (!quiet) {
+            main.out.printf(Locale.ROOT, "sweep %s: %d of %d runs recorded (%d now in %.1f s%s) -> %s%n", sweep.name, already + written[0],
+                    all.size(), written[0], seconds, written[0] == 0 ? "" : String.format(Locale.ROOT, ", %.2f runs/s", written[0] / seconds),
+                    shownDb);
+            summary(sweep, store, shownDb);
+        }
+        if (!failures.isEmpty()) {
+            boolean allBadInput = failures.stream().allMatch(f -> f.error() instanceof ScenarioException || f.error() instanceof TraceFormatException
+                    || f.error() instanceof UncheckedIOException || f.error() instanceof UserError);
+            main.err.println("lbsim: sweep " + sweep.name + ": " + failures.size() + " of " + pending.size()
+                    + " runs failed (see above); the others are recorded: fix the cause and run the same command again to run the failed ones");
+            return allBadInput ? Main.BAD_INPUT : Main.INTERNAL_ERROR;
+        }
+        return Main.OK;
+    }
+
+    private String failureLine(SweepFile sweep, Done d) {
+        Throwable t = d.error();
+        UserError bad;
+        try {
+            bad = runError(sweep, d.job().point(), d.job().seed(), t);
+        } catch (RuntimeException | Error internal) {
+            bad = null;
+        }
+        if (bad != null) {
+            return "lbsim: " + bad.getMessage();
+        }
+        StringBuilder sb = new StringBuilder("lbsim: internal error in run " + d.job().runId() + " (" + d.job().point().describe() + "): "
+                + t.getClass().getName() + (t.getMessage() == null ? "" : ": " + Yaml.oneLine(t.getMessage())));
+        if (main.debug) {
+            java.io.StringWriter w = new java.io.StringWriter();
+            t.printStackTrace(new java.io.PrintWriter(w));
+            sb.append(System.lineSeparator()).append(w.toString().stripTrailing());
+        } else {
+            sb.append(" (run with --debug for the stack trace)");
+        }
+        return sb.toString();
+    }
+
+    private static void writeRunFolder(SweepFile sweep, Path dir, Job j, RunResult r, String version, String commit) {
+        Path target = dir.resolve("runs").resolve(j.runId());
+        RunFolder.deleteRecursively(target); // left by an interrupted earlier invocation: its run is not recorded
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("lbsimVersion", version);
+        meta.put("gitCommit", commit);
+        meta.put("sweep", sweep.name);
+        meta.put("point", j.point().index());
+        meta.put("runId", j.runId());
+        meta.put("seed", r.seed());
+        meta.put("javaVersion", System.getProperty("java.version"));
+        meta.put("wallTimeMs", r.wallTimeMs());
+        meta.put("events", r.counters().events());
+        RunFolder.write(target, false, j.scenario(), sweep.baseDir, r, meta);
+    }
+
+    /** Mean CCT per point over its seeds, with the fields the sweep varies; only for sweeps of up to 60 points. */
+    private void summary(SweepFile sweep, ResultsStore store, String shownDb) {
+        String hint = "lbsim query " + shownDb + " \"SELECT point, seed, cct_ps FROM runs WHERE sweep = '" + sweep.name + "' ORDER BY point, seed\"";
+        if (sweep.points.size() > 60) {
+            main.out.println("query it: " + hint);
+            return;
+        }
+        StringBuilder sql = new StringBuilder("SELECT point");
+        for (String v : sweep.varied) {
+            if (store.hasRunColumn(v) && !v.equals("seed") && !v.equals("name")) {
+                sql.append(", ").append('"').append(v.replace("\"", "\"\"")).append('"');
+            }
+        }
+        sql.append(", count(*) AS seeds, round(avg(cct_ps) / 1e6, 3) AS mean_cct_us, round(avg(cct_increase_pct), 2) AS mean_vs_bound_pct,"
+                + " count(*) FILTER (WHERE cct_ps < 0) AS unfinished FROM runs WHERE sweep = ? GROUP BY ALL ORDER BY point");
+        try (PreparedStatement ps = store.connection().prepareStatement(sql.toString())) {
+            ps.setString(1, sweep.name);
+            try (ResultSet rs = ps.executeQuery()) {
+                main.out.print(ResultTable.read(rs).table());
+            }
+            store.connection().commit();
+        } catch (SQLException e) {
+            main.out.println("query it: " + hint);
+        }
+    }
+
+    private static java.io.PrintStream nullStream() {
+        return new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+    }
+}

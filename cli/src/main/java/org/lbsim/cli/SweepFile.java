@@ -1,0 +1,379 @@
+package org.lbsim.cli;
+
+import java.math.BigInteger;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.lbsim.config.Overrides;
+import org.lbsim.config.ScenarioBinder;
+import org.lbsim.config.Suggestions;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
+
+/**
+ * A sweep file, read and expanded into its points (see docs/sweeps.md):
+ * <pre>
+ * name: schemes                  # default: the file name without .yaml
+ * baseFile: quickstart.yaml      # or base: {a scenario}; relative to the sweep file
+ * grid:                          # cartesian product, first key varies slowest
+ *   loadBalancing.type: [ecmp, host-spray]
+ *   workload.messageBytes: [65536, 1048576]
+ * points:                        # explicit points; with a grid, each is combined with every grid point
+ *   - {lossRecovery.type: sack}
+ * seeds: 2                       # seed i = the point's seed + i
+ * quick: {topology.k: 4}         # overrides of the base applied with --quick
+ * </pre>
+ * Every point is bound to a {@link Scenario} here; a binding error names the point and the field.
+ */
+final class SweepFile {
+    static final List<String> KEYS = List.of("name", "base", "baseFile", "grid", "points", "seeds", "quick");
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    static final int MAX_RUNS = 1_000_000;
+
+    /** One point: its index, the fields it sets (in order) and its scenario with the first seed. */
+    record Point(int index, Map<String, Object> assignments, Scenario scenario) {
+        /** {@code point 3 (loadBalancing.type=ecmp, workload.messageBytes=65536)}. */
+        String describe() {
+            StringBuilder sb = new StringBuilder("point ").append(index);
+            if (!assignments.isEmpty()) {
+                sb.append(" (");
+                boolean first = true;
+                for (Map.Entry<String, Object> e : assignments.entrySet()) {
+                    if (!first) {
+                        sb.append(", ");
+                    }
+                    first = false;
+                    sb.append(e.getKey()).append('=').append(flow(e.getValue()));
+                }
+                sb.append(')');
+            }
+            return sb.toString();
+        }
+    }
+
+    final String shown;
+    final String name;
+    final Path baseDir;
+    final int seeds;
+    final List<Point> points;
+    /** The field paths the grid and the points set, in order of first appearance. */
+    final List<String> varied;
+
+    private SweepFile(String shown, String name, Path baseDir, int seeds, List<Point> points, List<String> varied) {
+        this.shown = shown;
+        this.name = name;
+        this.baseDir = baseDir;
+        this.seeds = seeds;
+        this.points = points;
+        this.varied = varied;
+    }
+
+    int runs() {
+        return points.size() * seeds;
+    }
+
+    /**
+     * Reads and expands a sweep file. Any problem is a {@link UserError} naming the file (and the
+     * point and field for a binding error).
+     *
+     * @param seedsOverride {@code --seeds}, or null
+     * @param quick         {@code --quick}: apply the {@code quick:} overrides, one seed unless {@code --seeds}, name + "-quick"
+     */
+    static SweepFile load(String shownName, Integer seedsOverride, boolean quick) {
+        Path file = Path.of(shownName).toAbsolutePath().normalize();
+        Object tree = Yaml.read(file, shownName);
+        if (!(tree instanceof Map<?, ?> top)) {
+            throw UserError.at(shownName, "", (tree == null ? "the sweep file is empty" : "expected a map at the top level, got "
+                    + ScenarioBinder.describe(tree)) + "; expected keys " + String.join(", ", KEYS));
+        }
+        for (Object k : top.keySet()) {
+            String key = String.valueOf(k);
+            if (!KEYS.contains(key)) {
+                throw UserError.at(shownName, key, "unknown key" + Suggestions.closest(key, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
+                        + " (allowed keys: " + String.join(", ", KEYS) + ")");
+            }
+        }
+
+        String name = stem(file);
+        if (top.containsKey("name")) {
+            if (!(top.get("name") instanceof String n) || !NAME.matcher(n).matches()) {
+                throw UserError.at(shownName, "name", "expected letters, digits, '.', '_' or '-' (it names the runs), got "
+                        + ScenarioBinder.describe(top.get("name")));
+            }
+            name = n;
+        }
+
+        // the base scenario
+        Map<String, Object> base;
+        Path baseDir = file.getParent();
+        if (top.containsKey("base") && top.containsKey("baseFile")) {
+            throw UserError.at(shownName, "baseFile", "give either base (a scenario) or baseFile (a scenario file), not both");
+        }
+        if (top.containsKey("baseFile")) {
+            if (!(top.get("baseFile") instanceof String bf) || bf.isBlank()) {
+                throw UserError.at(shownName, "baseFile", "expected the path of a scenario file, got " + ScenarioBinder.describe(top.get("baseFile")));
+            }
+            Path baseFile = baseDir.resolve(bf).normalize();
+            String baseShown = ScenarioLoader.shownPath(baseFile);
+            Object b = Yaml.read(baseFile, baseShown);
+            if (!(b instanceof Map)) {
+                try {
+                    ScenarioBinder.bind(b); // the binder's message for an empty or non-map scenario
+                } catch (ScenarioException e) {
+                    throw UserError.at(baseShown, e.field(), Yaml.oneLine(e.problem()));
+                }
+            }
+            base = stringMap(b);
+            baseDir = baseFile.getParent();
+        } else if (top.containsKey("base")) {
+            Object b = top.get("base");
+            if (b != null && !(b instanceof Map)) {
+                throw UserError.at(shownName, "base", "expected a scenario (a map), got " + ScenarioBinder.describe(b));
+            }
+            base = b == null ? new LinkedHashMap<>() : stringMap(b);
+        } else {
+            base = new LinkedHashMap<>();
+        }
+
+        int seeds = 1;
+        if (top.containsKey("seeds")) {
+            Object s = top.get("seeds");
+            if (!(s instanceof Integer i) || i < 1) {
+                throw UserError.at(shownName, "seeds", "expected a positive integer (the number of seeds per point), got " + ScenarioBinder.describe(s));
+            }
+            seeds = i;
+        }
+        if (quick) {
+            seeds = 1;
+        }
+        if (seedsOverride != null) {
+            if (seedsOverride < 1) {
+                throw UserError.at("--seeds " + seedsOverride, "", "must be a positive integer");
+            }
+            seeds = seedsOverride;
+        }
+
+        Map<String, List<Object>> grid = new LinkedHashMap<>();
+        if (top.containsKey("grid") && top.get("grid") != null) {
+            if (!(top.get("grid") instanceof Map<?, ?> g)) {
+                throw UserError.at(shownName, "grid", "expected a map of field paths to lists of values, got " + ScenarioBinder.describe(top.get("grid")));
+            }
+            for (Map.Entry<?, ?> e : g.entrySet()) {
+                String path = String.valueOf(e.getKey());
+                checkPath(shownName, "grid", path);
+                if (!(e.getValue() instanceof List<?> values) || values.isEmpty()) {
+                    throw UserError.at(shownName, "grid." + path, "expected a non-empty list of values, such as [1, 2], got "
+                            + ScenarioBinder.describe(e.getValue()));
+                }
+                grid.put(path, new ArrayList<>(values));
+            }
+        }
+
+        List<Map<String, Object>> listed = new ArrayList<>();
+        if (top.containsKey("points") && top.get("points") != null) {
+            if (!(top.get("points") instanceof List<?> ps)) {
+                throw UserError.at(shownName, "points", "expected a list of maps of field paths to values, got " + ScenarioBinder.describe(top.get("points")));
+            }
+            for (int i = 0; i < ps.size(); i++) {
+                Object p = ps.get(i);
+                if (p != null && !(p instanceof Map)) {
+                    throw UserError.at(shownName, "points[" + i + "]", "expected a map of field paths to values, such as {topology.k: 8}, got "
+                            + ScenarioBinder.describe(p));
+                }
+                Map<String, Object> point = new LinkedHashMap<>();
+                if (p != null) {
+                    for (Map.Entry<?, ?> e : ((Map<?, ?>) p).entrySet()) {
+                        String path = String.valueOf(e.getKey());
+                        checkPath(shownName, "points[" + i + "]", path);
+                        if (grid.containsKey(path)) {
+                            throw UserError.at(shownName, "points[" + i + "]." + path, "is also a grid key; set a field in the grid or in the points, not both");
+                        }
+                        point.put(path, e.getValue());
+                    }
+                }
+                listed.add(point);
+            }
+        }
+        if (listed.isEmpty()) {
+            listed.add(new LinkedHashMap<>());
+        }
+
+        Object quickMap = top.get("quick");
+        if (quickMap != null && !(quickMap instanceof Map)) {
+            throw UserError.at(shownName, "quick", "expected a map of field paths to values, got " + ScenarioBinder.describe(quickMap));
+        }
+        if (quick) {
+            name = name + "-quick";
+            if (quickMap != null) {
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) quickMap).entrySet()) {
+                    String path = String.valueOf(e.getKey());
+                    checkPath(shownName, "quick", path);
+                    try {
+                        set(base, path, e.getValue());
+                    } catch (ScenarioException x) {
+                        throw UserError.at(shownName, "quick." + path, x.field() + ": " + x.problem());
+                    }
+                }
+            }
+        }
+
+        long combos = listed.size();
+        for (List<Object> values : grid.values()) {
+            combos *= values.size();
+            if (combos * seeds > MAX_RUNS) {
+                break;
+            }
+        }
+        if (combos * seeds > MAX_RUNS) {
+            throw UserError.at(shownName, "grid", "more than " + MAX_RUNS + " runs; split the sweep");
+        }
+
+        Set<String> varied = new LinkedHashSet<>();
+        for (Map<String, Object> p : listed) {
+            varied.addAll(p.keySet());
+        }
+        varied.addAll(grid.keySet());
+
+        List<Point> points = new ArrayList<>();
+        List<String> keys = new ArrayList<>(grid.keySet());
+        for (Map<String, Object> p : listed) {
+            int[] odometer = new int[keys.size()];
+            while (true) {
+                Map<String, Object> assignments = new LinkedHashMap<>(p);
+                for (int k = 0; k < keys.size(); k++) {
+                    assignments.put(keys.get(k), grid.get(keys.get(k)).get(odometer[k]));
+                }
+                points.add(bind(shownName, points.size(), base, assignments));
+                int k = keys.size() - 1;
+                while (k >= 0 && ++odometer[k] == grid.get(keys.get(k)).size()) {
+                    odometer[k] = 0;
+                    k--;
+                }
+                if (k < 0) {
+                    break;
+                }
+            }
+        }
+        return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
+    }
+
+    private static Point bind(String shownName, int index, Map<String, Object> base, Map<String, Object> assignments) {
+        Map<String, Object> tree = copy(base);
+        for (Map.Entry<String, Object> e : assignments.entrySet()) {
+            try {
+                set(tree, e.getKey(), e.getValue());
+            } catch (ScenarioException x) {
+                throw UserError.at(shownName + ": " + new Point(index, assignments, null).describe(), x.field(), x.problem());
+            }
+        }
+        try {
+            return new Point(index, assignments, ScenarioBinder.bind(tree));
+        } catch (ScenarioException x) {
+            throw UserError.at(shownName + ": " + new Point(index, assignments, null).describe(), x.field(), Yaml.oneLine(x.problem()));
+        }
+    }
+
+    private static void checkPath(String shownName, String where, String path) {
+        try {
+            Overrides.parse(path + "=0");
+        } catch (Overrides.OverrideException e) {
+            throw UserError.at(shownName, where + "." + path, "'" + path + "' is not a field path; expected keys separated by dots,"
+                    + " such as topology.k or failures.links[0].a");
+        }
+    }
+
+    /**
+     * Sets a field path (as {@code --set} understands it) to a YAML value (scalar, map or list),
+     * creating maps and lists on the way; an index equal to a list's length appends.
+     */
+    @SuppressWarnings("unchecked")
+    static void set(Map<String, Object> root, String pathText, Object value) {
+        List<Object> path = Overrides.parse(pathText + "=0").path();
+        Object container = root;
+        StringBuilder at = new StringBuilder();
+        for (int i = 0; i < path.size(); i++) {
+            Object seg = path.get(i);
+            boolean last = i == path.size() - 1;
+            Object fresh = last ? copy(value) : path.get(i + 1) instanceof Integer ? new ArrayList<>() : new LinkedHashMap<String, Object>();
+            if (seg instanceof String key) {
+                if (!(container instanceof Map)) {
+                    throw new ScenarioException(at.toString(), "is " + ScenarioBinder.describe(container) + ", not a map, so it has no key '" + key + "'");
+                }
+                Map<String, Object> m = (Map<String, Object>) container;
+                if (last || m.get(key) == null) {
+                    m.put(key, fresh);
+                }
+                container = m.get(key);
+                at.append(at.length() == 0 ? "" : ".").append(key);
+            } else {
+                int index = (Integer) seg;
+                if (!(container instanceof List)) {
+                    throw new ScenarioException(at.toString(), "is " + ScenarioBinder.describe(container) + ", not a list, so it has no element [" + index + "]");
+                }
+                List<Object> l = (List<Object>) container;
+                if (index > l.size()) {
+                    throw new ScenarioException(at.toString(), "has " + l.size() + " elements; index " + index + " is out of range");
+                }
+                if (index == l.size()) {
+                    l.add(fresh);
+                } else if (last || l.get(index) == null) {
+                    l.set(index, fresh);
+                }
+                container = l.get(index);
+                at.append('[').append(index).append(']');
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static <T> T copy(T value) {
+        if (value instanceof Map<?, ?> m) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            m.forEach((k, v) -> c.put(String.valueOf(k), copy(v)));
+            return (T) c;
+        }
+        if (value instanceof List<?> l) {
+            List<Object> c = new ArrayList<>(l.size());
+            l.forEach(v -> c.add(copy(v)));
+            return (T) c;
+        }
+        return value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> stringMap(Object tree) {
+        return tree == null ? new LinkedHashMap<>() : (Map<String, Object>) copy(tree); // copy() makes every key a string
+    }
+
+    private static String stem(Path file) {
+        String n = file.getFileName().toString().replaceFirst("\\.(ya?ml)$", "").replaceAll("[^A-Za-z0-9._-]+", "_");
+        return n.isEmpty() || !Character.isLetterOrDigit(n.charAt(0)) ? "sweep" + n : n;
+    }
+
+    /** A value in YAML flow style, for messages: {@code 4}, {@code ecmp}, {@code {type: sack, threshold: 3}}, {@code [a, b]}. */
+    static String flow(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            StringBuilder sb = new StringBuilder("{");
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append(": ").append(flow(e.getValue()));
+            }
+            return sb.append('}').toString();
+        }
+        if (v instanceof List<?> l) {
+            StringBuilder sb = new StringBuilder("[");
+            for (Object o : l) {
+                sb.append(sb.length() > 1 ? ", " : "").append(flow(o));
+            }
+            return sb.append(']').toString();
+        }
+        if (v instanceof BigInteger || v instanceof Number || v instanceof Boolean) {
+            return String.valueOf(v);
+        }
+        return v == null ? "null" : String.valueOf(v);
+    }
+}

@@ -1,0 +1,557 @@
+package org.lbsim.cli.store;
+
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.duckdb.DuckDBAppender;
+import org.duckdb.DuckDBConnection;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.LayerStats;
+import org.lbsim.metrics.OutOfOrder;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.metrics.TimeSeries;
+
+/**
+ * The results store: an embedded DuckDB database with the tables of docs/results.md ({@code runs},
+ * {@code flows}, {@code layers}, {@code counters}, {@code series}, {@code ooo_histogram}).
+ *
+ * <p>Each {@link #write(RunRecord)} is one transaction: the {@code runs} row and all the rows of
+ * the other tables for that run are committed together or not at all, so a run is in the database
+ * iff its {@code runs} row is. DuckDB's write-ahead log makes a committed run survive a crash (even
+ * SIGKILL) of the writing process, and an uncommitted one vanish. DuckDB allows one process to
+ * have a database open for writing; a store is meant to be used by one thread.
+ */
+public final class ResultsStore implements AutoCloseable {
+    /** The database file a sweep writes into its output folder. */
+    public static final String DEFAULT_FILE = "results.duckdb";
+    /** The tables, in the order of docs/results.md. */
+    public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "series", "ooo_histogram");
+
+    private static final String RUNS_FIXED = String.join(", ",
+            "run_id VARCHAR PRIMARY KEY", "sweep VARCHAR", "point INTEGER", "seed BIGINT", "scenario_name VARCHAR", "scenario_yaml VARCHAR",
+            "hosts INTEGER", "flows INTEGER", "flows_finished INTEGER", "cct_ps BIGINT", "lower_bound_ps BIGINT", "cct_increase_pct DOUBLE",
+            "rho_max_mbps BIGINT", "simulated_ps BIGINT", "events BIGINT", "packet_hops BIGINT", "drops BIGINT", "link_loss BIGINT",
+            "no_route_drops BIGINT", "ecn_marks BIGINT", "retransmissions BIGINT", "spurious_retransmissions BIGINT", "timeouts BIGINT",
+            "pfc_pauses BIGINT", "pfc_deadlock VARCHAR", "ooo_max_degree BIGINT", "ooo_max_held BIGINT", "ooo_arrivals BIGINT",
+            "wall_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR");
+    private static final List<String> RUNS_FIXED_NAMES;
+    private static final Map<String, String> CHILD_TABLES = new LinkedHashMap<>();
+    private static final Pattern WRAPPED = Pattern.compile("pending query result\\s*Error:\\s*");
+    private static final Pattern LOCK_PID = Pattern.compile("Conflicting lock is held in .*\\(PID (\\d+)\\)");
+
+    static {
+        List<String> names = new ArrayList<>();
+        for (String col : RUNS_FIXED.split(", ")) {
+            names.add(col.substring(0, col.indexOf(' ')));
+        }
+        RUNS_FIXED_NAMES = List.copyOf(names);
+        CHILD_TABLES.put("flows", "run_id VARCHAR, flow INTEGER, src INTEGER, dst INTEGER, bytes BIGINT, start_ps BIGINT, fct_ps BIGINT,"
+                + " receiver_done_ps BIGINT, packets_sent BIGINT, retransmissions BIGINT, spurious_retransmissions BIGINT,"
+                + " duplicates_received BIGINT, timeouts BIGINT");
+        CHILD_TABLES.put("layers", "run_id VARCHAR, layer VARCHAR, layer_index INTEGER, ports INTEGER, max_queue_bytes BIGINT,"
+                + " mean_queue_bytes DOUBLE, drops BIGINT, link_loss BIGINT, ecn_marks BIGINT, tx_packets BIGINT, pauses BIGINT, paused_ps BIGINT");
+        CHILD_TABLES.put("counters", "run_id VARCHAR, name VARCHAR, value BIGINT");
+        CHILD_TABLES.put("series", "run_id VARCHAR, series VARCHAR, unit VARCHAR, t_ps BIGINT, value DOUBLE");
+        CHILD_TABLES.put("ooo_histogram", "run_id VARCHAR, bucket INTEGER, count BIGINT");
+    }
+
+    private final String shown;
+    private final Connection conn;
+    /** Columns of {@code runs} by lower-case name (DuckDB matches names case-insensitively): name and type. */
+    private final Map<String, String[]> runColumns = new HashMap<>();
+    private final Map<String, PreparedStatement> inserts = new HashMap<>();
+
+    private ResultsStore(String shown, Connection conn) {
+        this.shown = shown;
+        this.conn = conn;
+    }
+
+    /**
+     * Opens (creating it and its folder if needed) a results database for writing.
+     *
+     * @param shown the path as the user wrote it, for messages
+     */
+    public static ResultsStore open(Path file, String shown) {
+        if (Files.isDirectory(file)) {
+            throw new StoreException(shown + ": is a directory, expected a DuckDB database file");
+        }
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (java.io.IOException e) {
+            throw new StoreException(shown + ": cannot create its folder: " + e.getMessage(), e);
+        }
+        Connection c = connect(file, shown, false);
+        ResultsStore store = new ResultsStore(shown, c);
+        try {
+            store.createTables();
+            c.setAutoCommit(false);
+        } catch (SQLException e) {
+            store.close();
+            throw new StoreException(shown + ": cannot set up the results tables: " + message(e), e);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return store;
+    }
+
+    /**
+     * Like {@link #open(Path, String)}, but while another process has the database open for writing,
+     * tries again for up to {@code waitMs} milliseconds.
+     */
+    public static ResultsStore open(Path file, String shown, long waitMs) {
+        long deadline = System.nanoTime() + waitMs * 1_000_000;
+        while (true) {
+            try {
+                return open(file, shown);
+            } catch (StoreException e) {
+                if (!e.locked() || System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException(shown + ": interrupted while waiting for another process to close the database");
+            }
+        }
+    }
+
+    /** A read-only connection to an existing database, for queries and exports. */
+    public static Connection openReadOnly(Path file, String shown) {
+        if (!Files.exists(file)) {
+            throw new StoreException(shown + ": no such file");
+        }
+        if (Files.isDirectory(file)) {
+            throw new StoreException(shown + ": is a directory, expected a DuckDB database file");
+        }
+        return connect(file, shown, true);
+    }
+
+    private static Connection connect(Path file, String shown, boolean readOnly) {
+        Properties p = new Properties();
+        if (readOnly) {
+            p.setProperty("duckdb.read_only", "true");
+        }
+        try {
+            Class.forName("org.duckdb.DuckDBDriver");
+            Connection c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), p);
+            try (Statement s = c.createStatement()) {
+                // never reach out to the network for extensions (parquet and csv are built in)
+                s.execute("SET autoinstall_known_extensions = false");
+            }
+            return c;
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("the DuckDB JDBC driver is missing from the class path", e);
+        } catch (SQLException e) {
+            String m = message(e);
+            Matcher lock = LOCK_PID.matcher(m);
+            if (lock.find()) {
+                throw new StoreException(shown + ": is open for writing in another process (PID " + lock.group(1)
+                        + ", a running sweep?); DuckDB allows one writer and no readers meanwhile: try again when it has finished", e, true);
+            }
+            throw new StoreException(shown + ": cannot open the database: " + m, e);
+        }
+    }
+
+    /** A DuckDB message on one line, without the "LINE 1: ..." excerpt that follows it. */
+    public static String message(SQLException e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        // a failed statement is sometimes reported wrapped: "Invalid Input Error: Attempting to execute an
+        // unsuccessful or closed pending query result\nError: Catalog Error: ..."
+        Matcher wrapped = WRAPPED.matcher(m);
+        if (wrapped.find()) {
+            m = m.substring(wrapped.end());
+        }
+        int line = m.indexOf("\nLINE ");
+        if (line >= 0) {
+            m = m.substring(0, line);
+        }
+        return m.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    private void createTables() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS runs (" + RUNS_FIXED + ")");
+            for (Map.Entry<String, String> t : CHILD_TABLES.entrySet()) {
+                s.execute("CREATE TABLE IF NOT EXISTS " + t.getKey() + " (" + t.getValue() + ")");
+            }
+        }
+        loadColumns();
+        for (String name : RUNS_FIXED_NAMES) {
+            if (!runColumns.containsKey(name)) {
+                throw new StoreException(shown + ": is not an lbsim results database: its table 'runs' has no column '" + name + "'");
+            }
+        }
+    }
+
+    private void loadColumns() throws SQLException {
+        runColumns.clear();
+        try (PreparedStatement ps = conn.prepareStatement(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = 'runs'");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                String name = rs.getString(1);
+                runColumns.put(name.toLowerCase(Locale.ROOT), new String[] {name, rs.getString(2)});
+            }
+        }
+    }
+
+    /** Whether a run with this id is in the database (committed). */
+    public boolean contains(String runId) {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT 1 FROM runs WHERE run_id = ?")) {
+            ps.setString(1, runId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            } finally {
+                conn.commit();
+            }
+        } catch (SQLException e) {
+            throw new StoreException(shown + ": cannot read: " + message(e), e);
+        }
+    }
+
+    /** {@code base}, or {@code base-2}, {@code base-3} ... whichever is not yet a run id. */
+    public String unusedRunId(String base) {
+        String id = base;
+        for (int i = 2; contains(id); i++) {
+            id = base + "-" + i;
+        }
+        return id;
+    }
+
+    /** The finished runs of a sweep: run id to the scenario YAML they were run with. */
+    public Map<String, String> sweepRuns(String sweep) {
+        Map<String, String> out = new HashMap<>();
+        try (PreparedStatement ps = conn.prepareStatement("SELECT run_id, scenario_yaml FROM runs WHERE sweep = ?")) {
+            ps.setString(1, sweep);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getString(2));
+                }
+            }
+            conn.commit();
+        } catch (SQLException e) {
+            throw new StoreException(shown + ": cannot read: " + message(e), e);
+        }
+        return out;
+    }
+
+    /**
+     * Adds the {@code runs} columns these flattened scenarios need, in one transaction (a sweep
+     * calls it once before starting, so that the per-run transactions only insert).
+     */
+    public void addColumns(Iterable<Map<String, Object>> flattened) {
+        try {
+            for (Map<String, Object> cols : flattened) {
+                ensureColumns(cols);
+            }
+            conn.commit();
+        } catch (SQLException e) {
+            rollback();
+            throw new StoreException(shown + ": cannot add columns to runs: " + message(e), e);
+        }
+    }
+
+    /** Writes one run in one transaction. */
+    public void write(RunRecord r) {
+        Map<String, Object> cols = ScenarioColumns.of(r.scenario());
+        try {
+            ensureColumns(cols);
+            insertRun(r, cols);
+            appendChildren(r);
+            conn.commit();
+        } catch (SQLException | RuntimeException e) {
+            rollback();
+            String m = e instanceof SQLException s ? message(s) : String.valueOf(e.getMessage());
+            if (m.contains("Duplicate key") && m.contains("primary key")) {
+                throw new StoreException(shown + ": run '" + r.runId() + "' is already recorded", e);
+            }
+            throw new StoreException(shown + ": cannot record run '" + r.runId() + "': " + m, e);
+        }
+    }
+
+    private void rollback() {
+        try {
+            conn.rollback();
+        } catch (SQLException ignored) {
+            // the connection is unusable; the next statement will say so
+        }
+        inserts.values().forEach(ResultsStore::closeQuietly);
+        inserts.clear();
+        try {
+            loadColumns();
+            conn.commit();
+        } catch (SQLException ignored) {
+            // as above
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // nothing to do
+        }
+    }
+
+    private void ensureColumns(Map<String, Object> cols) throws SQLException {
+        for (Map.Entry<String, Object> e : cols.entrySet()) {
+            String type = ScenarioColumns.sqlType(e.getValue());
+            if (type == null) {
+                continue;
+            }
+            String key = e.getKey().toLowerCase(Locale.ROOT);
+            String[] existing = runColumns.get(key);
+            if (existing == null) {
+                alter("ALTER TABLE runs ADD COLUMN " + quote(e.getKey()) + " " + type);
+                runColumns.put(key, new String[] {e.getKey(), type});
+            } else if (!existing[1].equals(type) && !existing[1].equals("VARCHAR")
+                    && !(existing[1].equals("DOUBLE") && type.equals("BIGINT"))) {
+                // the same field with values of another type (two components with a parameter of the
+                // same name): widen integers to decimals, anything else to text
+                String wider = existing[1].equals("BIGINT") && type.equals("DOUBLE") ? "DOUBLE" : "VARCHAR";
+                alter("ALTER TABLE runs ALTER COLUMN " + quote(existing[0]) + " SET DATA TYPE " + wider);
+                existing[1] = wider;
+            }
+        }
+    }
+
+    private void alter(String sql) throws SQLException {
+        inserts.values().forEach(ResultsStore::closeQuietly);
+        inserts.clear();
+        try (Statement s = conn.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private void insertRun(RunRecord r, Map<String, Object> cols) throws SQLException {
+        List<String> dynamic = new ArrayList<>();
+        for (Map.Entry<String, Object> e : cols.entrySet()) {
+            if (e.getValue() != null) {
+                dynamic.add(e.getKey());
+            }
+        }
+        String key = String.join("\u0000", dynamic);
+        PreparedStatement ps = inserts.get(key);
+        if (ps == null) {
+            StringBuilder sql = new StringBuilder("INSERT INTO runs (").append(String.join(", ", RUNS_FIXED_NAMES));
+            for (String d : dynamic) {
+                sql.append(", ").append(quote(runColumns.get(d.toLowerCase(Locale.ROOT))[0]));
+            }
+            sql.append(") VALUES (").append("?, ".repeat(RUNS_FIXED_NAMES.size() + dynamic.size() - 1)).append("?)");
+            ps = conn.prepareStatement(sql.toString());
+            inserts.put(key, ps);
+        }
+        RunResult res = r.result();
+        RunResult.Counters c = res.counters();
+        OutOfOrder o = res.outOfOrder();
+        int i = 1;
+        ps.setString(i++, r.runId());
+        setNullable(ps, i++, r.sweep());
+        if (r.point() == null) {
+            ps.setNull(i++, Types.INTEGER);
+        } else {
+            ps.setInt(i++, r.point());
+        }
+        ps.setLong(i++, res.seed());
+        ps.setString(i++, r.scenario().name());
+        ps.setString(i++, r.scenarioYaml());
+        ps.setInt(i++, res.hosts());
+        ps.setInt(i++, res.flows());
+        ps.setInt(i++, res.flowsFinished());
+        ps.setLong(i++, res.cctPs());
+        ps.setLong(i++, res.lowerBoundPs());
+        double inc = res.cctIncreasePercent();
+        if (Double.isFinite(inc)) {
+            ps.setDouble(i++, inc);
+        } else {
+            ps.setNull(i++, Types.DOUBLE);
+        }
+        if (res.rhoMaxMbps() == Long.MAX_VALUE) {
+            ps.setNull(i++, Types.BIGINT);
+        } else {
+            ps.setLong(i++, res.rhoMaxMbps());
+        }
+        ps.setLong(i++, res.simulatedPs());
+        ps.setLong(i++, c.events());
+        ps.setLong(i++, c.packetHops());
+        ps.setLong(i++, c.drops());
+        ps.setLong(i++, c.linkLoss());
+        ps.setLong(i++, c.noRouteDrops());
+        ps.setLong(i++, c.ecnMarks());
+        ps.setLong(i++, c.retransmissions());
+        ps.setLong(i++, c.spuriousRetransmissions());
+        ps.setLong(i++, c.timeouts());
+        ps.setLong(i++, c.pfcPauses());
+        ps.setString(i++, c.pfcDeadlock() == null ? "" : c.pfcDeadlock());
+        ps.setLong(i++, o.maxDegree());
+        ps.setLong(i++, o.maxHeld());
+        ps.setLong(i++, o.outOfOrderArrivals());
+        ps.setLong(i++, res.wallTimeMs());
+        setNullable(ps, i++, r.lbsimVersion());
+        setNullable(ps, i++, r.gitCommit());
+        for (String d : dynamic) {
+            Object v = cols.get(d);
+            String type = runColumns.get(d.toLowerCase(Locale.ROOT))[1];
+            if (type.equals("VARCHAR")) {
+                ps.setString(i++, v.toString());
+            } else if (v instanceof Long l) {
+                if (type.equals("DOUBLE")) {
+                    ps.setDouble(i++, l);
+                } else {
+                    ps.setLong(i++, l);
+                }
+            } else if (v instanceof Double d2) {
+                ps.setDouble(i++, d2);
+            } else if (v instanceof Boolean b) {
+                ps.setBoolean(i++, b);
+            } else {
+                ps.setString(i++, v.toString());
+            }
+        }
+        ps.executeUpdate();
+    }
+
+    private static void setNullable(PreparedStatement ps, int i, String v) throws SQLException {
+        if (v == null) {
+            ps.setNull(i, Types.VARCHAR);
+        } else {
+            ps.setString(i, v);
+        }
+    }
+
+    private void appendChildren(RunRecord r) throws SQLException {
+        DuckDBConnection dc = conn.unwrap(DuckDBConnection.class);
+        String id = r.runId();
+        RunResult res = r.result();
+        try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "flows")) {
+            for (FlowResult f : res.flowResults()) {
+                a.beginRow().append(id).append(f.flow()).append(f.src()).append(f.dst()).append(f.bytes()).append(f.startPs())
+                        .append(f.fctPs()).append(f.receiverDonePs()).append(f.packetsSent()).append(f.retransmissions())
+                        .append(f.spuriousRetransmissions()).append(f.duplicatesReceived()).append(f.timeouts()).endRow();
+            }
+        }
+        try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "layers")) {
+            int index = 0;
+            for (LayerStats l : res.layers()) {
+                a.beginRow().append(id).append(l.layer()).append(index++).append(l.ports()).append(l.maxQueueBytes())
+                        .append(l.meanQueueBytes()).append(l.drops()).append(l.linkLoss()).append(l.ecnMarks()).append(l.txPackets())
+                        .append(l.pauses()).append(l.pausedPs()).endRow();
+            }
+        }
+        try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "counters")) {
+            for (Map.Entry<String, Long> e : counters(res).entrySet()) {
+                a.beginRow().append(id).append(e.getKey()).append(e.getValue().longValue()).endRow();
+            }
+        }
+        try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "series")) {
+            for (TimeSeries s : res.series()) {
+                long[] t = s.timesPs();
+                double[] v = s.values();
+                for (int k = 0; k < t.length; k++) {
+                    a.beginRow().append(id).append(s.name()).append(s.unit()).append(t[k]).append(v[k]).endRow();
+                }
+            }
+        }
+        try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "ooo_histogram")) {
+            long[] h = res.outOfOrder().log2Histogram();
+            for (int b = 0; h != null && b < h.length; b++) {
+                if (h[b] != 0) {
+                    a.beginRow().append(id).append(b).append(h[b]).endRow();
+                }
+            }
+        }
+    }
+
+    /**
+     * Every counter of a run in long form: the numeric {@code RunResult.Counters} (snake_case, as
+     * the columns of {@code runs}: {@code events}, {@code packet_hops} ...) and the reordering
+     * figures ({@code ooo_samples}, {@code ooo_arrivals}, {@code ooo_max_degree}, {@code ooo_max_held}).
+     */
+    static Map<String, Long> counters(RunResult res) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        RunResult.Counters c = res.counters();
+        for (RecordComponent rc : RunResult.Counters.class.getRecordComponents()) {
+            Object v;
+            try {
+                v = rc.getAccessor().invoke(c);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+            if (v instanceof Number n) {
+                m.put(snake(rc.getName()), n.longValue());
+            }
+        }
+        OutOfOrder o = res.outOfOrder();
+        m.put("ooo_samples", o.samples());
+        m.put("ooo_arrivals", o.outOfOrderArrivals());
+        m.put("ooo_max_degree", o.maxDegree());
+        m.put("ooo_max_held", o.maxHeld());
+        return m;
+    }
+
+    static String snake(String camel) {
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether {@code runs} has a column of this name (a flattened scenario field such as {@code topology.k}). */
+    public boolean hasRunColumn(String name) {
+        return runColumns.containsKey(name.toLowerCase(Locale.ROOT));
+    }
+
+    /** The connection, for read queries by the thread that owns the store; commit after reading. */
+    public Connection connection() {
+        return conn;
+    }
+
+    /** Commits what is pending and closes the database; closing twice is harmless. */
+    @Override
+    public synchronized void close() {
+        try {
+            if (conn.isClosed()) {
+                return;
+            }
+        } catch (SQLException ignored) {
+            return;
+        }
+        inserts.values().forEach(ResultsStore::closeQuietly);
+        inserts.clear();
+        try {
+            if (!conn.getAutoCommit()) {
+                conn.commit();
+            }
+        } catch (SQLException ignored) {
+            // closing anyway
+        }
+        try {
+            conn.close();
+        } catch (SQLException e) {
+            throw new StoreException(shown + ": cannot close the database: " + message(e), e);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.lbsim.cli.store;
+
+import java.util.Objects;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.Scenario;
+
+/**
+ * One simulated run, ready to be written into the results store.
+ *
+ * @param runId         the primary key: {@code <sweep>-p<point>-seed<seed>} for sweeps, the run folder name otherwise
+ * @param sweep         the sweep's name, null for a single run
+ * @param point         the index of the sweep point, null for a single run
+ * @param scenario      the effective scenario (its fields become columns of {@code runs})
+ * @param scenarioYaml  the effective scenario as YAML text
+ * @param result        what the run measured
+ * @param lbsimVersion  the version of lbsim that ran it
+ * @param gitCommit     the commit lbsim was built from ("unknown" if not known)
+ */
+public record RunRecord(String runId, String sweep, Integer point, Scenario scenario, String scenarioYaml, RunResult result,
+                        String lbsimVersion, String gitCommit) {
+    public RunRecord {
+        Objects.requireNonNull(runId, "runId");
+        Objects.requireNonNull(scenario, "scenario");
+        Objects.requireNonNull(scenarioYaml, "scenarioYaml");
+        Objects.requireNonNull(result, "result");
+    }
+}

@@ -1,0 +1,107 @@
+package org.lbsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.lbsim.cli.MainTest.SMALL;
+import static org.lbsim.cli.MainTest.lbsim;
+import static org.lbsim.cli.SweepTest.ok;
+import static org.lbsim.cli.SweepTest.query;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code lbsim run --db}, {@code lbsim query} and {@code lbsim export}. */
+class QueryTest {
+    @TempDir
+    Path dir;
+
+    private Path twoRuns() throws IOException {
+        Path scenario = dir.resolve("small.yaml");
+        Files.writeString(scenario, SMALL);
+        Path db = dir.resolve("db").resolve("r.duckdb");
+        String first = ok("run", scenario.toString(), "--out", dir.resolve("r1").toString(), "--db", db.toString());
+        assertThat(first).contains("output       " + dir.resolve("r1")).endsWith("database     " + db + " (run_id r1)" + System.lineSeparator());
+        ok("run", scenario.toString(), "--out", dir.resolve("x/r1").toString(), "--db", db.toString(), "--seed", "4", "--quiet");
+        return db;
+    }
+
+    @Test
+    void run_with_a_database_records_the_run_under_its_folder_name() throws IOException {
+        Path db = twoRuns();
+        assertThat(query(db, "SELECT run_id, sweep, point, seed, scenario_name, hosts, flows_finished, \"topology.k\" FROM runs ORDER BY run_id"))
+                .containsExactly("run_id,sweep,point,seed,scenario_name,hosts,flows_finished,topology.k", "r1,,,3,small,16,16,4", "r1-2,,,4,small,16,16,4");
+        // the same numbers as the run folder
+        String summary = Files.readString(dir.resolve("r1/summary.json"));
+        String cct = query(db, "SELECT cct_ps FROM runs WHERE run_id = 'r1'").get(1);
+        assertThat(summary).contains("\"cctPs\": " + cct + ",");
+        assertThat(query(db, "SELECT count(*) FROM flows WHERE run_id = 'r1'")).element(1).isEqualTo("16");
+        assertThat(Files.readAllLines(dir.resolve("r1/flows.csv"))).hasSize(17);
+    }
+
+    @Test
+    void query_prints_an_aligned_table_csv_or_json() throws IOException {
+        Path db = twoRuns();
+        String sql = "SELECT run_id, seed, hosts * 1.5 AS x, NULL AS nothing, 'a,\"b\"' AS text FROM runs ORDER BY run_id";
+        assertThat(ok("query", db.toString(), sql)).isEqualTo(String.join(System.lineSeparator(),
+                "run_id  seed     x  nothing  text",
+                "------  ----  ----  -------  -----",
+                "r1         3  24.0     NULL  a,\"b\"",
+                "r1-2       4  24.0     NULL  a,\"b\"",
+                "(2 rows)", "").replace(System.lineSeparator(), "\n"));
+        assertThat(ok("query", db.toString(), sql, "--format", "csv")).isEqualTo(
+                "run_id,seed,x,nothing,text\nr1,3,24.0,,\"a,\"\"b\"\"\"\nr1-2,4,24.0,,\"a,\"\"b\"\"\"\n");
+        assertThat(ok("query", db.toString(), "SELECT run_id, seed, 0.25::DOUBLE AS d, NULL AS n, true AS b FROM runs ORDER BY run_id LIMIT 1",
+                "--format", "json")).isEqualTo("[\n  {\n    \"run_id\": \"r1\",\n    \"seed\": 3,\n    \"d\": 0.25,\n    \"n\": null,\n    \"b\": true\n  }\n]\n");
+    }
+
+    @Test
+    void bad_queries_and_missing_databases_are_one_line_errors() throws IOException {
+        Path db = twoRuns();
+        assertThat(lbsim("query", db.toString(), "SELEC 1").errorLine()).isEqualTo("lbsim: query: Parser Error: syntax error at or near \"SELEC\"");
+        assertThat(lbsim("query", db.toString(), "SELECT * FROM nope").errorLine())
+                .startsWith("lbsim: query: Catalog Error: Table with name nope does not exist!");
+        assertThat(lbsim("query", db.toString(), "DELETE FROM runs").errorLine()).startsWith("lbsim: query: ").contains("read-only");
+        assertThat(query(db, "SELECT count(*) FROM runs")).element(1).isEqualTo("2");
+        Path missing = dir.resolve("missing.duckdb");
+        assertThat(lbsim("query", missing.toString(), "SELECT 1").errorLine()).isEqualTo("lbsim: " + missing + ": no such file");
+        assertThat(missing).doesNotExist();
+        assertThat(lbsim("export", missing.toString(), "--format", "csv").errorLine()).isEqualTo("lbsim: " + missing + ": no such file");
+        Path text = dir.resolve("text.duckdb");
+        Files.writeString(text, "not a database");
+        assertThat(lbsim("query", text.toString(), "SELECT 1").errorLine()).startsWith("lbsim: " + text + ": cannot open the database: ");
+        assertThat(lbsim("query", db.toString(), "SELECT 1", "--format", "xml").errorLine())
+                .startsWith("lbsim: Invalid value for option '--format': expected one of [table, csv, json]");
+        Path scenario = dir.resolve("small.yaml");
+        assertThat(lbsim("run", scenario.toString(), "--out", dir.resolve("r9").toString(), "--db", dir.toString()).errorLine())
+                .isEqualTo("lbsim: " + dir + ": is a directory, expected a DuckDB database file");
+        assertThat(dir.resolve("r9")).doesNotExist();
+    }
+
+    @Test
+    void export_writes_every_table_as_csv_or_parquet() throws IOException {
+        Path db = twoRuns();
+        Path csv = dir.resolve("csv");
+        String printed = ok("export", db.toString(), "--format", "csv", "--out", csv.toString());
+        List<String> tables = List.of("runs", "flows", "layers", "counters", "series", "ooo_histogram");
+        assertThat(printed.lines().toList()).hasSize(6).first().isEqualTo(csv.resolve("runs.csv") + " (2 rows)");
+        for (String t : tables) {
+            assertThat(csv.resolve(t + ".csv")).exists();
+        }
+        assertThat(Files.readAllLines(csv.resolve("flows.csv"))).hasSize(33).first()
+                .isEqualTo("run_id,flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,spurious_retransmissions,"
+                        + "duplicates_received,timeouts");
+        try (var s = Files.list(csv)) {
+            assertThat(s.filter(p -> p.getFileName().toString().startsWith("."))).isEmpty();
+        }
+
+        ok("export", db.toString(), "--format", "parquet"); // default: next to the database
+        for (String t : tables) {
+            assertThat(db.resolveSibling(t + ".parquet")).exists();
+        }
+        assertThat(query(db, "SELECT count(*) FROM read_parquet('" + db.resolveSibling("series.parquet") + "')"))
+                .isEqualTo(query(db, "SELECT count(*) FROM series"));
+    }
+}

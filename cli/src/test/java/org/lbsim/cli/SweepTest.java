@@ -1,0 +1,266 @@
+package org.lbsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.lbsim.cli.MainTest.lbsim;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.config.ScenarioBinder;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.sim.Simulation;
+
+/** {@code lbsim sweep}: points x seeds written exactly once, the tables of docs/results.md, resuming, progress, bad sweep files. */
+class SweepTest {
+    /** 3 schemes x 2 sizes on a k=4 fat tree, 2 seeds: 12 runs of a few milliseconds. */
+    static final String SWEEP = """
+            name: t
+            base:
+              name: small
+              seed: 3
+              topology: {type: fat-tree, k: 4}
+              workload: {type: permutation, messageBytes: 65536}
+            grid:
+              loadBalancing.type: [ecmp, host-spray, ofan]
+              workload.messageBytes: [16384, 65536]
+            seeds: 2
+            """;
+
+    /** The fixed columns of runs, in order (the scenario fields follow them). */
+    static final List<String> RUNS_COLUMNS = List.of("run_id", "sweep", "point", "seed", "scenario_name", "scenario_yaml", "hosts", "flows",
+            "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_pct", "rho_max_mbps", "simulated_ps", "events", "packet_hops", "drops",
+            "link_loss", "no_route_drops", "ecn_marks", "retransmissions", "spurious_retransmissions", "timeouts", "pfc_pauses", "pfc_deadlock",
+            "ooo_max_degree", "ooo_max_held", "ooo_arrivals", "wall_ms", "lbsim_version", "git_commit");
+
+    @TempDir
+    Path dir;
+
+    Path file(String name, String content) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, content);
+        return p;
+    }
+
+    /** Runs a command that must succeed; returns its stdout. */
+    static String ok(String... args) {
+        MainTest.Result r = lbsim(args);
+        assertThat(r.code()).as("exit code of %s; stderr: %s", List.of(args), r.err()).isZero();
+        assertThat(r.err()).as("stderr").isEmpty();
+        return r.out();
+    }
+
+    /** {@code lbsim query DB SQL --format csv}, as lines (the header first). */
+    static List<String> query(Path db, String sql) {
+        return ok("query", db.toString(), sql, "--format", "csv").lines().toList();
+    }
+
+    static List<String> columns(Path db, String table) {
+        List<String> lines = query(db, "SELECT column_name FROM information_schema.columns WHERE table_name = '" + table + "' ORDER BY ordinal_position");
+        return lines.subList(1, lines.size());
+    }
+
+    @Test
+    void every_point_and_seed_is_written_exactly_once_into_the_documented_tables() throws IOException {
+        Path sweep = file("s.yaml", SWEEP);
+        Path out = dir.resolve("out");
+        String printed = ok("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "2");
+        Path db = out.resolve("results.duckdb");
+        assertThat(db).exists();
+        assertThat(printed).startsWith("sweep t: 6 points x 2 seeds = 12 runs on 2 jobs -> " + db)
+                .contains("sweep t: 12 of 12 runs recorded (12 now in ")
+                .contains("point  loadBalancing.type  workload.messageBytes  seeds  mean_cct_us");
+        try (Stream<Path> s = Files.list(out)) {
+            assertThat(s.map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("results.duckdb"))).isEmpty();
+        }
+
+        // each (point, seed) once, grid order: the first key varies slowest
+        assertThat(query(db, "SELECT run_id, sweep, point, seed, \"loadBalancing.type\", \"workload.messageBytes\", \"topology.k\", scenario_name"
+                + " FROM runs ORDER BY point, seed")).containsExactly(
+                "run_id,sweep,point,seed,loadBalancing.type,workload.messageBytes,topology.k,scenario_name",
+                "t-p0-seed3,t,0,3,ecmp,16384,4,small", "t-p0-seed4,t,0,4,ecmp,16384,4,small",
+                "t-p1-seed3,t,1,3,ecmp,65536,4,small", "t-p1-seed4,t,1,4,ecmp,65536,4,small",
+                "t-p2-seed3,t,2,3,host-spray,16384,4,small", "t-p2-seed4,t,2,4,host-spray,16384,4,small",
+                "t-p3-seed3,t,3,3,host-spray,65536,4,small", "t-p3-seed4,t,3,4,host-spray,65536,4,small",
+                "t-p4-seed3,t,4,3,ofan,16384,4,small", "t-p4-seed4,t,4,4,ofan,16384,4,small",
+                "t-p5-seed3,t,5,3,ofan,65536,4,small", "t-p5-seed4,t,5,4,ofan,65536,4,small");
+
+        // the tables and columns of docs/results.md
+        assertThat(query(db, "SELECT table_name FROM information_schema.tables ORDER BY table_name")).containsExactly("table_name",
+                "counters", "flows", "layers", "ooo_histogram", "runs", "series");
+        List<String> runs = columns(db, "runs");
+        assertThat(runs.subList(0, RUNS_COLUMNS.size())).isEqualTo(RUNS_COLUMNS);
+        assertThat(runs.subList(RUNS_COLUMNS.size(), runs.size())).contains("topology.type", "topology.k", "topology.hostLink.rateGbps",
+                "packets.mtuBytes", "loadBalancing.type", "congestionControl.type", "lossRecovery.type", "workload.type", "workload.messageBytes",
+                "failures.links", "limits.maxTimeUs").doesNotContain("name", "seed");
+        assertThat(columns(db, "flows")).containsExactly("run_id", "flow", "src", "dst", "bytes", "start_ps", "fct_ps", "receiver_done_ps",
+                "packets_sent", "retransmissions", "spurious_retransmissions", "duplicates_received", "timeouts");
+        assertThat(columns(db, "layers")).containsExactly("run_id", "layer", "layer_index", "ports", "max_queue_bytes", "mean_queue_bytes", "drops",
+                "link_loss", "ecn_marks", "tx_packets", "pauses", "paused_ps");
+        assertThat(columns(db, "counters")).containsExactly("run_id", "name", "value");
+        assertThat(columns(db, "series")).containsExactly("run_id", "series", "unit", "t_ps", "value");
+        assertThat(columns(db, "ooo_histogram")).containsExactly("run_id", "bucket", "count");
+        assertThat(query(db, "SELECT data_type FROM information_schema.columns WHERE table_name = 'runs' AND column_name IN"
+                + " ('topology.k', 'loadBalancing.type', 'topology.hostLink.rateGbps', 'congestionControl.rhoMax') ORDER BY column_name"))
+                .containsExactly("data_type", "BOOLEAN", "VARCHAR", "DOUBLE", "BIGINT");
+
+        // every run has all its rows: 16 flows, 6 layers in path order, counters, series, a histogram
+        assertThat(query(db, "SELECT count(*), count(DISTINCT run_id), sum(flows), sum(flows_finished) FROM runs")).containsExactly(
+                "count_star(),count(DISTINCT run_id),sum(flows),sum(flows_finished)", "12,12,192,192");
+        assertThat(query(db, "SELECT run_id, count(*) AS n FROM flows GROUP BY run_id HAVING n <> 16")).hasSize(1);
+        assertThat(query(db, "SELECT string_agg(layer, ' ' ORDER BY layer_index) AS path FROM layers GROUP BY run_id")).hasSize(13)
+                .allMatch(l -> l.equals("path") || l.equals("H->E E->A A->C C->A A->E E->H"));
+        assertThat(query(db, "SELECT count(DISTINCT run_id) FROM counters WHERE name = 'events' AND value > 0")).containsExactly("count(DISTINCT run_id)", "12");
+        assertThat(query(db, "SELECT count(DISTINCT run_id), count(DISTINCT series) > 5 FROM series")).element(1).isEqualTo("12,true");
+        assertThat(query(db, "SELECT count(DISTINCT run_id) FROM ooo_histogram WHERE bucket = 0")).element(1).isEqualTo("12");
+        assertThat(query(db, "SELECT count(*) FROM (SELECT run_id FROM flows UNION SELECT run_id FROM layers UNION SELECT run_id FROM series)"
+                + " WHERE run_id NOT IN (SELECT run_id FROM runs)")).element(1).isEqualTo("0");
+
+        // scenario_yaml reproduces the run: same CCT and counters as a direct simulation
+        String storedYaml = ok("query", db.toString(), "SELECT scenario_yaml FROM runs WHERE run_id = 't-p3-seed4'", "--format", "json");
+        Scenario s = ScenarioBinder.bind(Yaml.parse(jsonString(storedYaml, "scenario_yaml"), "scenario_yaml"));
+        assertThat(s.seed()).isEqualTo(4);
+        assertThat(s.loadBalancing().type()).isEqualTo("host-spray");
+        RunResult direct = Simulation.run(s, dir);
+        assertThat(query(db, "SELECT cct_ps, lower_bound_ps, events, packet_hops, retransmissions, ooo_arrivals FROM runs WHERE run_id = 't-p3-seed4'"))
+                .element(1).isEqualTo(direct.cctPs() + "," + direct.lowerBoundPs() + "," + direct.counters().events() + ","
+                        + direct.counters().packetHops() + "," + direct.counters().retransmissions() + "," + direct.outOfOrder().outOfOrderArrivals());
+        assertThat(query(db, "SELECT sum(fct_ps) FROM flows WHERE run_id = 't-p3-seed4'")).element(1)
+                .isEqualTo(Long.toString(direct.flowResults().stream().mapToLong(f -> f.fctPs()).sum()));
+
+        // running it again runs nothing and changes nothing
+        String again = ok("sweep", sweep.toString(), "--out", out.toString());
+        assertThat(again).startsWith("sweep t: 6 points x 2 seeds = 12 runs, all already recorded in " + db);
+        assertThat(query(db, "SELECT count(*) FROM runs")).element(1).isEqualTo("12");
+
+        // one more seed: only the 6 new runs
+        String more = ok("sweep", sweep.toString(), "--out", out.toString(), "--seeds", "3");
+        assertThat(more).startsWith("sweep t: 6 points x 3 seeds = 18 runs (12 already recorded, 6 to run) on ");
+        assertThat(query(db, "SELECT seed, count(*) FROM runs GROUP BY seed ORDER BY seed")).containsExactly("seed,count_star()", "3,6", "4,6", "5,6");
+    }
+
+    /** The value of one key in the first object of a JSON array written by lbsim query --format json. */
+    static String jsonString(String json, String key) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).get(0).get(key).asText();
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    @Test
+    void points_are_combined_with_the_grid_and_quick_shrinks_the_base() throws IOException {
+        Path sweep = file("p.yaml", """
+                name: combo
+                base:
+                  topology: {type: fat-tree, k: 6}
+                  workload: {type: permutation, messageBytes: 16384}
+                points:
+                  - {loadBalancing.type: ecmp}
+                  - {loadBalancing: {type: host-spray}, lossRecovery.type: sack}
+                grid:
+                  workload.messageBytes: [4096, 8192]
+                quick:
+                  topology.k: 4
+                """);
+        Path out = dir.resolve("q");
+        ok("sweep", sweep.toString(), "--out", out.toString(), "--quick", "--quiet");
+        Path db = out.resolve("results.duckdb");
+        assertThat(query(db, "SELECT run_id, \"loadBalancing.type\", \"lossRecovery.type\", \"workload.messageBytes\", \"topology.k\", hosts"
+                + " FROM runs ORDER BY point")).containsExactly(
+                "run_id,loadBalancing.type,lossRecovery.type,workload.messageBytes,topology.k,hosts",
+                "combo-quick-p0-seed1,ecmp,erasure,4096,4,16", "combo-quick-p1-seed1,ecmp,erasure,8192,4,16",
+                "combo-quick-p2-seed1,host-spray,sack,4096,4,16", "combo-quick-p3-seed1,host-spray,sack,8192,4,16");
+    }
+
+    @Test
+    void keep_runs_writes_a_run_folder_per_run() throws IOException {
+        Path sweep = file("k.yaml", "name: keep\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}}\ngrid: {loadBalancing.type: [ecmp, ofan]}\n");
+        Path out = dir.resolve("k");
+        ok("sweep", sweep.toString(), "--out", out.toString(), "--keep-runs", "--quiet");
+        try (Stream<Path> s = Files.list(out.resolve("runs"))) {
+            assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("keep-p0-seed1", "keep-p1-seed1");
+        }
+        assertThat(out.resolve("runs/keep-p1-seed1/summary.json")).content().contains("\"seed\": 1,");
+        assertThat(out.resolve("runs/keep-p1-seed1/scenario.yaml")).content().contains("type: ofan");
+    }
+
+    @Test
+    void progress_off_a_terminal_is_a_handful_of_lines() throws IOException {
+        StringBuilder grid = new StringBuilder("[");
+        for (int i = 0; i < 20; i++) {
+            grid.append(i == 0 ? "" : ", ").append(4096 * (i + 1));
+        }
+        Path sweep = file("many.yaml", "name: many\nbase: {topology: {k: 4}}\ngrid: {workload.messageBytes: " + grid + "]}\nseeds: 2\n");
+        String printed = ok("sweep", sweep.toString(), "--out", dir.resolve("m").toString());
+        List<String> progress = printed.lines().filter(l -> l.startsWith("sweep many")).toList();
+        assertThat(progress).hasSizeBetween(3, 5);
+        assertThat(progress.get(0)).isEqualTo("sweep many: 20 points x 2 seeds = 40 runs on " + Math.min(40, Runtime.getRuntime().availableProcessors())
+                + " job" + (Runtime.getRuntime().availableProcessors() == 1 ? "" : "s") + " -> " + dir.resolve("m/results.duckdb"));
+        assertThat(progress.get(progress.size() - 2)).matches("sweep many: 40/40 runs, [0-9.]+ runs/s, [0-9.]+s elapsed");
+        assertThat(printed).doesNotContain("\r");
+        assertThat(printed.lines().count()).isLessThanOrEqualTo(progress.size() + 3 + 20);
+    }
+
+    // --- bad input ---------------------------------------------------------------------------
+
+    /** A bad sweep: one line, exit 2, nothing written. */
+    String bad(Path sweep, String... extra) {
+        Path out = dir.resolve("bad-out");
+        List<String> args = new ArrayList<>(List.of("sweep", sweep.toString(), "--out", out.toString()));
+        args.addAll(List.of(extra));
+        String line = lbsim(args.toArray(String[]::new)).errorLine();
+        assertThat(out).doesNotExist();
+        return line;
+    }
+
+    @Test
+    void bad_sweep_files_are_one_line_errors_with_exit_code_2() throws IOException {
+        assertThat(bad(file("unknown.yaml", "name: x\ngird: {topology.k: [4]}\n")))
+                .isEqualTo("lbsim: " + dir.resolve("unknown.yaml") + ": gird: unknown key, did you mean 'grid'? (allowed keys: name, base, baseFile, grid, points, seeds, quick)");
+        assertThat(bad(file("notlist.yaml", "grid: {topology.k: 4}\n")))
+                .isEqualTo("lbsim: " + dir.resolve("notlist.yaml") + ": grid.topology.k: expected a non-empty list of values, such as [1, 2], got the integer 4");
+        assertThat(bad(file("seeds.yaml", "seeds: 0\n")))
+                .isEqualTo("lbsim: " + dir.resolve("seeds.yaml") + ": seeds: expected a positive integer (the number of seeds per point), got the integer 0");
+        assertThat(bad(file("both.yaml", "base: {}\nbaseFile: x.yaml\n")))
+                .isEqualTo("lbsim: " + dir.resolve("both.yaml") + ": baseFile: give either base (a scenario) or baseFile (a scenario file), not both");
+        assertThat(bad(file("nobase.yaml", "baseFile: missing.yaml\n")))
+                .isEqualTo("lbsim: " + dir.resolve("missing.yaml") + ": no such file");
+        assertThat(bad(file("path.yaml", "grid: {topology..k: [4]}\n")))
+                .startsWith("lbsim: " + dir.resolve("path.yaml") + ": grid.topology..k: 'topology..k' is not a field path;");
+        assertThat(bad(file("overlap.yaml", "grid: {topology.k: [4]}\npoints: [{topology.k: 6}]\n")))
+                .isEqualTo("lbsim: " + dir.resolve("overlap.yaml") + ": points[0].topology.k: is also a grid key; set a field in the grid or in the points, not both");
+        assertThat(bad(file("syntax.yaml", "grid:\n  a: [1\n")))
+                .startsWith("lbsim: " + dir.resolve("syntax.yaml") + ":3:1: YAML syntax error:");
+        assertThat(bad(file("empty.yaml", "")))
+                .isEqualTo("lbsim: " + dir.resolve("empty.yaml") + ": the sweep file is empty; expected keys name, base, baseFile, grid, points, seeds, quick");
+
+        // binding errors name the point (with its fields) and the field
+        Path p = file("bind.yaml", "base: {topology: {k: 4}}\ngrid:\n  topology.k: [4, 5]\n  loadBalancing.type: [ecmp]\n");
+        assertThat(bad(p)).isEqualTo("lbsim: " + p + ": point 1 (topology.k=5, loadBalancing.type=ecmp): topology.k: must be an even integer between 2 and 128, got 5");
+        Path q = file("type.yaml", "base: {topology: {k: 4}}\npoints:\n  - {loadBalancing.type: ecmp}\n  - {loadBalancing.type: host-spary}\n");
+        assertThat(bad(q)).startsWith("lbsim: " + q + ": point 1 (loadBalancing.type=host-spary): loadBalancing.type: unknown load-balancing scheme"
+                + " 'host-spary', did you mean 'host-spray'?");
+        // errors found only against the built fabric too, before anything runs
+        Path r = file("link.yaml", "base: {topology: {k: 4}}\npoints:\n  - {}\n  - {failures.links: [{a: e0, b: c0}]}\n");
+        assertThat(bad(r)).isEqualTo("lbsim: " + r + ": point 1 (failures.links=[{a: e0, b: c0}]): failures.links[0]: there is no link between e0 and c0");
+        Path s = file("ok.yaml", "base: {topology: {k: 4}}\n");
+        assertThat(bad(s, "--seeds", "0")).isEqualTo("lbsim: --seeds 0: must be a positive integer");
+        assertThat(bad(s, "--jobs", "0")).isEqualTo("lbsim: --jobs 0: must be between 1 and 4096");
+    }
+
+    @Test
+    void a_changed_sweep_file_does_not_mix_with_recorded_runs() throws IOException {
+        Path sweep = file("c.yaml", "name: c\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}}\n");
+        Path out = dir.resolve("c");
+        ok("sweep", sweep.toString(), "--out", out.toString(), "--quiet");
+        Files.writeString(sweep, "name: c\nbase: {topology: {k: 4}, workload: {messageBytes: 16384}}\n");
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + out.resolve("results.duckdb")
+                + ": run 'c-p0-seed1' of sweep 'c' was recorded with another scenario (did the sweep file change?); use another --out, or another name: in the sweep file");
+    }
+}
