@@ -11,22 +11,30 @@ public record FailureSpec(
         @Doc("links to fail, each as {a: NODE, b: NODE, index: N}; nodes are named e0, a3, c1 (fat tree) or l0, s2 (leaf-spine)") List<FailedLink> links,
         @Doc("probability that each switch-to-switch link fails, drawn from the seed") double linkProbability,
         @Doc("routing convergence delay in ns: -1 = never converges during the run, 0 = converged before the run") double convergenceDelayNs,
-        @Doc("individual data packets to drop at the first switch they reach, each as {qp: N, psn: N}; for loss-recovery experiments") List<DroppedPacket> dropPackets) {
+        @Doc("individual data packets to drop at the first switch they reach, each as {qp: N, psn: N}; for loss-recovery experiments") List<DroppedPacket> dropPackets,
+        @Doc("routing convergence delay in multiples of the fabric's base RTT (an MTU frame and its ACK over the longest idle path); -1 = use convergenceDelayNs") double convergenceDelayRtts) {
 
     public FailureSpec {
         links = links == null ? List.of() : List.copyOf(links);
         dropPackets = dropPackets == null ? List.of() : List.copyOf(dropPackets);
         ScenarioException.require(linkProbability >= 0 && linkProbability < 1, "linkProbability", "must be in [0, 1), got " + linkProbability);
         ScenarioException.require(convergenceDelayNs == -1 || convergenceDelayNs >= 0, "convergenceDelayNs", "must be -1 (never) or >= 0 ns, got " + convergenceDelayNs);
+        ScenarioException.require(convergenceDelayRtts == -1 || (convergenceDelayRtts >= 0 && Double.isFinite(convergenceDelayRtts)), "convergenceDelayRtts",
+                "must be -1 (use convergenceDelayNs) or >= 0 base RTTs, got " + convergenceDelayRtts);
     }
 
     /** Without injected packet drops. */
     public FailureSpec(List<FailedLink> links, double linkProbability, double convergenceDelayNs) {
-        this(links, linkProbability, convergenceDelayNs, List.of());
+        this(links, linkProbability, convergenceDelayNs, List.of(), -1);
+    }
+
+    /** With injected drops, the delay in ns. */
+    public FailureSpec(List<FailedLink> links, double linkProbability, double convergenceDelayNs, List<DroppedPacket> dropPackets) {
+        this(links, linkProbability, convergenceDelayNs, dropPackets, -1);
     }
 
     public static FailureSpec defaults() {
-        return new FailureSpec(List.of(), 0, 0, List.of());
+        return new FailureSpec(List.of(), 0, 0, List.of(), -1);
     }
 
     /** The first transmission of data packet {@code psn} of queue pair {@code qp} is dropped (retransmissions pass). */

@@ -97,6 +97,12 @@ public final class Simulation {
         Simulator sim = new Simulator();
         FailureSpec failures = scenario.failures();
         long convergencePs = failures.convergenceDelayNs() < 0 ? -1 : Time.ns(failures.convergenceDelayNs());
+        if (failures.convergenceDelayRtts() >= 0) {
+            // OFAN 5.2 gives G in multiples of the minimum network RTT: that of the longest idle path
+            int far = topology.hostCount() - 1;
+            long rtt = Bounds.baseRttPs(topology, healthy, 0, far, scenario.packets());
+            convergencePs = Math.round(failures.convergenceDelayRtts() * rtt);
+        }
         Fib initial = convergencePs == 0 ? converged : healthy;
         PacketSpec pk = scenario.packets();
         BufferSpec bufferSpec = scenario.switches().buffer();
