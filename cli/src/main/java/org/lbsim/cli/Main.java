@@ -19,7 +19,8 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "lbsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         subcommands = {RunCommand.class, ValidateCommand.class, InitCommand.class, ListCommand.class, ExplainCommand.class,
-                SweepCommand.class, QueryCommand.class, ExportCommand.class, PlotCommand.class, ReportCommand.class},
+                SweepCommand.class, QueryCommand.class, ExportCommand.class, PlotCommand.class, ReportCommand.class,
+                ReproduceCommand.class},
         description = "Packet-level simulator of load balancing in AI-training network fabrics.",
         footer = {"", "Exit codes: 0 ok, 2 bad input (scenario, file or argument), 1 internal error."})
 public final class Main implements Callable<Integer> {

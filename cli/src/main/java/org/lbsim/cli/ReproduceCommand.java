@@ -1,0 +1,254 @@
+package org.lbsim.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.lbsim.config.Suggestions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code lbsim reproduce NAME}: one command per paper figure. A reproduction is a resource file
+ * ({@code reproduce/NAME.yaml}) holding a sweep, the tables and plots to draw from its database,
+ * and what the paper reports; this command runs the sweep (resumable), then writes the table, the
+ * plots, an HTML report and a README.md with our numbers next to the paper's.
+ */
+@Command(name = "reproduce", mixinStandardHelpOptions = true,
+        description = {"Reproduce a figure of one of the papers: run its sweep, then write table, plots, report and the",
+                "paper's statements side by side into the output folder. 'lbsim reproduce --list' lists them."})
+final class ReproduceCommand implements Callable<Integer> {
+    @ParentCommand
+    Main main;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Figure to reproduce, e.g. fig1 or themis-fig1.")
+    String name;
+
+    @Option(names = "--list", description = "List the reproductions.")
+    boolean list;
+
+    @Option(names = "--quick", description = "A small, fast version (smaller fabric or messages, one seed).")
+    boolean quick;
+
+    @Option(names = "--seeds", paramLabel = "N", description = "Seeds per point (default: the figure's, 10 for OFAN figures; 1 with --quick).")
+    Integer seeds;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "Runs at once (default: the number of cores).")
+    Integer jobs;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: reproductions/NAME or NAME-quick); reused to resume.")
+    Path out;
+
+    static List<String> names() {
+        String index = resource("reproduce/index.txt").orElse("");
+        List<String> names = new ArrayList<>();
+        for (String line : index.split("\n")) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                names.add(line.strip());
+            }
+        }
+        return names;
+    }
+
+    private static Optional<String> resource(String path) {
+        try (InputStream in = ReproduceCommand.class.getClassLoader().getResourceAsStream(path)) {
+            return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> names = names();
+        if (list || name == null) {
+            for (String n : names) {
+                Map<String, Object> r = definition(n);
+                main.out.printf(Locale.ROOT, "%-12s %s%n", n, r.get("title"));
+            }
+            return name == null && !list ? Main.BAD_INPUT : Main.OK;
+        }
+        if (!names.contains(name)) {
+            throw new UserError("reproduce: unknown reproduction '" + name + "'"
+                    + Suggestions.closest(name, names).map(x -> ", did you mean '" + x + "'?").orElse("")
+                    + " (available: " + String.join(", ", names) + ")");
+        }
+        Map<String, Object> def = definition(name);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sweep = new LinkedHashMap<>((Map<String, Object>) def.get("sweep"));
+        String sweepName = (String) sweep.getOrDefault("name", name);
+        Path dir = out != null ? out : Path.of("reproductions", quick ? name + "-quick" : name);
+        Files.createDirectories(dir);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> files = (Map<String, Object>) def.getOrDefault("files", Map.of());
+        for (Map.Entry<String, Object> f : files.entrySet()) {
+            Files.writeString(dir.resolve(f.getKey()), String.valueOf(f.getValue()), StandardCharsets.UTF_8);
+        }
+        Path sweepFile = dir.resolve("sweep.yaml");
+        Files.writeString(sweepFile, "# written by lbsim reproduce " + name + "\n" + Yaml.write(sweep), StandardCharsets.UTF_8);
+
+        List<String> sweepArgs = new ArrayList<>(List.of("sweep", sweepFile.toString(), "--out", dir.toString()));
+        if (quick) {
+            sweepArgs.add("--quick");
+        }
+        if (seeds != null) {
+            sweepArgs.addAll(List.of("--seeds", seeds.toString()));
+        }
+        if (jobs != null) {
+            sweepArgs.addAll(List.of("--jobs", jobs.toString()));
+        }
+        int rc = Main.execute(sweepArgs.toArray(String[]::new), main.out, main.err);
+        if (rc == Main.BAD_INPUT) {
+            return rc;
+        }
+        if (rc != Main.OK) {
+            main.err.println("lbsim: reproduce " + name + ": some runs failed (see above); the figure uses the runs that finished");
+        }
+        Path db = dir.resolve("results.duckdb");
+        String sweepId = quick ? sweepName + "-quick" : sweepName;
+        String where = "sweep = '" + sweepId + "'";
+
+        StringBuilder md = new StringBuilder();
+        md.append("# ").append(def.get("title")).append("\n\n");
+        md.append("Reproduced by `lbsim reproduce ").append(name).append(quick ? " --quick" : "").append(seeds != null ? " --seeds " + seeds : "")
+                .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
+                .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "").append("\n\n");
+        md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
+        md.append("## What lbsim measures\n\n");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> tables = (List<Map<String, Object>>) def.getOrDefault("tables", List.of());
+        for (Map<String, Object> t : tables) {
+            md.append(table(db, where, t)).append("\n");
+        }
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> plots = (List<Map<String, Object>>) def.getOrDefault("plots", List.of());
+        for (Map<String, Object> p : plots) {
+            String file = (String) p.get("file");
+            List<String> args = new ArrayList<>(List.of("plot", db.toString(), "--x", (String) p.get("x"), "--y", (String) p.get("y"),
+                    "--where", p.containsKey("where") ? where + " AND (" + p.get("where") + ")" : where, "--out", dir.resolve(file).toString()));
+            if (p.containsKey("by")) {
+                args.addAll(List.of("--by", (String) p.get("by")));
+            }
+            if (p.containsKey("log")) {
+                args.addAll(List.of("--log", (String) p.get("log")));
+            }
+            if (Boolean.TRUE.equals(p.get("fit"))) {
+                args.add("--fit");
+            }
+            if (p.containsKey("title")) {
+                args.addAll(List.of("--title", (String) p.get("title")));
+            }
+            int prc = Main.execute(args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), main.err);
+            if (prc == Main.OK) {
+                md.append("![").append(p.getOrDefault("title", file)).append("](").append(file).append(")\n\n");
+            }
+        }
+        if (def.containsKey("notes")) {
+            md.append("## Notes\n\n").append(String.valueOf(def.get("notes")).strip()).append("\n\n");
+        }
+        md.append("Everything is in `results.duckdb` (tables: docs/results.md); `report.html` shows it all.\n");
+        Files.writeString(dir.resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
+        Main.execute(new String[] {"report", db.toString(), "--out", dir.resolve("report.html").toString()},
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), main.err);
+        main.out.println("reproduce " + name + ": " + ScenarioLoader.shownPath(dir.resolve("README.md")) + ", report.html, "
+                + plots.size() + " plot(s)");
+        return Main.OK;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> definition(String n) {
+        String text = resource("reproduce/" + n + ".yaml").orElseThrow(() -> new IllegalStateException("missing reproduce/" + n + ".yaml"));
+        return (Map<String, Object>) Yaml.parse(text, "reproduce/" + n + ".yaml");
+    }
+
+    /** A markdown table: mean over seeds (and spread) of {@code value} per (rows, columns). */
+    private String table(Path db, String where, Map<String, Object> t) {
+        String rows = (String) t.get("rows");
+        String cols = (String) t.get("columns");
+        String value = (String) t.getOrDefault("value", "cct_increase_pct");
+        String unit = (String) t.getOrDefault("unit", "%");
+        String filter = t.containsKey("where") ? where + " AND (" + t.get("where") + ")" : where;
+        String colExpr = cols == null ? "'all'" : "CAST(\"" + cols + "\" AS VARCHAR)";
+        String sql = "SELECT CAST(\"" + rows + "\" AS VARCHAR) AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value
+                + ") AS lo, max(" + value + ") AS hi, count(*) AS n FROM runs WHERE " + filter + " GROUP BY ALL ORDER BY min(point), 2";
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8), main.err);
+        if (rc != Main.OK) {
+            return "(table failed: " + sql + ")\n";
+        }
+        LinkedHashSet<String> rowKeys = new LinkedHashSet<>();
+        LinkedHashSet<String> colKeys = new LinkedHashSet<>();
+        Map<String, String> cells = new LinkedHashMap<>();
+        String[] lines = buf.toString(StandardCharsets.UTF_8).split("\n");
+        for (int i = 1; i < lines.length; i++) {
+            String[] f = splitCsv(lines[i]);
+            if (f.length < 6) {
+                continue;
+            }
+            rowKeys.add(f[0]);
+            colKeys.add(f[1]);
+            double mean = Double.parseDouble(f[2]);
+            double lo = Double.parseDouble(f[3]);
+            double hi = Double.parseDouble(f[4]);
+            cells.put(f[0] + "\u0000" + f[1], String.format(Locale.ROOT, "%.2f [%.2f, %.2f] (n=%s)", mean, lo, hi, f[5]));
+        }
+        StringBuilder sb = new StringBuilder();
+        sb.append("**").append(t.getOrDefault("title", value + " by " + rows)).append("** — mean [min, max] over seeds, ").append(unit).append("\n\n");
+        sb.append("| ").append(rows).append(" |");
+        for (String c : colKeys) {
+            sb.append(' ').append(c).append(" |");
+        }
+        sb.append("\n|---|");
+        sb.append("---|".repeat(colKeys.size())).append('\n');
+        for (String r : rowKeys) {
+            sb.append("| ").append(r).append(" |");
+            for (String c : colKeys) {
+                sb.append(' ').append(cells.getOrDefault(r + "\u0000" + c, "")).append(" |");
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String[] splitCsv(String line) {
+        List<String> out = new ArrayList<>();
+        StringBuilder cur = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char ch = line.charAt(i);
+            if (quoted) {
+                if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cur.append('"');
+                    i++;
+                } else if (ch == '"') {
+                    quoted = false;
+                } else {
+                    cur.append(ch);
+                }
+            } else if (ch == '"') {
+                quoted = true;
+            } else if (ch == ',') {
+                out.add(cur.toString());
+                cur.setLength(0);
+            } else if (ch != '\r') {
+                cur.append(ch);
+            }
+        }
+        out.add(cur.toString());
+        return out.toArray(String[]::new);
+    }
+}
