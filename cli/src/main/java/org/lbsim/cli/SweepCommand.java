@@ -9,9 +9,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
@@ -376,10 +378,16 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             return;
         }
         StringBuilder sql = new StringBuilder("SELECT point");
+        Set<String> columns = new LinkedHashSet<>();
         for (String v : sweep.varied) {
-            if (store.hasRunColumn(v) && !v.equals("seed") && !v.equals("name")) {
-                sql.append(", ").append('"').append(v.replace("\"", "\"\"")).append('"');
+            // a field, or the type of a component or variant set as a whole map ({loadBalancing: {type: sack, ...}})
+            String column = store.hasRunColumn(v) ? v : store.hasRunColumn(v + ".type") ? v + ".type" : null;
+            if (column != null && !v.equals("seed") && !v.equals("name")) {
+                columns.add(column);
             }
+        }
+        for (String c : columns) {
+            sql.append(", ").append('"').append(c.replace("\"", "\"\"")).append('"');
         }
         sql.append(", count(*) AS seeds, round(avg(cct_ps) / 1e6, 3) AS mean_cct_us, round(avg(cct_increase_pct), 2) AS mean_vs_bound_pct,"
                 + " count(*) FILTER (WHERE cct_ps < 0) AS unfinished FROM runs WHERE sweep = ? GROUP BY ALL ORDER BY point");

@@ -169,7 +169,8 @@ class SweepTest {
                   topology.k: 4
                 """);
         Path out = dir.resolve("q");
-        ok("sweep", sweep.toString(), "--out", out.toString(), "--quick", "--quiet");
+        String printed = ok("sweep", sweep.toString(), "--out", out.toString(), "--quick");
+        assertThat(printed).contains("point  loadBalancing.type  lossRecovery.type  workload.messageBytes  seeds  mean_cct_us");
         Path db = out.resolve("results.duckdb");
         assertThat(query(db, "SELECT run_id, \"loadBalancing.type\", \"lossRecovery.type\", \"workload.messageBytes\", \"topology.k\", hosts"
                 + " FROM runs ORDER BY point")).containsExactly(
