@@ -19,8 +19,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Write every table of a results database to a file: DIR/<table>.csv or DIR/<table>.parquet",
-                "(runs, flows, layers, counters, series, ooo_histogram). Existing files of those names are replaced."})
+        description = {"Write every table of a results database (runs, flows, layers, counters, series,",
+                "ooo_histogram) to DIR/<table>.csv or DIR/<table>.parquet, replacing older files."})
 final class ExportCommand implements Callable<Integer> {
     enum Format { csv, parquet }
 

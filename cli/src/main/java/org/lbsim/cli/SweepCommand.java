@@ -40,9 +40,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = {"Run every point of a sweep file (a base scenario, a grid and/or a list of points, seeds) in parallel",
-                "into DIR/results.duckdb (docs/sweeps.md). Resumable: run the same command again after an interruption",
-                "(even kill -9) and only the runs not yet recorded are run."})
+        description = {"Run every point x seed of a sweep file (a base scenario, a grid and/or a list",
+                "of points, seeds) in parallel into DIR/results.duckdb (docs/sweeps.md).",
+                "Resumable: after an interruption (even kill -9) run the same command again;",
+                "only the runs not yet recorded run."})
 final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     /** Stack size of the simulation threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK = 8L << 20;
@@ -62,8 +63,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--seeds", paramLabel = "N", description = "Seeds per point (overrides the file's seeds:).")
     Integer seeds;
 
-    @Option(names = "--quick", description = {"A quick version: the file's quick: overrides applied to the base, one seed",
-            "(unless --seeds), sweep name <name>-quick."})
+    @Option(names = "--quick", description = "A quick version: the file's quick: overrides applied to the base, one seed (unless --seeds), sweep name <name>-quick.")
     boolean quick;
 
     @Option(names = "--keep-runs", description = "Also write a run folder per run: DIR/runs/<run_id>/.")
