@@ -10,6 +10,8 @@ public final class LossRecoveries {
                     "OFAN 4", new IdealErasure.Params(80), IdealErasure::factory),
             Component.of("sack", "selective acks; resend all holes when the ack gap exceeds a threshold, plus an RTO",
                     "OFAN 4, 8.2", new SackThreshold.Params(32, 80), SackThreshold::factory),
+            Component.of("irn", "IRN-style: selective acks, a hole is resent once a later-sent packet is acked past it, at most one BDP in flight",
+                    "IRN (SIGCOMM 2018); RoCE transport issue", new Irn.Params(80, 1), Irn::factory),
             Component.of("go-back-n", "go-back-N: receiver keeps only in-order data and NACKs the first gap; sender rewinds to the expected PSN",
                     "RoCEv2; PRO 5 (RTO 80 us)", new GoBackN.Params(80), GoBackN::factory),
             Component.of("nic-sr", "commodity RNIC selective repeat: ePSN + bitmap, one NACK per ePSN carrying only the ePSN, resend only that packet",
