@@ -45,10 +45,12 @@ public record RunResult(
      * @param packetsCreated    distinct packet objects the pool ever created (its high-water mark)
      * @param pfcPauses         PAUSE frames sent by switches
      * @param pfcDeadlock       the PFC deadlock that ended the run (ports of the cycle), or "" if none
+     * @param nacks             NACKs sent by receivers
+     * @param cnps              congestion notification packets sent by receivers
      */
     public record Counters(long events, long packetHops, long injected, long delivered, long dropped, long drops,
                            long linkLoss, long noRouteDrops, long ecnMarks, long retransmissions,
                            long spuriousRetransmissions, long timeouts, long inFlightAtEnd, long packetsCreated,
-                           int failedLinks, long pfcPauses, String pfcDeadlock) {
+                           int failedLinks, long pfcPauses, String pfcDeadlock, long nacks, long cnps) {
     }
 }

@@ -136,7 +136,7 @@ public final class PreparedRun {
         RunResult.Counters counters = new RunResult.Counters(sim.eventsProcessed(), packetHops, network.injected(),
                 network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
                 spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),
-                watchdog == null || watchdog.report() == null ? "" : watchdog.report());
+                watchdog == null || watchdog.report() == null ? "" : watchdog.report(), transport.nacksSent(), transport.cnpsSent());
         Transport.OutOfOrderStats o = transport.outOfOrder();
         OutOfOrder ooo = new OutOfOrder(o.samples(), o.outOfOrderArrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());

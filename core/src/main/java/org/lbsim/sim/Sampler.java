@@ -57,6 +57,7 @@ final class Sampler implements EventHandler {
             }
         }
         add("goodput", "Gb/s");
+        add("ooo.held", "packets");
         this.rateQps = Math.min(rateQps, transport.flowCount());
         for (int q = 0; q < this.rateQps; q++) {
             add("rate qp" + q, "Gb/s");
@@ -104,6 +105,7 @@ final class Sampler implements EventHandler {
         long bytes = transport.deliveredPayloadBytes();
         values[s++][count] = count == 0 ? 0 : (bytes - lastBytes) * 8.0 / (intervalPs / 1000.0);
         lastBytes = bytes;
+        values[s++][count] = transport.outOfOrder().heldNow();
         for (int q = 0; q < rateQps; q++) {
             values[s++][count] = transport.senderOf(q).congestionControl().rateMbps() / 1000.0;
         }

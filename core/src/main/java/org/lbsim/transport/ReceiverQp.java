@@ -78,6 +78,7 @@ public final class ReceiverQp {
             }
             accept(data, nowPs);
             heldOutOfOrder++;
+            ooo.held(1);
             if (rule == ReceiveRule.NIC_SELECTIVE_REPEAT) {
                 if (nackedFor != expected) {
                     nackedFor = expected;
@@ -93,6 +94,7 @@ public final class ReceiverQp {
         accept(data, nowPs);
         int next = received.nextClear(expected);
         heldOutOfOrder -= next - expected - 1;
+        ooo.held(-(next - expected - 1));
         expected = next;
         out.add(ack(pool, Packet.ACK, data));
     }
@@ -149,6 +151,11 @@ public final class ReceiverQp {
 
     public long nacks() {
         return nacks;
+    }
+
+    /** Out-of-order packets this receiver holds now (its reorder buffer). */
+    public int heldOutOfOrder() {
+        return heldOutOfOrder;
     }
 
     public long cnps() {

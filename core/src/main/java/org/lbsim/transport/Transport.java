@@ -49,6 +49,7 @@ public final class Transport implements EventHandler {
         private long outOfOrder;
         private long maxDegree;
         private long maxHeld;
+        private long heldNow;
 
         void record(int degree, int held) {
             samples++;
@@ -60,6 +61,15 @@ public final class Transport implements EventHandler {
                 log2Buckets[0]++;
             }
             maxHeld = Math.max(maxHeld, held);
+        }
+
+        void held(int delta) {
+            heldNow += delta;
+        }
+
+        /** Out-of-order packets all receivers hold right now, together. */
+        public long heldNow() {
+            return heldNow;
         }
 
         /** Arrivals with degree in [2^(b-1), 2^b) for bucket b >= 1; bucket 0 counts in-order arrivals. */
@@ -87,6 +97,23 @@ public final class Transport implements EventHandler {
 
     public OutOfOrderStats outOfOrder() {
         return outOfOrder;
+    }
+
+    /** NACKs and CNPs sent by all receivers. */
+    public long nacksSent() {
+        long n = 0;
+        for (ReceiverQp r : receivers) {
+            n += r.nacks();
+        }
+        return n;
+    }
+
+    public long cnpsSent() {
+        long n = 0;
+        for (ReceiverQp r : receivers) {
+            n += r.cnps();
+        }
+        return n;
     }
 
     /**
