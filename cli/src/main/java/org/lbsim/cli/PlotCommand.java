@@ -66,6 +66,9 @@ final class PlotCommand implements Callable<Integer> {
     @Option(names = "--title", description = "Figure title (default: METRIC by FIELD).")
     String title;
 
+    @Option(names = "--y-title", paramLabel = "TEXT", description = "Title of the y axis (default: the metric's name and unit).")
+    String yTitle;
+
     @Option(names = "--size", paramLabel = "WxH", defaultValue = "800x460", description = "Figure size in pixels (default 800x460).")
     String size;
 
@@ -159,8 +162,9 @@ final class PlotCommand implements Callable<Integer> {
             if (rows.isEmpty()) {
                 throw UserError.at(dbFile.toString(), "", "no run has a value of " + metricName + (where == null ? "" : " where " + where));
             }
-            String t = title != null ? title : metric.title() + " by " + xCol + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols));
-            figure = Charts.grouped("plot", Grouped.of(xCol, metric.title(), rows),
+            String yAxis = yTitle != null ? yTitle : metric.title();
+            String t = title != null ? title : yAxis + " by " + xCol + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols));
+            figure = Charts.grouped("plot", Grouped.of(xCol, yAxis, rows),
                     Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]));
             if (figure == null) {
                 throw UserError.at(dbFile.toString(), "", "nothing to draw" + (logX || logY ? " (log axes leave out values <= 0)" : ""));

@@ -101,7 +101,7 @@ class SweepTest {
         assertThat(columns(db, "flows")).containsExactly("run_id", "flow", "src", "dst", "bytes", "start_ps", "fct_ps", "receiver_done_ps",
                 "packets_sent", "retransmissions", "spurious_retransmissions", "duplicates_received", "timeouts");
         assertThat(columns(db, "layers")).containsExactly("run_id", "layer", "layer_index", "ports", "max_queue_bytes", "mean_queue_bytes", "drops",
-                "link_loss", "ecn_marks", "tx_packets", "pauses", "paused_ps");
+                "link_loss", "ecn_marks", "tx_packets", "pauses", "paused_ps", "max_port_tx_bytes", "mean_port_tx_bytes");
         assertThat(columns(db, "counters")).containsExactly("run_id", "name", "value");
         assertThat(columns(db, "series")).containsExactly("run_id", "series", "unit", "t_ps", "value");
         assertThat(columns(db, "ooo_histogram")).containsExactly("run_id", "bucket", "count");

@@ -357,20 +357,29 @@ public final class Charts {
         a.setMarker(SeriesMarkers.NONE);
         a.setShowInLegend(false);
         var st = c.getStyler();
-        // ticks between categories get blank labels; XChart widens the tick spacing when two labels are
-        // equal, so the blanks differ in length (a tick at v gets about 4 v spaces)
+        int longest = categories.stream().mapToInt(k -> String.valueOf(k).length()).max().orElse(0);
+        boolean rotate = n * Math.max(longest, 4) * 8 > c.getWidth() - 120;
+        // Ticks between categories get blank labels. XChart widens the tick spacing when two labels
+        // are equal, so the blanks differ: the tick at v spells round(40 (v + 1)) in binary with
+        // spaces and no-break spaces. Blanks have no outline, so they never count against the fit
+        // of the labels. XChart sizes the tick-label band from the longest label (by characters),
+        // so when labels are rotated each name is padded with spaces on both sides to outnumber
+        // every blank: the band is then as tall as the longest rotated name, instead of as tall as
+        // a blank (zero) with the names cut off; equal padding keeps the name centred where XChart
+        // rotates it.
+        int blankMax = Long.toBinaryString(Math.round(40 * (n + 0.5))).length();
+        String pad = rotate ? " ".repeat(blankMax / 2 + 1) : "";
         st.setxAxisTickLabelsFormattingFunction(v -> {
             long k = Math.round(v);
             if (Math.abs(v - k) < 1e-9 && k >= 0 && k < n) {
-                return String.valueOf(categories.get((int) k));
+                return pad + categories.get((int) k) + pad;
             }
-            return " ".repeat(1 + (int) Math.max(0, Math.min(400, Math.round((v + 2) * 4))));
+            return Long.toBinaryString(Math.max(1, Math.round(40 * (v + 1)))).replace('0', ' ').replace('1', '\u00a0');
         });
         st.setXAxisMin(-0.5);
         st.setXAxisMax(n - 0.5);
         st.setPlotGridVerticalLinesVisible(false);
-        int longest = categories.stream().mapToInt(k -> String.valueOf(k).length()).max().orElse(0);
-        if (n * Math.max(longest, 4) * 8 > c.getWidth() - 120) {
+        if (rotate) {
             st.setXAxisLabelRotation(30);
         }
     }

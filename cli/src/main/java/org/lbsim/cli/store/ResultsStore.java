@@ -65,7 +65,8 @@ public final class ResultsStore implements AutoCloseable {
                 + " receiver_done_ps BIGINT, packets_sent BIGINT, retransmissions BIGINT, spurious_retransmissions BIGINT,"
                 + " duplicates_received BIGINT, timeouts BIGINT");
         CHILD_TABLES.put("layers", "run_id VARCHAR, layer VARCHAR, layer_index INTEGER, ports INTEGER, max_queue_bytes BIGINT,"
-                + " mean_queue_bytes DOUBLE, drops BIGINT, link_loss BIGINT, ecn_marks BIGINT, tx_packets BIGINT, pauses BIGINT, paused_ps BIGINT");
+                + " mean_queue_bytes DOUBLE, drops BIGINT, link_loss BIGINT, ecn_marks BIGINT, tx_packets BIGINT, pauses BIGINT, paused_ps BIGINT,"
+                + " max_port_tx_bytes BIGINT, mean_port_tx_bytes DOUBLE");
         CHILD_TABLES.put("counters", "run_id VARCHAR, name VARCHAR, value BIGINT");
         CHILD_TABLES.put("series", "run_id VARCHAR, series VARCHAR, unit VARCHAR, t_ps BIGINT, value DOUBLE");
         CHILD_TABLES.put("ooo_histogram", "run_id VARCHAR, bucket INTEGER, count BIGINT");
@@ -196,6 +197,9 @@ public final class ResultsStore implements AutoCloseable {
             for (Map.Entry<String, String> t : CHILD_TABLES.entrySet()) {
                 s.execute("CREATE TABLE IF NOT EXISTS " + t.getKey() + " (" + t.getValue() + ")");
             }
+            // added after the first release of the schema: a database written before gets them (NULL for its runs)
+            s.execute("ALTER TABLE layers ADD COLUMN IF NOT EXISTS max_port_tx_bytes BIGINT");
+            s.execute("ALTER TABLE layers ADD COLUMN IF NOT EXISTS mean_port_tx_bytes DOUBLE");
         }
         loadColumns();
         for (String name : RUNS_FIXED_NAMES) {
@@ -461,7 +465,7 @@ public final class ResultsStore implements AutoCloseable {
             for (LayerStats l : res.layers()) {
                 a.beginRow().append(id).append(l.layer()).append(index++).append(l.ports()).append(l.maxQueueBytes())
                         .append(l.meanQueueBytes()).append(l.drops()).append(l.linkLoss()).append(l.ecnMarks()).append(l.txPackets())
-                        .append(l.pauses()).append(l.pausedPs()).endRow();
+                        .append(l.pauses()).append(l.pausedPs()).append(l.maxPortTxBytes()).append(l.meanPortTxBytes()).endRow();
             }
         }
         try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "counters")) {
