@@ -52,6 +52,12 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ ${#SCENARIOS[@]} -eq 0 ]] && SCENARIOS=(S1 S2 S3)
+for s in "${SCENARIOS[@]}"; do
+    case "$s" in
+        S1|S2|S3) ;;
+        *) echo "unknown scenario '$s'; known: S1 S2 S3" >&2; exit 2 ;;
+    esac
+done
 if [[ "$STAT" != median && "$STAT" != min ]]; then
     echo "--stat must be median or min, got '$STAT'" >&2
     exit 2
@@ -132,7 +138,7 @@ trap 'rm -rf "$TMP"' EXIT
 ROWS=()
 STATUS=0
 for s in "${SCENARIOS[@]}"; do
-    walls=(); cpus=(); setups=(); sims=(); events=(); eps=(); hps=(); heaps=(); rsss=(); ccts=()
+    walls=(); cpus=(); setups=(); sims=(); events=(); hops=(); heaps=(); rsss=(); ccts=()
     for ((r = 1; r <= REPS; r++)); do
         [[ $WAIT_IDLE -eq 1 ]] && wait_idle
         start=$(date +%s%N)
@@ -158,8 +164,7 @@ for s in "${SCENARIOS[@]}"; do
         setups+=("$(field setup_s "$line")")
         sims+=("$(field sim_s "$line")")
         events+=("$(field events "$line")")
-        eps+=("$(field events_per_s "$line")")
-        hps+=("$(field hops_per_s "$line")")
+        hops+=("$(field hops "$line")")
         heaps+=("$(field peak_heap_mb "$line")")
         ccts+=("$(field cct_us "$line")")
         if [[ -n "$GNU_TIME" ]]; then
@@ -174,10 +179,14 @@ for s in "${SCENARIOS[@]}"; do
     [[ ${#walls[@]} -eq 0 ]] && continue
     cpu="n/a"
     [[ -n "$GNU_TIME" ]] && cpu="$(median "${cpus[@]}")"
+    # rates from the aggregated sim wall time (events and hops are the same in every run)
+    sim="$(median "${sims[@]}")"
+    ev="$(median "${events[@]}")"
+    hp="$(median "${hops[@]}")"
     ROWS+=("$(printf '| %s | %s | %.2f | %s | %.3f | %.2f | %d | %.2fM | %.2fM | %.0f | %.0f |' \
-        "$s" "$(median "${ccts[@]}")" "$(median "${walls[@]}")" "$cpu" "$(median "${setups[@]}")" "$(median "${sims[@]}")" \
-        "$(median "${events[@]}")" "$(awk -v v="$(median "${eps[@]}")" 'BEGIN {print v / 1e6}')" \
-        "$(awk -v v="$(median "${hps[@]}")" 'BEGIN {print v / 1e6}')" "$(median "${heaps[@]}")" "$(median "${rsss[@]}")")")
+        "$s" "$(median "${ccts[@]}")" "$(median "${walls[@]}")" "$cpu" "$(median "${setups[@]}")" "$sim" \
+        "$ev" "$(awk -v n="$ev" -v t="$sim" 'BEGIN {print n / t / 1e6}')" \
+        "$(awk -v n="$hp" -v t="$sim" 'BEGIN {print n / t / 1e6}')" "$(median "${heaps[@]}")" "$(median "${rsss[@]}")")")
 done
 
 echo "JVM: java $JVM_OPTS; $REPS run(s) per scenario, $STAT of each column; MB = 10^6 bytes"
