@@ -203,7 +203,7 @@ public final class ScenarioBuilder {
 
     /** An independent builder with the same settings. */
     public ScenarioBuilder copy() {
-        ScenarioBuilder b = new ScenarioBuilder(deepCopy(tree));
+        ScenarioBuilder b = new ScenarioBuilder(Overrides.deepCopy(tree));
         b.baseDir = baseDir;
         b.linkRateGbps = linkRateGbps;
         b.linkDelayNs = linkDelayNs;
@@ -212,7 +212,7 @@ public final class ScenarioBuilder {
 
     /** The scenario tree so far (a copy): only the keys that were set; binding fills in the rest. */
     public Map<String, Object> toTree() {
-        return deepCopy(tree);
+        return Overrides.deepCopy(tree);
     }
 
     // --- results ------------------------------------------------------------------------------------------
@@ -377,22 +377,5 @@ public final class ScenarioBuilder {
         }
         throw new ScenarioException(path, "cannot use a " + v.getClass().getName()
                 + " as a scenario value; use a number, boolean, string, list, map or scenario record");
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T> T deepCopy(T value) {
-        if (value instanceof Map<?, ?> m) {
-            Map<Object, Object> copy = new LinkedHashMap<>();
-            m.forEach((k, x) -> copy.put(k, deepCopy(x)));
-            return (T) copy;
-        }
-        if (value instanceof List<?> l) {
-            List<Object> copy = new ArrayList<>(l.size());
-            for (Object o : l) {
-                copy.add(deepCopy(o));
-            }
-            return (T) copy;
-        }
-        return value;
     }
 }

@@ -230,8 +230,9 @@ public final class Overrides {
         return sb.toString();
     }
 
+    /** A copy of a scenario tree whose maps and lists can be changed without touching the original. */
     @SuppressWarnings("unchecked")
-    static <T> T deepCopy(T value) {
+    public static <T> T deepCopy(T value) {
         if (value instanceof Map<?, ?> m) {
             Map<Object, Object> copy = new LinkedHashMap<>();
             m.forEach((k, v) -> copy.put(k, deepCopy(v)));

@@ -75,9 +75,8 @@ public final class EvenSplitLoad {
         Arrays.fill(dist, -1);
         dist[dst] = 0;
         paths[dst] = 1;
-        int[] stack = new int[nodes];
         for (int n = 0; n < nodes; n++) {
-            resolve(t, fib, dst, n, dist, paths, stack);
+            resolve(t, fib, dst, n, dist, paths);
         }
         Integer[] byDist = new Integer[nodes];
         for (int n = 0; n < nodes; n++) {
@@ -87,13 +86,13 @@ public final class EvenSplitLoad {
         return Arrays.stream(byDist).mapToInt(Integer::intValue).toArray();
     }
 
-    private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths, int[] unused) {
+    private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths) {
         if (dist[start] >= 0) {
             return;
         }
         if (t.isHost(start)) {
             int sw = t.hostSwitch(start);
-            resolve(t, fib, dst, sw, dist, paths, unused);
+            resolve(t, fib, dst, sw, dist, paths);
             dist[start] = dist[sw] >= 0 && paths[sw] > 0 ? dist[sw] + 1 : Integer.MAX_VALUE / 2;
             paths[start] = paths[sw];
             return;
@@ -105,7 +104,7 @@ public final class EvenSplitLoad {
         dist[start] = Integer.MAX_VALUE / 2; // guards against cycles, which valley-free routing never has
         for (int k = 0; k < size; k++) {
             int next = t.peerNode(fib.port(g, k));
-            resolve(t, fib, dst, next, dist, paths, unused);
+            resolve(t, fib, dst, next, dist, paths);
             count += paths[next];
             d = Math.min(d, dist[next] + 1);
         }
