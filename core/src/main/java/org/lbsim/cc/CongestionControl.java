@@ -30,6 +30,11 @@ public interface CongestionControl {
     default void onTimeout(long nowPs) {
     }
 
-    /** Current sending rate in Mb/s, for samplers. */
+    /** Current sending rate in Mb/s. */
     long rateMbps();
+
+    /** The sending rate at {@code nowPs}, with any timers due by then applied (for samplers). */
+    default long rateMbpsAt(long nowPs) {
+        return rateMbps();
+    }
 }

@@ -107,7 +107,7 @@ final class Sampler implements EventHandler {
         lastBytes = bytes;
         values[s++][count] = transport.outOfOrder().heldNow();
         for (int q = 0; q < rateQps; q++) {
-            values[s++][count] = transport.senderOf(q).congestionControl().rateMbps() / 1000.0;
+            values[s++][count] = transport.senderOf(q).congestionControl().rateMbpsAt(now) / 1000.0;
         }
         count++;
         sim.scheduleBackground(handlerId, now + intervalPs, 0, 0);

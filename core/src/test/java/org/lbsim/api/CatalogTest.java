@@ -90,7 +90,7 @@ class CatalogTest {
     @Test
     void a_component_is_explained_with_summary_source_and_every_parameter() {
         String text = Catalog.explain("dcqcn");
-        assertThat(text).startsWith("dcqcn: congestion control\n  DCQCN: rate cut on CNP or NACK");
+        assertThat(text).startsWith("dcqcn: congestion control\n  DCQCN as RNICs run it: rate cut on CNP or NACK");
         assertThat(text).contains("  source: DCQCN (SIGCOMM 2015); Themis 2.2; PRO 5\n");
         assertThat(text).contains("  use:    congestionControl: {type: dcqcn}\n");
         for (RecordComponent c : org.lbsim.cc.Dcqcn.Params.class.getRecordComponents()) {

@@ -34,25 +34,29 @@ import org.lbsim.transport.Transport;
  *
  * <p>Hosts 0 and 1 under leaf l0 each send 30 MB to host 2 under leaf l1. Host links are 100 Gb/s,
  * leaf-spine links 400 Gb/s and there is one spine, so the only bottleneck is l1's 100 Gb/s downlink
- * to host 2 (layer L->H). The DCQCN constants are chosen to settle within a few milliseconds:
- * T_I = 55 us, T_D = 50 us, a CNP at most every 4 us, 10 MB byte counter, additive step 1 Gb/s,
- * alpha gain 1/16 decayed every 5 us. (With the paper's g = 1/256 and 55 us alpha timer, alpha stays
- * near 1 for tens of milliseconds: each cut then drains the queue to zero, its time average stays
- * below Kmin and the rates stay apart.) Rates and queues are read from the sampled time series over
- * the second half of the time both flows are active.
+ * to host 2 (layer L->H). PFC keeps the fabric lossless, as RoCE fabrics run. DCQCN runs with
+ * HPCC's setting (the defaults) except the rate-increase timer, which is the DCQCN paper's 55 us
+ * instead of 900 us so that the flows settle within a few milliseconds. Rates and queues are read
+ * from the sampled time series over the second half of the time both flows are active.
  */
 class DcqcnFairnessTest {
     private static final long KMIN = 100_000;
     private static final long KMAX = 400_000;
     private static final double LINK_GBPS = 100;
-    private static final Dcqcn.Params FAST_SETTLING = new Dcqcn.Params(55, 50, 10_000_000, 1, 50, 1.0 / 16, 5, 5, 0.1, 4);
+    private static final Dcqcn.Params D = Dcqcn.Params.defaults();
+    private static final Dcqcn.Params FAST_SETTLING = new Dcqcn.Params(55, D.rateDecreaseIntervalUs(), D.byteCounterBytes(),
+            D.additiveIncreaseGbps(), D.hyperIncreaseGbps(), D.alphaGain(), D.alphaUpdateUs(), D.fastRecoveryStages(),
+            D.minRateGbps(), D.cnpIntervalUs(), D.clampTargetRate(), D.nackIsCongestionSignal());
+
+    private static final PfcSpec LOSSLESS = new PfcSpec(true, PfcSpec.defaults().xoffBytes(), PfcSpec.defaults().xonBytes(),
+            0, PfcSpec.defaults().headroomBytes(), PfcSpec.defaults().deadlockCheckUs());
 
     @TempDir
     Path dir;
 
     private Scenario twoFlowsIntoOneDownlink(long seed) {
         TopologySpec topo = new TopologySpec.LeafSpine(2, 2, 1, 1, new LinkSpec(LINK_GBPS, 1000), new LinkSpec(400, 1000));
-        SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(true, KMIN, KMAX, 0.2), PfcSpec.defaults());
+        SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(true, KMIN, KMAX, 0.2), LOSSLESS);
         return new Scenario("dcqcn-fairness", seed, topo, PacketSpec.defaults(), switches, TestScenarios.lb("ecmp"),
                 new ComponentSpec("dcqcn", FAST_SETTLING), new ComponentSpec("go-back-n", new GoBackN.Params(80)),
                 ScenarioTweaks.trace(dir, "two-to-one.csv", List.of(ScenarioTweaks.flow(0, 2, 30_000_000), ScenarioTweaks.flow(1, 2, 30_000_000))),
@@ -109,8 +113,9 @@ class DcqcnFairnessTest {
         assertThat(rate1).as("qp1 rate; " + measured).isBetween(0.9 * half, 1.1 * half);
         // efficient: together they fill the bottleneck
         assertThat(rate0 + rate1).as("rate sum; " + measured).isBetween(0.9 * LINK_GBPS, 1.02 * LINK_GBPS);
-        // the queue sits in the marking band, and only at the receiver's downlink
+        // the queue sits in the marking band, and mostly at the receiver's downlink
         assertThat(queue).as("time-average bottleneck queue; " + measured).isBetween((double) KMIN, (double) KMAX);
-        assertThat(Math.max(upQueue, downQueue)).as("queues before the bottleneck; " + measured).isLessThan(KMIN / 10.0);
+        // (PFC pauses the spine's downlink whenever the leaf's ingress passes XOFF, so a little waits there)
+        assertThat(Math.max(upQueue, downQueue)).as("queues before the bottleneck; " + measured).isLessThan(queue / 4);
     }
 }
