@@ -19,22 +19,18 @@ public final class EvenSplitLoad {
         double[] paths = new double[nodes];
         double[] inflow = new double[nodes];
         // Destinations one at a time: count paths to dst, then push every source's unit down the DAG.
-        int[] order = new int[src.length];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
-        }
-        Integer[] boxed = Arrays.stream(order).boxed().toArray(Integer[]::new);
-        Arrays.sort(boxed, (a, b) -> Integer.compare(dst[a], dst[b]));
+        int[] byDst = sortedBy(dst, src.length, false);
+        int[] dist = new int[nodes];
         int i = 0;
-        while (i < boxed.length) {
-            int d = dst[boxed[i]];
+        while (i < byDst.length) {
+            int d = dst[byDst[i]];
             int j = i;
             Arrays.fill(inflow, 0);
-            while (j < boxed.length && dst[boxed[j]] == d) {
-                inflow[src[boxed[j]]] += 1;
+            while (j < byDst.length && dst[byDst[j]] == d) {
+                inflow[src[byDst[j]]] += 1;
                 j++;
             }
-            int[] topo = dagOrder(t, fib, d, paths);
+            int[] topo = dagOrder(t, fib, d, paths, dist);
             for (int node : topo) {
                 double f = inflow[node];
                 if (f == 0 || node == d) {
@@ -68,22 +64,34 @@ public final class EvenSplitLoad {
      * Nodes ordered so that every node comes before the next hops it forwards to (for dst), and
      * paths[n] = number of shortest paths from n to dst.
      */
-    private static int[] dagOrder(Topology t, Fib fib, int dst, double[] paths) {
+    private static int[] dagOrder(Topology t, Fib fib, int dst, double[] paths, int[] dist) {
         int nodes = t.nodeCount();
         // distance to dst along the FIB: hosts forward to their switch.
-        int[] dist = new int[nodes];
         Arrays.fill(dist, -1);
         dist[dst] = 0;
         paths[dst] = 1;
         for (int n = 0; n < nodes; n++) {
             resolve(t, fib, dst, n, dist, paths);
         }
-        Integer[] byDist = new Integer[nodes];
-        for (int n = 0; n < nodes; n++) {
-            byDist[n] = n;
+        return sortedBy(dist, nodes, true);
+    }
+
+    /**
+     * Indices 0..n-1 sorted by key (descending if asked), ties by index: a stable sort on primitive
+     * longs (key in the high half, index in the low half), without boxing.
+     */
+    private static int[] sortedBy(int[] key, int n, boolean descending) {
+        long[] packed = new long[n];
+        for (int i = 0; i < n; i++) {
+            long k = descending ? -(long) key[i] : key[i];
+            packed[i] = (k << 32) | i;
         }
-        Arrays.sort(byDist, (a, b) -> Integer.compare(dist[b], dist[a]));
-        return Arrays.stream(byDist).mapToInt(Integer::intValue).toArray();
+        Arrays.sort(packed);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) packed[i];
+        }
+        return order;
     }
 
     private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths) {
