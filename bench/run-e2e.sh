@@ -54,8 +54,8 @@ done
 [[ ${#SCENARIOS[@]} -eq 0 ]] && SCENARIOS=(S1 S2 S3)
 for s in "${SCENARIOS[@]}"; do
     case "$s" in
-        S1|S2|S3) ;;
-        *) echo "unknown scenario '$s'; known: S1 S2 S3" >&2; exit 2 ;;
+        S1|S2|S3|S4) ;;
+        *) echo "unknown scenario '$s'; known: S1 S2 S3 S4" >&2; exit 2 ;;
     esac
 done
 if [[ "$STAT" != median && "$STAT" != min ]]; then

@@ -40,7 +40,7 @@ public final class EndToEnd {
             if (a.equals("--check")) {
                 check = true;
             } else if (a.equals("-h") || a.equals("--help")) {
-                System.out.println("usage: EndToEnd [--check] S1|S2|S3 ...   (--check verifies the run's invariants afterwards, untimed)");
+                System.out.println("usage: EndToEnd [--check] S1|S2|S3|S4 ...   (--check verifies the run's invariants afterwards, untimed)");
                 return;
             } else {
                 names.add(a);

@@ -2,6 +2,7 @@ package org.lbsim.bench;
 
 import java.util.List;
 import java.util.Locale;
+import org.lbsim.cc.Dcqcn;
 import org.lbsim.cc.FixedRate;
 import org.lbsim.lb.HostPacketSpray;
 import org.lbsim.lb.LoadBalancers;
@@ -12,11 +13,13 @@ import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.LimitsSpec;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.PacketSpec;
+import org.lbsim.scenario.PfcSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.SwitchSpec;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.transport.IdealErasure;
+import org.lbsim.transport.NicSelectiveRepeat;
 
 /**
  * The end-to-end reference scenarios, built in code so that benchmarks do not depend on the YAML
@@ -28,7 +31,7 @@ import org.lbsim.transport.IdealErasure;
  */
 public final class Scenarios {
     /** Names accepted by {@link #byName}. */
-    public static final List<String> NAMES = List.of("S1", "S2", "S3");
+    public static final List<String> NAMES = List.of("S1", "S2", "S3", "S4");
 
     private static final long KIB = 1024;
     private static final long MIB = 1024 * KIB;
@@ -49,6 +52,20 @@ public final class Scenarios {
     /** S3: 128 hosts (fat tree k=8), all-to-all of 64 KiB per host pair, every flow starting at once. */
     public static Scenario s3() {
         return reference("S3", 8, new WorkloadSpec.AllToAll(64 * KIB, 0));
+    }
+
+    /**
+     * S4: S1 over the RoCE transport: DCQCN (defaults), NIC selective repeat (RTO 80 us) and PFC
+     * (static thresholds, the defaults), so the run exercises NACKs, CNPs and pauses.
+     */
+    public static Scenario s4() {
+        Scenario s1 = reference("S4", 8, new WorkloadSpec.Permutation(4 * MIB, 0));
+        PfcSpec d = PfcSpec.defaults();
+        SwitchSpec lossless = new SwitchSpec(s1.switches().buffer(), s1.switches().ecn(),
+                new PfcSpec(true, d.xoffBytes(), d.xonBytes(), d.dynamicAlpha(), d.headroomBytes(), d.deadlockCheckUs()));
+        return new Scenario(s1.name(), s1.seed(), s1.topology(), s1.packets(), lossless, s1.loadBalancing(),
+                new ComponentSpec("dcqcn", Dcqcn.Params.defaults()), new ComponentSpec("nic-sr", new NicSelectiveRepeat.Params(80)),
+                s1.workload(), s1.failures(), s1.limits());
     }
 
     /** A small S1-like permutation for micro-benchmarks: fat tree of radix {@code k}. */
@@ -74,6 +91,8 @@ public final class Scenarios {
                 return s2();
             case "S3":
                 return s3();
+            case "S4":
+                return s4();
             default:
                 throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + String.join(", ", NAMES));
         }
