@@ -10,20 +10,30 @@ import org.lbsim.topology.Fib;
 /**
  * Switch packet spraying by round robin, one pointer per next-hop group.
  * SWITCH_PKT (OFAN 3.2 (5), after htsim): the visiting order of the group's ports is a random
- * permutation, drawn again every {@code permuteEvery} wrap-arounds to avoid synchronization.
- * SIMPLE_RR (OFAN 6.1 (i)): the same with the order never permuted ({@code permuteEvery = 0}).
+ * permutation, drawn again every {@code permuteEvery} wrap-arounds to avoid synchronization; like
+ * htsim's counter, the pointer is shared by data packets and ACKs.
+ * SIMPLE_RR (OFAN 6.1 (i)): the same with the order never permuted ({@code permuteEvery = 0}) and
+ * with data packets and control packets (ACK, NACK, CNP) on separate pointers ({@code perClass}):
+ * the two packet-size classes that OFAN's own round-robin pointers use in simulation (OFAN 7
+ * "Implementation", HOST_DR in 6.1). With one shared pointer, a host's ACKs interleaved with its
+ * data (App. B mode 2) shift which uplink its data takes, and data and ACKs lock onto different
+ * uplinks, whereas OFAN 7 / Fig. 7 report that SIMPLE_RR balances the uplinks perfectly.
  */
 public final class SwitchRoundRobin implements LoadBalancer {
-    public record Params(@Doc("draw a new visiting order every this many wrap-arounds; 0 = never (SIMPLE_RR)") int permuteEvery) {
+    public record Params(
+            @Doc("draw a new visiting order every this many wrap-arounds; 0 = never (SIMPLE_RR)") int permuteEvery,
+            @Doc("separate pointers for data and for control packets (ACK/NACK/CNP) in each next-hop group; false = one pointer shared by all packets (htsim)") boolean perClass) {
         public Params {
             ScenarioException.require(permuteEvery >= 0, "permuteEvery", "must be >= 0 (0 = never permute), got " + permuteEvery);
         }
     }
 
     private final int permuteEvery;
+    private final boolean perClass;
 
     public SwitchRoundRobin(Params p) {
         this.permuteEvery = p.permuteEvery();
+        this.perClass = p.perClass();
     }
 
     @Override
@@ -33,29 +43,32 @@ public final class SwitchRoundRobin implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
-        return new Selector(sw.node(), sw.fib(), sw.rng(), permuteEvery);
+        return new Selector(sw.node(), sw.fib(), sw.rng(), permuteEvery, perClass);
     }
 
     static final class Selector implements PortSelector {
         private final int node;
         private final SplittableRandom rng;
         private final int permuteEvery;
+        /** Pointers per group: 2 (data, control) with per-class pointers, else 1. */
+        private final int classes;
         private int[] pointer;
         private int[] wraps;
         private int[][] order;
         private Fib fib;
 
-        Selector(int node, Fib fib, SplittableRandom rng, int permuteEvery) {
+        Selector(int node, Fib fib, SplittableRandom rng, int permuteEvery, boolean perClass) {
             this.node = node;
             this.rng = rng;
             this.permuteEvery = permuteEvery;
+            this.classes = perClass ? 2 : 1;
             onRoutingChange(fib);
         }
 
         @Override
         public void onRoutingChange(Fib fib) {
             this.fib = fib;
-            int groups = fib.groupsAt(node);
+            int groups = fib.groupsAt(node) * classes;
             pointer = new int[groups];
             wraps = new int[groups];
             order = new int[groups][];
@@ -63,7 +76,8 @@ public final class SwitchRoundRobin implements LoadBalancer {
 
         @Override
         public int select(Packet p, int group, int[] ports, int offset, int count) {
-            int g = fib.localGroup(group);
+            // with perClass, data and control packets have a pointer each (OFAN 7: two packet-size classes)
+            int g = fib.localGroup(group) * classes + (classes == 2 && p.kind != Packet.DATA ? 1 : 0);
             int[] ord = order[g];
             if (ord == null || ord.length != count) {
                 ord = new int[count];

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.net.EgressPort;
 import org.lbsim.net.Packet;
 import org.lbsim.scenario.BufferSpec;
+import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.EcnSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.SwitchSpec;
@@ -150,6 +151,65 @@ class StickyFlowSynchronizationTest {
                 Measured ofan = run("ofan", m, seed);
                 assertThat(ofan.flowsFinished()).isEqualTo(HOSTS);
                 assertThat(ofan.maxQueuePackets()).as("seed " + seed + ": " + ofan).isLessThanOrEqualTo(5);
+            }
+        }
+    }
+
+    /**
+     * OFAN 7 / Fig. 7: SIMPLE_RR balances the uplinks perfectly, also once every host interleaves ACKs
+     * with its data (App. B mode 2, from about packet 80 here), because data and ACKs rotate on pointers
+     * of their own. With one pointer shared by both classes (SWITCH_PKT's htsim counter) a host's ACKs
+     * shift which uplink its data takes, data and ACKs settle on different uplinks, and the uplinks
+     * that carry more than their share of data queue up linearly.
+     */
+    @Test
+    void simpleRrKeepsTheUplinksBalancedOnceAcksInterleaveThanksToItsOwnPointerForAcks() {
+        int packets = 1024;
+        for (long seed = 1; seed <= 2; seed++) {
+            for (boolean perClass : new boolean[] {true, false}) {
+                Scenario s = TestScenarios.scenario(TestScenarios.fatTree(K), "simple-rr",
+                        trace(dir, "sync.csv", crossPodPermutation((long) packets * 4096)), seed);
+                s = ScenarioTweaks.withLoadBalancing(s, new ComponentSpec("simple-rr", new SwitchRoundRobin.Params(0, perClass)));
+                s = ScenarioTweaks.withSwitches(s, new SwitchSpec(new BufferSpec.PerPort(64_000_000), EcnSpec.defaults()));
+                long[][] dataUp = new long[1][];
+                CheckedRun run = CheckedRun.of(s, dir, ChoiceRecorder.on(prepared -> {
+                    Topology t = prepared.topology();
+                    dataUp[0] = new long[t.portCount()];
+                    return (node, p, port) -> {
+                        if (p.kind == Packet.DATA && t.tier(node) == 1) {
+                            dataUp[0][port]++; // an edge switch sent this data packet up
+                        }
+                    };
+                }));
+                assertThat(run.result().flowsFinished()).isEqualTo(HOSTS);
+                Topology t = run.prepared().topology();
+                long worstSpread = 0; // over the edges: most minus fewest data packets on one of its uplinks
+                long maxUplinkQueue = 0;
+                for (int node = HOSTS; node < t.nodeCount(); node++) {
+                    if (t.tier(node) != 1) {
+                        continue;
+                    }
+                    long most = 0;
+                    long fewest = Long.MAX_VALUE;
+                    for (int port = t.firstPort(node); port < t.portEnd(node); port++) {
+                        if (t.tier(t.peerNode(port)) == 2) {
+                            most = Math.max(most, dataUp[0][port]);
+                            fewest = Math.min(fewest, dataUp[0][port]);
+                            maxUplinkQueue = Math.max(maxUplinkQueue, run.prepared().network().egress(port).maxQueueBytes());
+                        }
+                    }
+                    worstSpread = Math.max(worstSpread, most - fewest);
+                }
+                String msg = String.format("seed %d, perClass %s: worst spread of data packets over an edge's uplinks %d (of %d per edge), "
+                        + "largest uplink queue %.1f frames", seed, perClass, worstSpread, 2 * packets, maxUplinkQueue / (double) FRAME);
+                System.out.println("[sticky] " + msg);
+                if (perClass) {
+                    assertThat(worstSpread).as(msg).isLessThanOrEqualTo(1);
+                    assertThat(maxUplinkQueue / (double) FRAME).as(msg).isLessThanOrEqualTo(3);
+                } else {
+                    assertThat(worstSpread).as(msg).isGreaterThan(packets / 10);
+                    assertThat(maxUplinkQueue / (double) FRAME).as(msg).isGreaterThan(50);
+                }
             }
         }
     }

@@ -23,7 +23,8 @@ import org.lbsim.topology.Topology;
 /**
  * SWITCH_PKT (OFAN 3.2 (5), Table 2 "permute every 5 wraparounds") and SIMPLE_RR (OFAN 6.1 (i)),
  * driven by hand at one switch: every cycle of {@code count} packets visits each next hop once; the
- * visiting order of SWITCH_PKT is re-drawn every 5 wrap-arounds, that of SIMPLE_RR never.
+ * visiting order of SWITCH_PKT is re-drawn every 5 wrap-arounds, that of SIMPLE_RR never. SWITCH_PKT's
+ * pointer is shared by data and ACKs (htsim); SIMPLE_RR keeps one per packet class.
  */
 class SwitchRoundRobinOrderTest {
     private static final int BLOCKS = 200;
@@ -72,11 +73,16 @@ class SwitchRoundRobinOrderTest {
         for (int i = 0; i < n; i++) {
             int dst = s.farHosts()[dsts.nextInt(s.farHosts().length)];
             assertThat(s.fib().group(s.node(), dst)).isEqualTo(s.group());
-            Packet p = ChoiceRecorder.packet(pool, 0, dst, i % 3 == 0 ? Packet.ACK : Packet.DATA);
+            Packet p = ChoiceRecorder.packet(pool, 0, dst, isAck(i) ? Packet.ACK : Packet.DATA);
             chosen[i] = s.indexOf(sel.select(p, s.group(), s.fib().groupPorts(), s.fib().groupOffset(s.group()), s.count()));
             pool.release(p);
         }
         return chosen;
+    }
+
+    /** Whether {@link #drive} sends packet {@code i} as an ACK: every third packet, the others are data. */
+    private static boolean isAck(int i) {
+        return i % 3 == 0;
     }
 
     /** Offsets s in [0, count) such that every full window [s + c * count, s + (c + 1) * count) visits each index once. */
@@ -160,18 +166,31 @@ class SwitchRoundRobinOrderTest {
 
     @ParameterizedTest(name = "{0} uplinks")
     @ValueSource(ints = {4, 8})
-    void simpleRrKeepsOnePointerPerGroupAndNeverChangesItsOrder(int uplinks) {
+    void simpleRrKeepsOnePointerPerGroupAndPacketClassAndNeverChangesItsOrder(int uplinks) {
         Site s = site(uplinks);
         int count = s.count();
         Set<Integer> firstPorts = new HashSet<>();
         for (long seed = 1; seed <= 20; seed++) {
-            int[] chosen = drive("simple-rr", s, seed, count * 5 * 40);
-            firstPorts.add(chosen[0]);
-            // one pointer stepping through the group in FIB order, whatever the destination or packet kind
-            for (int i = 1; i < chosen.length; i++) {
-                assertThat(chosen[i]).as("seed %d, packet %d after %d", seed, i, chosen[i - 1]).isEqualTo((chosen[i - 1] + 1) % count);
+            int n = count * 5 * 40;
+            int[] chosen = drive("simple-rr", s, seed, n);
+            // data and ACKs each step through the group in FIB order on their own pointer, whatever the
+            // destination, and however the two classes interleave (OFAN 7: one pointer per packet-size class)
+            List<Integer> data = new ArrayList<>();
+            List<Integer> acks = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                (isAck(i) ? acks : data).add(chosen[i]);
             }
-            assertThat(cycleAlignments(chosen, count)).as("seed %d: every alignment is a full cycle", seed).hasSize(count);
+            for (List<Integer> cls : List.of(data, acks)) {
+                for (int i = 1; i < cls.size(); i++) {
+                    assertThat(cls.get(i)).as("seed %d, %s packet %d after %d", seed, cls == data ? "data" : "ACK", i, cls.get(i - 1))
+                            .isEqualTo((cls.get(i - 1) + 1) % count);
+                }
+            }
+            int[] dataChosen = data.stream().mapToInt(Integer::intValue).toArray();
+            assertThat(cycleAlignments(dataChosen, count)).as("seed %d: every alignment of the data packets is a full cycle", seed).hasSize(count);
+            firstPorts.add(dataChosen[0]);
+            // with one pointer shared by both classes (as SWITCH_PKT's), the ACKs in between would break the data's cycles
+            assertThat(cycleAlignments(chosen, count)).as("seed %d: the mixed sequence is not a round robin of its own", seed).hasSizeLessThan(count);
         }
         assertThat(firstPorts).as("random start positions over 20 seeds").hasSizeGreaterThan(1);
     }
