@@ -40,9 +40,11 @@ final class Bounds {
 
     /**
      * For a permutation: the largest App. B bound over its flows (each with its own path). For any
-     * other set of flows: the largest of (a) each flow alone on an idle path, (b) each sender's NIC
-     * streaming all its frames back to back and the fastest of its flows returning the last ACK,
-     * and (c) each receiver's NIC link taking all frames addressed to it back to back.
+     * other set of flows: the largest of (a) each flow alone on an idle path, (b) each host's NIC
+     * link carrying, back to back, all its data frames and one ACK for every data frame it receives
+     * (the host is sender and receiver at once, OFAN App. B), then the faster of a data frame's
+     * round trip and an ACK's one-way trip, and (c) each receiver's NIC link taking all frames
+     * addressed to it back to back.
      * When queue pairs are paced below line rate ({@code pacedRateMbps}, e.g. rho_max under failures,
      * as OFAN Fig. 4 normalizes), a flow's frames are spaced by the paced slot instead of the NIC's.
      *
@@ -60,6 +62,9 @@ final class Bounds {
         long[] recvWire = new long[hosts];
         long[] recvFirst = new long[hosts];
         long[] recvTail = new long[hosts];
+        long[] ackWire = new long[hosts];
+        long[] ackTail = new long[hosts];
+        java.util.Arrays.fill(ackTail, Long.MAX_VALUE);
         java.util.Arrays.fill(sendStart, Long.MAX_VALUE);
         java.util.Arrays.fill(sendTail, Long.MAX_VALUE);
         java.util.Arrays.fill(recvFirst, Long.MAX_VALUE);
@@ -104,13 +109,24 @@ final class Bounds {
                 lastFrameReach += Time.serializationPs(lastPayload + pk.headerBytes(), t.rateMbps(path[i])) + t.delayPs(path[i]);
             }
             reachLastHop = Math.min(reachLastHop, lastFrameReach);
+            // The receiver's NIC answers every data frame with an ACK on its own link (ACK per packet).
+            int[] back = PathFacts.path(t, fib, f.dst(), f.src());
+            long backRate = t.rateMbps(back[0]);
+            long backGap = Time.serializationPs(pk.interFrameGapBytes(), backRate);
+            ackWire[f.dst()] += packets * (Time.serializationPs(pk.ackBytes(), backRate) + backGap);
+            long backLatency = PathFacts.propagationPs(t, back) + PathFacts.serializationPs(t, back, 1, pk.ackBytes());
+            ackTail[f.dst()] = Math.min(ackTail[f.dst()], backLatency - backGap);
             recvWire[f.dst()] += downWire;
             recvFirst[f.dst()] = Math.min(recvFirst[f.dst()], reachLastHop);
             recvTail[f.dst()] = Math.min(recvTail[f.dst()], t.delayPs(path[last]) - downGap + p.ackSerPs() + p.ackLatencyPs());
         }
         for (int h = 0; h < hosts; h++) {
-            if (sendWire[h] > 0) {
-                best = Math.max(best, sendStart[h] + sendWire[h] + sendTail[h]);
+            if (sendWire[h] > 0 || ackWire[h] > 0) {
+                // the NIC link is busy with data from its first start and with ACKs from the first
+                // frame that can reach it, whichever comes first; the last frame it sends is data
+                // (a round trip to go) or an ACK (a one-way trip)
+                long start = Math.min(sendStart[h], recvFirst[h]);
+                best = Math.max(best, start + sendWire[h] + ackWire[h] + Math.min(sendTail[h], ackTail[h]));
             }
             if (recvWire[h] > 0) {
                 best = Math.max(best, recvFirst[h] + recvWire[h] + recvTail[h]);
