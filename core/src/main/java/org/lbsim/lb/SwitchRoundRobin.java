@@ -12,6 +12,8 @@ import org.lbsim.topology.Fib;
  * SWITCH_PKT (OFAN 3.2 (5), after htsim): the visiting order of the group's ports is a random
  * permutation, drawn again every {@code permuteEvery} wrap-arounds to avoid synchronization.
  * SIMPLE_RR (OFAN 6.1 (i)): the same with the order never permuted ({@code permuteEvery = 0}).
+ * Under W-ECMP weights (after convergence, OFAN 5.2) the pointer walks an interleaved weighted
+ * round-robin schedule of the order, in which each port appears as often as its weight.
  */
 public final class SwitchRoundRobin implements LoadBalancer {
     public record Params(@Doc("draw a new visiting order every this many wrap-arounds; 0 = never (SIMPLE_RR)") int permuteEvery) {
@@ -43,6 +45,8 @@ public final class SwitchRoundRobin implements LoadBalancer {
         private int[] pointer;
         private int[] wraps;
         private int[][] order;
+        /** Per group: its IWRR schedule over {@code order} (OFAN App. F.4); the order itself when the weights are equal. */
+        private int[][] schedule;
         private Fib fib;
 
         Selector(int node, Fib fib, SplittableRandom rng, int permuteEvery) {
@@ -59,6 +63,7 @@ public final class SwitchRoundRobin implements LoadBalancer {
             pointer = new int[groups];
             wraps = new int[groups];
             order = new int[groups][];
+            schedule = new int[groups][];
         }
 
         @Override
@@ -74,15 +79,26 @@ public final class SwitchRoundRobin implements LoadBalancer {
                     shuffle(ord);
                 }
                 order[g] = ord;
-                pointer[g] = rng.nextInt(count);
+                // W-ECMP after convergence (OFAN 5.2): each port as often per round as its weight
+                if (fib.uniform(group)) {
+                    schedule[g] = ord;
+                } else {
+                    schedule[g] = new int[fib.totalWeight(group)];
+                    fib.iwrr(group, ord, schedule[g]);
+                }
+                pointer[g] = rng.nextInt(schedule[g].length);
             }
+            int[] sched = schedule[g];
             int i = pointer[g];
-            int chosen = ports[offset + ord[i]];
-            if (++i == count) {
+            int chosen = ports[offset + sched[i]];
+            if (++i == sched.length) {
                 i = 0;
                 if (permuteEvery > 0 && ++wraps[g] == permuteEvery) {
                     wraps[g] = 0;
                     shuffle(ord);
+                    if (sched != ord) {
+                        fib.iwrr(group, ord, sched);
+                    }
                 }
             }
             pointer[g] = i;
