@@ -23,7 +23,7 @@ import org.lbsim.sim.Simulation;
 
 /** {@code lbsim reproduce}: fig1's quick version end to end, and every reproduction's definition without running it. */
 class ReproduceTest {
-    static final List<String> SCHEMES = List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar");
+    static final List<String> SCHEMES = List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan");
     static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "tables", "plots");
     static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
@@ -32,11 +32,11 @@ class ReproduceTest {
     Path dir;
 
     @Test
-    void fig1_quick_writes_the_readme_the_plot_and_the_report_with_7_schemes_by_2_workloads() throws IOException {
+    void fig1_quick_writes_the_readme_the_plot_and_the_report_with_8_schemes_by_2_workloads() throws IOException {
         Path out = dir.resolve("fig1");
         MainTest.Result r = lbsim("reproduce", "fig1", "--quick", "--seeds", "1", "--out", out.toString());
         assertThat(r.code()).as("exit code; stderr: %s", r.err()).isZero();
-        assertThat(r.out()).contains("sweep fig1-quick: 14 points x 1 seed = 14 runs").contains("reproduce fig1: ");
+        assertThat(r.out()).contains("sweep fig1-quick: 16 points x 1 seed = 16 runs").contains("reproduce fig1: ");
 
         assertThat(out.resolve("README.md")).isRegularFile();
         assertThat(out.resolve("cct-increase.png")).isRegularFile();
@@ -65,7 +65,7 @@ class ReproduceTest {
         Path db = out.resolve("results.duckdb");
         assertThat(query(db, "SELECT count(*) AS n, count(DISTINCT (\"loadBalancing.type\", \"workload.type\")) AS pairs,"
                 + " count(*) FILTER (WHERE cct_ps > 0) AS finished FROM runs WHERE sweep = 'fig1-quick'"))
-                .containsExactly("n,pairs,finished", "14,14,14");
+                .containsExactly("n,pairs,finished", "16,16,16");
 
         // running it again resumes: nothing to run, the same files
         MainTest.Result again = lbsim("reproduce", "fig1", "--quick", "--seeds", "1", "--out", out.toString());

@@ -9,6 +9,7 @@ import org.lbsim.net.PortSelector;
 import org.lbsim.net.PortStates;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
 /**
@@ -44,7 +45,7 @@ public final class AdaptiveRouting implements LoadBalancer {
         return new Selector(sw, Time.us(params.refreshUs()), params.levels());
     }
 
-    static final class Selector implements PortSelector, EventHandler {
+    static final class Selector implements PortSelector, EventHandler, WeightedChoice.Score {
         private final Simulator sim;
         private final PortStates ports;
         private final SplittableRandom rng;
@@ -56,12 +57,14 @@ public final class AdaptiveRouting implements LoadBalancer {
         private final int levels;
         private final long refreshPs;
         private final int handlerId;
+        private Fib fib;
 
         Selector(SwitchContext sw, long refreshPs, int levels) {
             Topology t = sw.topology();
             this.sim = sw.simulator();
             this.ports = sw.ports();
             this.rng = sw.rng();
+            this.fib = sw.fib();
             this.firstPort = t.firstPort(sw.node());
             this.portCount = t.degree(sw.node());
             this.capacityBytesPerRefresh = new long[portCount];
@@ -94,22 +97,19 @@ public final class AdaptiveRouting implements LoadBalancer {
         }
 
         @Override
+        public void onRoutingChange(Fib newFib) {
+            this.fib = newFib;
+        }
+
+        @Override
+        public long of(int port) {
+            return quality[port - firstPort];
+        }
+
+        /** The best quality wins, random tie-break; under W-ECMP within a weight class drawn by weight (OFAN 5.2, {@link WeightedChoice}). */
+        @Override
         public int select(Packet p, int group, int[] candidates, int offset, int count) {
-            int best = Integer.MAX_VALUE;
-            int chosen = -1;
-            int ties = 0;
-            for (int i = 0; i < count; i++) {
-                int port = candidates[offset + i];
-                int q = quality[port - firstPort];
-                if (q < best) {
-                    best = q;
-                    chosen = port;
-                    ties = 1;
-                } else if (q == best && rng.nextInt(++ties) == 0) {
-                    chosen = port;
-                }
-            }
-            return chosen;
+            return WeightedChoice.lowest(fib, group, candidates, offset, count, this, rng);
         }
     }
 }

@@ -16,6 +16,6 @@ public final class FlowEcmp implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
-        return new EcmpHashSelector(sw.rng().nextLong());
+        return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
     }
 }

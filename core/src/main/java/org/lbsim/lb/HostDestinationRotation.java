@@ -158,7 +158,7 @@ public final class HostDestinationRotation implements LoadBalancer {
                     }
                 }
             }
-            this.fallback = new EcmpHashSelector(sw.rng().nextLong());
+            this.fallback = new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
         }
 
         @Override
@@ -174,6 +174,11 @@ public final class HostDestinationRotation implements LoadBalancer {
                 }
             }
             return fallback.select(p, group, ports, offset, count);
+        }
+
+        @Override
+        public void onRoutingChange(org.lbsim.topology.Fib fib) {
+            fallback.onRoutingChange(fib);
         }
     }
 

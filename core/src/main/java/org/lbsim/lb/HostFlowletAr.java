@@ -40,7 +40,7 @@ public final class HostFlowletAr implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
-        return new EcmpHashSelector(sw.rng().nextLong());
+        return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
     }
 
     static final class Policy implements EntropyPolicy {

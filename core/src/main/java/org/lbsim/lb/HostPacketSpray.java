@@ -20,6 +20,6 @@ public final class HostPacketSpray implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
-        return new EcmpHashSelector(sw.rng().nextLong());
+        return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
     }
 }

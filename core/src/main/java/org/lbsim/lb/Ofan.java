@@ -83,7 +83,7 @@ public final class Ofan implements LoadBalancer {
             int pointer = key(p.dst) * 2 + (p.kind == Packet.DATA ? 0 : 1);
             int[] sched = schedule[pointer];
             if (sched == null || scheduleGroup[pointer] != group) {
-                sched = buildSchedule(p.dst, ports, offset, count);
+                sched = buildSchedule(group, count);
                 schedule[pointer] = sched;
                 scheduleGroup[pointer] = group;
                 position[pointer] = rng.nextInt(sched.length); // random first port
@@ -93,8 +93,12 @@ public final class Ofan implements LoadBalancer {
             return ports[offset + sched[i]];
         }
 
-        /** A random traversal order of the candidates, expanded into an IWRR schedule by their weights. */
-        private int[] buildSchedule(int dst, int[] ports, int offset, int count) {
+        /**
+         * A random traversal order of the candidates, expanded into an IWRR schedule by the group's
+         * W-ECMP weights (App. F.4: paths behind each port, gcd-reduced, computed with the routes);
+         * the FIB-only variant visits every reachable port once per round.
+         */
+        private int[] buildSchedule(int group, int count) {
             int[] order = new int[count];
             for (int i = 0; i < count; i++) {
                 order[i] = i;
@@ -105,63 +109,12 @@ public final class Ofan implements LoadBalancer {
                 order[i] = order[j];
                 order[j] = t;
             }
-            long[] weight = new long[count];
-            long gcd = 0;
-            for (int i = 0; i < count; i++) {
-                weight[i] = weighted ? pathsFrom(topology.peerNode(ports[offset + i]), dst) : 1;
-                gcd = gcd(gcd, weight[i]);
+            if (!weighted || fib.uniform(group)) {
+                return order;
             }
-            long total = 0;
-            long max = 0;
-            for (int i = 0; i < count; i++) {
-                weight[i] = Math.max(1, weight[i] / Math.max(1, gcd));
-                total += weight[i];
-                max = Math.max(max, weight[i]);
-            }
-            if (total > 1 << 16) {
-                // Keep schedules small: scale weights down proportionally (never below 1).
-                double scale = (double) (1 << 16) / total;
-                total = 0;
-                max = 0;
-                for (int i = 0; i < count; i++) {
-                    weight[i] = Math.max(1, Math.round(weight[i] * scale));
-                    total += weight[i];
-                    max = Math.max(max, weight[i]);
-                }
-            }
-            // IWRR (App. F.4): round r lists, in traversal order, every port whose weight is at least r.
-            int[] sched = new int[(int) total];
-            int n = 0;
-            for (long round = 1; round <= max; round++) {
-                for (int i = 0; i < count; i++) {
-                    if (weight[order[i]] >= round) {
-                        sched[n++] = order[i];
-                    }
-                }
-            }
+            int[] sched = new int[fib.totalWeight(group)];
+            fib.iwrr(group, order, sched);
             return sched;
-        }
-
-        /** Number of shortest paths from {@code from} to host {@code dst} in the current routes (W-ECMP weight). */
-        private long pathsFrom(int from, int dst) {
-            if (topology.isHost(from)) {
-                return from == dst ? 1 : 0;
-            }
-            int g = fib.group(from, dst);
-            long sum = 0;
-            for (int i = 0; i < fib.groupSize(g); i++) {
-                sum += pathsFrom(topology.peerNode(fib.port(g, i)), dst);
-            }
-            return sum;
-        }
-
-        private static long gcd(long a, long b) {
-            while (b != 0) {
-                long t = a % b;
-                a = b;
-                b = t;
-            }
-            return a;
         }
 
         /** For tests: the number of pointers created so far. */

@@ -6,52 +6,62 @@ import org.lbsim.net.PortSelector;
 import org.lbsim.net.PortStates;
 import org.lbsim.topology.Fib;
 
-/** Switch-side selectors that look at their own egress queues (OFAN 3.2 (7), 6.1; DRILL). */
+/**
+ * Switch-side selectors that look at their own egress queues (OFAN 3.2 (7), 6.1; DRILL). Under W-ECMP
+ * weights (after convergence, OFAN 5.2) RSQ draws next hops in proportion to their weights; JSQ,
+ * SWITCH_PKT_AR and DRILL draw a weight class in proportion to its weight and compare queues within
+ * it ({@link WeightedChoice}).
+ */
 final class QueueAwareSelectors {
     private QueueAwareSelectors() {
     }
 
     /** JSQ (OFAN 6.1 (ii)): the candidate with the fewest queued bytes, ties broken uniformly at random. */
-    static final class ShortestQueue implements PortSelector {
+    static final class ShortestQueue implements PortSelector, WeightedChoice.Score {
         private final PortStates ports;
         private final SplittableRandom rng;
+        private Fib fib;
 
         ShortestQueue(SwitchContext sw) {
             this.ports = sw.ports();
             this.rng = sw.rng();
+            this.fib = sw.fib();
+        }
+
+        @Override
+        public void onRoutingChange(Fib newFib) {
+            this.fib = newFib;
+        }
+
+        @Override
+        public long of(int port) {
+            return ports.queueBytes(port);
         }
 
         @Override
         public int select(Packet p, int group, int[] candidates, int offset, int count) {
-            long best = Long.MAX_VALUE;
-            int chosen = -1;
-            int ties = 0;
-            for (int i = 0; i < count; i++) {
-                int port = candidates[offset + i];
-                long q = ports.queueBytes(port);
-                if (q < best) {
-                    best = q;
-                    chosen = port;
-                    ties = 1;
-                } else if (q == best && rng.nextInt(++ties) == 0) {
-                    chosen = port; // reservoir sampling keeps each tied port equally likely
-                }
-            }
-            return chosen;
+            return WeightedChoice.lowest(fib, group, candidates, offset, count, this, rng);
         }
     }
 
-    /** RSQ (OFAN 6.1 (iii)): a uniformly random candidate. */
+    /** RSQ (OFAN 6.1 (iii)): a random candidate, uniform over the group's members (each port as often as its weight). */
     static final class RandomPort implements PortSelector {
         private final SplittableRandom rng;
+        private Fib fib;
 
         RandomPort(SwitchContext sw) {
             this.rng = sw.rng();
+            this.fib = sw.fib();
+        }
+
+        @Override
+        public void onRoutingChange(Fib newFib) {
+            this.fib = newFib;
         }
 
         @Override
         public int select(Packet p, int group, int[] candidates, int offset, int count) {
-            return candidates[offset + rng.nextInt(count)];
+            return candidates[offset + WeightedChoice.byRandom(fib, group, rng)];
         }
     }
 
@@ -60,45 +70,45 @@ final class QueueAwareSelectors {
      * by thresholds given as fractions of the port buffer; the packet goes to a random port of the
      * lowest non-empty bin.
      */
-    static final class QuantizedQueue implements PortSelector {
+    static final class QuantizedQueue implements PortSelector, WeightedChoice.Score {
         private final PortStates ports;
         private final SplittableRandom rng;
         private final double[] thresholds;
+        private Fib fib;
 
         QuantizedQueue(SwitchContext sw, double[] thresholds) {
             this.ports = sw.ports();
             this.rng = sw.rng();
             this.thresholds = thresholds;
+            this.fib = sw.fib();
+        }
+
+        @Override
+        public void onRoutingChange(Fib newFib) {
+            this.fib = newFib;
+        }
+
+        @Override
+        public long of(int port) {
+            double fill = ports.queueBytes(port) / (double) ports.bufferBytes(port);
+            int bin = 0;
+            while (bin < thresholds.length && fill >= thresholds[bin]) {
+                bin++;
+            }
+            return bin;
         }
 
         @Override
         public int select(Packet p, int group, int[] candidates, int offset, int count) {
-            int bestBin = Integer.MAX_VALUE;
-            int chosen = -1;
-            int ties = 0;
-            for (int i = 0; i < count; i++) {
-                int port = candidates[offset + i];
-                double fill = ports.queueBytes(port) / (double) ports.bufferBytes(port);
-                int bin = 0;
-                while (bin < thresholds.length && fill >= thresholds[bin]) {
-                    bin++;
-                }
-                if (bin < bestBin) {
-                    bestBin = bin;
-                    chosen = port;
-                    ties = 1;
-                } else if (bin == bestBin && rng.nextInt(++ties) == 0) {
-                    chosen = port;
-                }
-            }
-            return chosen;
+            return WeightedChoice.lowest(fib, group, candidates, offset, count, this, rng);
         }
     }
 
     /**
      * DRILL (Ghorbani et al., SIGCOMM 2017; PRO's baseline): per packet, compare d random candidates
-     * and the m = 1 port remembered from the previous decision of this next-hop group, take the one
-     * with the shortest queue, and remember it.
+     * (of the drawn weight class) and the m = 1 port
+     * remembered from the previous decision of this next-hop group, take the one with the shortest
+     * queue, and remember it.
      */
     static final class Drill implements PortSelector {
         private final int node;
@@ -126,10 +136,14 @@ final class QueueAwareSelectors {
         @Override
         public int select(Packet p, int group, int[] candidates, int offset, int count) {
             int g = fib.localGroup(group);
+            int cls = WeightedChoice.weightClass(fib, group, rng);
             int best = memory[g];
+            if (best >= 0 && cls != 0 && !inClass(best, group, candidates, offset, count, cls)) {
+                best = -1; // the remembered port is of another weight class
+            }
             long bestQ = best >= 0 ? ports.queueBytes(best) : Long.MAX_VALUE;
             for (int s = 0; s < samples; s++) {
-                int port = candidates[offset + rng.nextInt(count)];
+                int port = candidates[offset + WeightedChoice.randomInClass(fib, group, count, cls, rng)];
                 long q = ports.queueBytes(port);
                 if (q < bestQ) {
                     bestQ = q;
@@ -138,6 +152,15 @@ final class QueueAwareSelectors {
             }
             memory[g] = best;
             return best;
+        }
+
+        private boolean inClass(int port, int group, int[] candidates, int offset, int count, int cls) {
+            for (int i = 0; i < count; i++) {
+                if (candidates[offset + i] == port) {
+                    return WeightedChoice.inClass(fib, group, i, cls);
+                }
+            }
+            return false;
         }
     }
 }

@@ -32,6 +32,6 @@ public final class Subflows implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
-        return new EcmpHashSelector(sw.rng().nextLong());
+        return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
     }
 }

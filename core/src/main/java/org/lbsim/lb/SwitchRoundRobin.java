@@ -18,6 +18,8 @@ import org.lbsim.topology.Fib;
  * "Implementation", HOST_DR in 6.1). With one shared pointer, a host's ACKs interleaved with its
  * data (App. B mode 2) shift which uplink its data takes, and data and ACKs lock onto different
  * uplinks, whereas OFAN 7 / Fig. 7 report that SIMPLE_RR balances the uplinks perfectly.
+ * Under W-ECMP weights (after convergence, OFAN 5.2) each pointer walks an interleaved weighted
+ * round-robin schedule of the order, in which each port appears as often as its weight.
  */
 public final class SwitchRoundRobin implements LoadBalancer {
     public record Params(
@@ -55,6 +57,8 @@ public final class SwitchRoundRobin implements LoadBalancer {
         private int[] pointer;
         private int[] wraps;
         private int[][] order;
+        /** Per group: its IWRR schedule over {@code order} (OFAN App. F.4); the order itself when the weights are equal. */
+        private int[][] schedule;
         private Fib fib;
 
         Selector(int node, Fib fib, SplittableRandom rng, int permuteEvery, boolean perClass) {
@@ -72,6 +76,7 @@ public final class SwitchRoundRobin implements LoadBalancer {
             pointer = new int[groups];
             wraps = new int[groups];
             order = new int[groups][];
+            schedule = new int[groups][];
         }
 
         @Override
@@ -88,15 +93,26 @@ public final class SwitchRoundRobin implements LoadBalancer {
                     shuffle(ord);
                 }
                 order[g] = ord;
-                pointer[g] = rng.nextInt(count);
+                // W-ECMP after convergence (OFAN 5.2): each port as often per round as its weight
+                if (fib.uniform(group)) {
+                    schedule[g] = ord;
+                } else {
+                    schedule[g] = new int[fib.totalWeight(group)];
+                    fib.iwrr(group, ord, schedule[g]);
+                }
+                pointer[g] = rng.nextInt(schedule[g].length);
             }
+            int[] sched = schedule[g];
             int i = pointer[g];
-            int chosen = ports[offset + ord[i]];
-            if (++i == count) {
+            int chosen = ports[offset + sched[i]];
+            if (++i == sched.length) {
                 i = 0;
                 if (permuteEvery > 0 && ++wraps[g] == permuteEvery) {
                     wraps[g] = 0;
                     shuffle(ord);
+                    if (sched != ord) {
+                        fib.iwrr(group, ord, sched);
+                    }
                 }
             }
             pointer[g] = i;

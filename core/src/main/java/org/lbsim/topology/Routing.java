@@ -5,11 +5,14 @@ import java.util.Arrays;
 /**
  * All shortest up-then-down (valley-free) paths, as data-center BGP computes them. For each
  * destination host we compute the down-only distance of every node, then the best up-then-down
- * distance; a switch's group holds the ports that keep a packet on such a shortest path. Links
- * marked down are left out, so re-running this after failures is "routing has converged".
+ * distance; a switch's group holds the ports that keep a packet on such a shortest path, each
+ * with its W-ECMP weight (the paths behind it, OFAN 5.2 and App. F.4). Links marked down are left
+ * out, so re-running this after failures is "routing has converged": routes and weights at once.
  */
 public final class Routing {
     private static final int INF = Integer.MAX_VALUE / 4;
+    /** Path counts saturate here (they only set ratios of weights). */
+    private static final long PATHS_CAP = 1L << 40;
 
     private Routing() {
     }
@@ -26,7 +29,11 @@ public final class Routing {
         GroupStore store = new GroupStore(switches);
         int[] down = new int[nodes];
         int[] best = new int[nodes];
-        int[] scratch = new int[64];
+        int[] cand = new int[t.portCount()];
+        int[] candStart = new int[switches + 1];
+        long[] paths = new long[nodes];
+        long[] rawWeight = new long[maxDegree(t)];
+        int[] weight = new int[maxDegree(t)];
         // Nodes by tier, so each pass walks one tier.
         int[][] byTier = new int[maxTier + 1][];
         for (int tier = 0; tier <= maxTier; tier++) {
@@ -61,8 +68,10 @@ public final class Routing {
                     best[n] = b;
                 }
             }
+            // candidates of every switch first, so that the W-ECMP weights can count the paths behind them
+            int used = 0;
             for (int s = hosts; s < nodes; s++) {
-                int count = 0;
+                candStart[s - hosts] = used;
                 if (best[s] < INF) {
                     boolean goDown = down[s] == best[s];
                     int tier = t.tier(s);
@@ -75,14 +84,21 @@ public final class Routing {
                                 ? t.tier(peer) == tier - 1 && down[peer] == down[s] - 1
                                 : t.tier(peer) == tier + 1 && best[peer] + 1 == best[s];
                         if (ok) {
-                            if (count == scratch.length) {
-                                scratch = Arrays.copyOf(scratch, count * 2);
-                            }
-                            scratch[count++] = p;
+                            cand[used++] = p;
                         }
                     }
                 }
-                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, scratch, count);
+                candStart[s - hosts + 1] = used;
+            }
+            Arrays.fill(paths, -1);
+            for (int s = hosts; s < nodes; s++) {
+                int from = candStart[s - hosts];
+                int count = candStart[s - hosts + 1] - from;
+                for (int i = 0; i < count; i++) {
+                    rawWeight[i] = pathsFrom(t, t.peerNode(cand[from + i]), dst, hosts, cand, candStart, paths);
+                }
+                wecmpWeights(rawWeight, count, weight);
+                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, cand, from, weight, count);
             }
         }
         return store.freeze(hosts, hosts, groupOf);
@@ -102,6 +118,9 @@ public final class Routing {
         int[] dist = new int[nodes];
         int[] queue = new int[nodes];
         int[] scratch = new int[Math.max(1, maxDegree(t))];
+        long[] paths = new long[nodes];
+        long[] rawWeight = new long[scratch.length];
+        int[] weight = new int[scratch.length];
         int[] routes = t.staticRoutes();
         for (int dst = 0; dst < hosts; dst++) {
             Arrays.fill(dist, INF);
@@ -122,6 +141,23 @@ public final class Routing {
                     }
                 }
             }
+            // shortest paths to dst from every node, in breadth-first order (non-decreasing distance)
+            Arrays.fill(paths, 0);
+            paths[dst] = 1;
+            for (int i = 1; i < tail; i++) {
+                int n = queue[i];
+                if (t.isHost(n)) {
+                    continue;
+                }
+                long sum = 0;
+                for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
+                    int peer = t.peerNode(p);
+                    if (!linkDown[t.linkOf(p)] && dist[peer] == dist[n] - 1 && (!t.isHost(peer) || peer == dst)) {
+                        sum = Math.min(PATHS_CAP, sum + paths[peer]);
+                    }
+                }
+                paths[n] = sum;
+            }
             for (int s = hosts; s < nodes; s++) {
                 int count = 0;
                 int fixed = -1;
@@ -140,10 +176,60 @@ public final class Routing {
                         }
                     }
                 }
-                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, scratch, count);
+                for (int i = 0; i < count; i++) {
+                    rawWeight[i] = fixed >= 0 ? 1 : paths[t.peerNode(scratch[i])];
+                }
+                wecmpWeights(rawWeight, count, weight);
+                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, scratch, 0, weight, count);
             }
         }
         return store.freeze(hosts, hosts, groupOf);
+    }
+
+    /** Number of shortest valley-free paths from {@code node} to host {@code dst} along the candidates, memoized in {@code paths}. */
+    private static long pathsFrom(Topology t, int node, int dst, int hosts, int[] cand, int[] candStart, long[] paths) {
+        if (t.isHost(node)) {
+            return node == dst ? 1 : 0;
+        }
+        if (paths[node] >= 0) {
+            return paths[node];
+        }
+        long sum = 0;
+        for (int i = candStart[node - hosts]; i < candStart[node - hosts + 1]; i++) {
+            sum = Math.min(PATHS_CAP, sum + pathsFrom(t, t.peerNode(cand[i]), dst, hosts, cand, candStart, paths));
+        }
+        paths[node] = sum;
+        return sum;
+    }
+
+    /**
+     * W-ECMP weights (OFAN App. F.4): the paths behind each candidate divided by their greatest common
+     * divisor; a group whose weights sum to more than {@link Fib#MAX_TOTAL_WEIGHT} is scaled down
+     * proportionally, no weight below 1.
+     */
+    static void wecmpWeights(long[] paths, int count, int[] into) {
+        long gcd = 0;
+        for (int i = 0; i < count; i++) {
+            gcd = gcd(gcd, Math.max(1, paths[i]));
+        }
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            total += Math.max(1, paths[i]) / gcd;
+        }
+        double scale = total > Fib.MAX_TOTAL_WEIGHT ? (double) Fib.MAX_TOTAL_WEIGHT / total : 1;
+        for (int i = 0; i < count; i++) {
+            long w = Math.max(1, paths[i]) / gcd;
+            into[i] = scale == 1 ? (int) w : (int) Math.max(1, Math.min(Fib.MAX_TOTAL_WEIGHT, Math.round(w * scale)));
+        }
+    }
+
+    private static long gcd(long a, long b) {
+        while (b != 0) {
+            long r = a % b;
+            a = b;
+            b = r;
+        }
+        return a;
     }
 
     private static int maxDegree(Topology t) {
@@ -161,6 +247,7 @@ public final class Routing {
         private int[] starts = new int[1024];
         private int[] local = new int[1024];
         private int[] ports = new int[4096];
+        private int[] weights = new int[4096];
         private int groups;
         private int portsUsed;
 
@@ -169,11 +256,13 @@ public final class Routing {
             groupsOfSwitchCount = new int[switches];
         }
 
-        int intern(int sw, int[] candidate, int count) {
+        /** The group of ports {@code candidate[from .. from+count)} with weights {@code weight[0 .. count)}. */
+        int intern(int sw, int[] candidate, int from, int[] weight, int count) {
             int[] mine = groupsOfSwitch[sw];
             for (int i = 0; i < groupsOfSwitchCount[sw]; i++) {
                 int g = mine[i];
-                if (starts[g + 1] - starts[g] == count && Arrays.equals(ports, starts[g], starts[g] + count, candidate, 0, count)) {
+                if (starts[g + 1] - starts[g] == count && Arrays.equals(ports, starts[g], starts[g] + count, candidate, from, from + count)
+                        && Arrays.equals(weights, starts[g], starts[g] + count, weight, 0, count)) {
                     return g;
                 }
             }
@@ -185,8 +274,10 @@ public final class Routing {
             local[g] = groupsOfSwitchCount[sw];
             while (portsUsed + count > ports.length) {
                 ports = Arrays.copyOf(ports, ports.length * 2);
+                weights = Arrays.copyOf(weights, weights.length * 2);
             }
-            System.arraycopy(candidate, 0, ports, portsUsed, count);
+            System.arraycopy(candidate, from, ports, portsUsed, count);
+            System.arraycopy(weight, 0, weights, portsUsed, count);
             starts[g] = portsUsed;
             portsUsed += count;
             starts[g + 1] = portsUsed;
@@ -199,7 +290,7 @@ public final class Routing {
 
         Fib freeze(int hostCount, int firstSwitch, int[] groupOf) {
             return new Fib(hostCount, firstSwitch, groupOf, Arrays.copyOf(starts, groups + 1), Arrays.copyOf(ports, portsUsed),
-                    Arrays.copyOf(local, groups), groupsOfSwitchCount.clone());
+                    Arrays.copyOf(weights, portsUsed), Arrays.copyOf(local, groups), groupsOfSwitchCount.clone());
         }
     }
 }

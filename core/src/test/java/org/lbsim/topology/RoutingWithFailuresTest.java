@@ -172,6 +172,106 @@ class RoutingWithFailuresTest {
         assertThat(allPaths(t, fib, 2, 15)).hasSize(4);
     }
 
+    // ---------------------------------------------------------------- W-ECMP weights (OFAN 5.2, App. F.4)
+
+    /** Paths the FIB allows from switch {@code node} to host {@code dst}. */
+    private static long pathsFrom(Topology t, Fib fib, int node, int dst) {
+        if (t.isHost(node)) {
+            return node == dst ? 1 : 0;
+        }
+        int g = fib.group(node, dst);
+        long n = 0;
+        for (int i = 0; i < fib.groupSize(g); i++) {
+            n += pathsFrom(t, fib, t.peerNode(fib.port(g, i)), dst);
+        }
+        return n;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** Every group's weights are the paths behind its ports reduced by their gcd, and its member table repeats each port by its weight. */
+    private static void assertWeightsArePathCounts(Topology t, Fib fib, String what) {
+        for (int s = t.hostCount(); s < t.nodeCount(); s++) {
+            for (int dst = 0; dst < t.hostCount(); dst++) {
+                int g = fib.group(s, dst);
+                int size = fib.groupSize(g);
+                long common = 0;
+                long[] paths = new long[size];
+                for (int i = 0; i < size; i++) {
+                    paths[i] = pathsFrom(t, fib, t.peerNode(fib.port(g, i)), dst);
+                    assertThat(paths[i]).isPositive();
+                    common = gcd(common, paths[i]);
+                }
+                int[] seen = new int[size];
+                for (int j = 0; j < fib.totalWeight(g); j++) {
+                    seen[fib.member(g, j)]++;
+                }
+                for (int i = 0; i < size; i++) {
+                    assertThat(fib.weight(g, i)).as("%s: %s -> h%d, port to %s", what, t.nodeName(s), dst, t.nodeName(t.peerNode(fib.port(g, i))))
+                            .isEqualTo(paths[i] / common);
+                    assertThat(seen[i]).isEqualTo(fib.weight(g, i));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aHealthyFatTreeWeighsEveryNextHopEqually() {
+        for (int k : new int[] {4, 6}) {
+            Topology t = fatTree(k);
+            Fib fib = Routing.compute(t, new boolean[t.linkCount()]);
+            for (int g = 0; g < fib.groupCount(); g++) {
+                assertThat(fib.uniform(g)).isTrue();
+                for (int j = 0; j < fib.totalWeight(g); j++) {
+                    assertThat(fib.member(g, j)).isEqualTo(j);
+                }
+            }
+            assertWeightsArePathCounts(t, fib, "healthy k=" + k);
+        }
+    }
+
+    @Test
+    void afterAnAggregationToCoreFailureEdgesWeighTheirUplinksByTheCoresBehindThem() {
+        Topology t = fatTree(4);
+        Fib fib = Routing.compute(t, failing(t, "a0-c0"));
+        int e0 = t.nodeByName("e0");
+        int a0 = t.nodeByName("a0");
+        // from e0 to pod 1: a0 leads to one core (c1), a1 to two (c2, c3)
+        int g = fib.group(e0, 4);
+        assertThat(fib.groupSize(g)).isEqualTo(2);
+        for (int i = 0; i < 2; i++) {
+            assertThat(fib.weight(g, i)).isEqualTo(t.peerNode(fib.port(g, i)) == a0 ? 1 : 2);
+        }
+        assertThat(fib.totalWeight(g)).isEqualTo(3);
+        // within pod 0 nothing changes
+        assertThat(fib.uniform(fib.group(e0, 2))).isTrue();
+        // from pod 1 towards pod 0 the index-0 aggregation switch a2 lost c0's path too
+        int e2 = t.nodeByName("e2");
+        int back = fib.group(e2, 0);
+        for (int i = 0; i < 2; i++) {
+            assertThat(fib.weight(back, i)).isEqualTo(t.peerNode(fib.port(back, i)) == t.nodeByName("a2") ? 1 : 2);
+        }
+        assertWeightsArePathCounts(t, fib, "a0-c0 down");
+    }
+
+    @ParameterizedTest(name = "k = {0}")
+    @ValueSource(ints = {4, 6, 8})
+    void underRandomFailuresEveryWeightIsThePathsBehindItsPort(int k) {
+        Topology t = fatTree(k);
+        java.util.SplittableRandom rng = new java.util.SplittableRandom(k);
+        for (int trial = 0; trial < 5; trial++) {
+            boolean[] down = new boolean[t.linkCount()];
+            for (int p = 0; p < t.portCount(); p++) {
+                if (!t.isHost(t.portOwner(p)) && !t.isHost(t.peerNode(p)) && rng.nextDouble() < 0.08) {
+                    down[t.linkOf(p)] = true;
+                }
+            }
+            assertWeightsArePathCounts(t, Routing.compute(t, down), "k=" + k + " trial " + trial);
+        }
+    }
+
     private static int totalPaths(Topology t, Fib fib) {
         int n = 0;
         for (int src = 0; src < t.hostCount(); src++) {

@@ -94,6 +94,32 @@ class WorkloadsTest {
         assertThat(pairs).hasSize(n * (n - 1));
     }
 
+    @ParameterizedTest(name = "{0} hosts")
+    @ValueSource(ints = {2, 3, 16, 40})
+    void allToAllIsStaggeredSoThatEachRoundOfQueuePairsIsAPermutation(int n) {
+        // the i-th flow of every host (the queue pairs a round-robin NIC serves at the same step) must
+        // address every host exactly once: host s sends to s+1, s+2, ... (mod n)
+        List<Flow> flows = Workloads.allToAll(range(n), 1);
+        for (int round = 0; round < n - 1; round++) {
+            Set<Integer> receivers = new HashSet<>();
+            for (int s = 0; s < n; s++) {
+                Flow f = flows.get(s * (n - 1) + round);
+                assertThat(f.src()).isEqualTo(s);
+                assertThat(f.dst()).isEqualTo((s + round + 1) % n);
+                receivers.add(f.dst());
+            }
+            assertThat(receivers).hasSize(n);
+        }
+    }
+
+    @Test
+    void allToAllOverSomeHostsIsStaggeredAmongTheParticipants() {
+        int[] hosts = {3, 7, 8, 20};
+        List<Flow> flows = Workloads.allToAll(hosts, 1);
+        assertThat(flows.stream().filter(f -> f.src() == 8).map(Flow::dst)).containsExactly(20, 3, 7);
+        assertThat(flows.stream().filter(f -> f.src() == 20).map(Flow::dst)).containsExactly(3, 7, 8);
+    }
+
     @Test
     void allToAllOverSomeHostsStaysAmongThem() {
         List<Flow> flows = Workloads.generate(new WorkloadSpec.AllToAll(10, 6), 128, new SplittableRandom(9), null);
