@@ -16,13 +16,16 @@ final class QueueAwareSelectors {
     private QueueAwareSelectors() {
     }
 
-    /** JSQ (OFAN 6.1 (ii)): the candidate with the fewest queued bytes, ties broken uniformly at random. */
-    static final class ShortestQueue implements PortSelector, WeightedChoice.Score {
-        private final PortStates ports;
+    /**
+     * The port with the lowest score ({@link #of}) among the group's candidates, within a weight
+     * class under W-ECMP, ties broken uniformly at random ({@link WeightedChoice#lowest}).
+     */
+    abstract static class LowestScore implements PortSelector, WeightedChoice.Score {
+        final PortStates ports;
         private final SplittableRandom rng;
         private Fib fib;
 
-        ShortestQueue(SwitchContext sw) {
+        LowestScore(SwitchContext sw) {
             this.ports = sw.ports();
             this.rng = sw.rng();
             this.fib = sw.fib();
@@ -34,13 +37,20 @@ final class QueueAwareSelectors {
         }
 
         @Override
-        public long of(int port) {
-            return ports.queueBytes(port);
+        public int select(Packet p, int group, int[] candidates, int offset, int count) {
+            return WeightedChoice.lowest(fib, group, candidates, offset, count, this, rng);
+        }
+    }
+
+    /** JSQ (OFAN 6.1 (ii)): the candidate with the fewest queued bytes, ties broken uniformly at random. */
+    static final class ShortestQueue extends LowestScore {
+        ShortestQueue(SwitchContext sw) {
+            super(sw);
         }
 
         @Override
-        public int select(Packet p, int group, int[] candidates, int offset, int count) {
-            return WeightedChoice.lowest(fib, group, candidates, offset, count, this, rng);
+        public long of(int port) {
+            return ports.queueBytes(port);
         }
     }
 
@@ -70,22 +80,12 @@ final class QueueAwareSelectors {
      * by thresholds given as fractions of the port buffer; the packet goes to a random port of the
      * lowest non-empty bin.
      */
-    static final class QuantizedQueue implements PortSelector, WeightedChoice.Score {
-        private final PortStates ports;
-        private final SplittableRandom rng;
+    static final class QuantizedQueue extends LowestScore {
         private final double[] thresholds;
-        private Fib fib;
 
         QuantizedQueue(SwitchContext sw, double[] thresholds) {
-            this.ports = sw.ports();
-            this.rng = sw.rng();
+            super(sw);
             this.thresholds = thresholds;
-            this.fib = sw.fib();
-        }
-
-        @Override
-        public void onRoutingChange(Fib newFib) {
-            this.fib = newFib;
         }
 
         @Override
@@ -96,11 +96,6 @@ final class QueueAwareSelectors {
                 bin++;
             }
             return bin;
-        }
-
-        @Override
-        public int select(Packet p, int group, int[] candidates, int offset, int count) {
-            return WeightedChoice.lowest(fib, group, candidates, offset, count, this, rng);
         }
     }
 
