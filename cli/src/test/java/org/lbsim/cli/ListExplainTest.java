@@ -65,8 +65,9 @@ class ListExplainTest {
         assertThat(r.code()).isZero();
         Component<?> c = LoadBalancers.REGISTRY.find("host-pkt-ar").orElseThrow();
         assertThat(r.out()).startsWith("host-pkt-ar: load-balancing scheme\n  " + c.summary() + "\n  source: " + c.source() + "\n");
-        assertThat(r.out()).containsPattern("\n  cacheSize +integer +256 +entropies the cache holds\n");
+        assertThat(r.out()).containsPattern("\n  cacheSize +integer +8 +entries of the entropy buffer \\(REPS: 8\\)\n");
         assertThat(r.out()).containsPattern("\n  freezeUs +number +100 +microseconds of freezing after a timeout");
+        assertThat(r.out()).containsPattern("\n  exploreRtts +number +1 +base RTTs a queue pair explores after its first packet and after a freeze");
     }
 
     @Test

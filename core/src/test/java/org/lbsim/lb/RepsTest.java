@@ -18,9 +18,10 @@ import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
 
 /**
- * HOST_PKT_AR (OFAN 3.2 (6), after REPS): entropies come back into use only through unmarked ACKs;
- * a timeout purges the lost entropy and freezes the queue pair (reuse cached entropies without
- * consuming them, explore nothing) for freezeUs; end to end it stops sending onto a failed link
+ * HOST_PKT_AR (OFAN 3.2 (6)): REPS. Entropies come back into use only through unmarked ACKs, each
+ * once, oldest first; the first base RTT (one BDP) and an empty buffer explore; a timeout outside
+ * exploration freezes the queue pair (no exploration, cycle through the buffer) until the first
+ * good ACK after freezeUs, which restarts one base RTT of exploration; end to end it stops sending onto a failed link
  * that routing never removes.
  */
 class RepsTest {
@@ -28,8 +29,12 @@ class RepsTest {
 
     private final Simulator sim = new Simulator();
 
+    private Reps.Policy policy(int cacheSize, long seed, long explorePs) {
+        return new Reps.Policy(new SplittableRandom(seed), sim, cacheSize, FREEZE_PS, explorePs);
+    }
+
     private Reps.Policy policy(int cacheSize, long seed) {
-        return new Reps.Policy(new SplittableRandom(seed), sim, cacheSize, FREEZE_PS);
+        return policy(cacheSize, seed, 0);
     }
 
     @Test
@@ -37,17 +42,32 @@ class RepsTest {
         Reps.Policy p = policy(8, 1);
         int first = p.entropyFor(0, false);
         int second = p.entropyFor(1, false);
-        assertThat(p.explored()).as("empty cache: both packets explore").isEqualTo(2);
+        assertThat(p.explored()).as("nothing acknowledged yet: both packets explore").isEqualTo(2);
 
         p.onAck(second, false);
         p.onAck(first, false);
-        assertThat(p.cached()).isEqualTo(2);
-        assertThat(p.entropyFor(2, false)).as("oldest cached entropy first").isEqualTo(second);
+        assertThat(p.validEntropies()).isEqualTo(2);
+        assertThat(p.entropyFor(2, false)).as("oldest valid entropy first").isEqualTo(second);
         assertThat(p.entropyFor(3, false)).isEqualTo(first);
         assertThat(p.recycled()).isEqualTo(2);
-        assertThat(p.cached()).as("each recycled entropy is consumed").isZero();
+        assertThat(p.validEntropies()).as("each reused entropy is consumed").isZero();
         p.entropyFor(4, false);
-        assertThat(p.explored()).as("cache drained: explore again").isEqualTo(3);
+        assertThat(p.explored()).as("no valid entropy left: explore again").isEqualTo(3);
+    }
+
+    @Test
+    void theFirstBaseRttExploresEvenWithGoodAcks() {
+        Reps.Policy p = policy(8, 6, 1000);
+        ChoiceRecorder.advanceTo(sim, 500);
+        p.entropyFor(0, false); // the window opens with the first packet
+        p.onAck(42, false);
+        ChoiceRecorder.advanceTo(sim, 1499);
+        for (int i = 1; i < 5; i++) {
+            assertThat(p.entropyFor(i, false)).isNotEqualTo(42);
+        }
+        assertThat(p.explored()).isEqualTo(5);
+        ChoiceRecorder.advanceTo(sim, 1500);
+        assertThat(p.entropyFor(5, false)).as("exploration over: reuse").isEqualTo(42);
     }
 
     @Test
@@ -55,98 +75,111 @@ class RepsTest {
         Reps.Policy p = policy(8, 2);
         int e = p.entropyFor(0, false);
         p.onAck(e, true);
-        assertThat(p.cached()).isZero();
+        assertThat(p.validEntropies()).isZero();
         p.entropyFor(1, false);
         assertThat(p.explored()).as("explored: %d, recycled: %d", p.explored(), p.recycled()).isEqualTo(2);
         assertThat(p.recycled()).isZero();
     }
 
     @Test
-    void aFullCacheOverwritesItsOldestEntropy() {
+    void aFullBufferOverwritesItsOldestEntropy() {
         Reps.Policy p = policy(3, 3);
         for (int e = 10; e < 15; e++) {
             p.onAck(e, false);
         }
-        assertThat(p.cached()).isEqualTo(3);
+        assertThat(p.validEntropies()).isEqualTo(3);
         assertThat(List.of(p.entropyFor(0, false), p.entropyFor(1, false), p.entropyFor(2, false))).containsExactly(12, 13, 14);
     }
 
     @Test
-    void aLossPurgesTheEntropyAndFreezesThePolicyForFreezeUs() {
-        Reps.Policy p = policy(16, 4);
-        for (int e : new int[] {100, 200, 300, 200, 400}) {
+    void aTimeoutFreezesUntilTheFirstGoodAckAfterFreezeUsThenExploresOneBdp() {
+        Reps.Policy p = policy(4, 4, 1000);
+        for (int i = 0; i < 3; i++) {
+            p.entropyFor(i, false);
+        }
+        for (int e : new int[] {100, 200, 300, 400}) {
             p.onAck(e, false);
         }
-        p.onLoss(200);
-        assertThat(p.cached()).as("both copies of 200 purged").isEqualTo(3);
+        p.onLoss(999);
+        assertThat(p.frozen()).as("a timeout while exploring does not freeze").isFalse();
+        ChoiceRecorder.advanceTo(sim, 1000);
+        p.entropyFor(3, false); // consumes 100
+        p.onLoss(999);
         assertThat(p.frozen()).isTrue();
+        assertThat(p.freezes()).isEqualTo(1);
 
-        // frozen: cycle over 100, 300, 400 without consuming them and without exploring
+        // frozen: the three valid entropies once each, then the whole buffer in order, no exploration
         long exploredBefore = p.explored();
         List<Integer> sent = new ArrayList<>();
-        for (int i = 0; i < 9; i++) {
-            sent.add(p.entropyFor(i, false));
+        for (int i = 0; i < 11; i++) {
+            sent.add(p.entropyFor(4 + i, false));
         }
-        assertThat(sent).as("entropies sent while frozen").containsOnly(100, 300, 400).doesNotContain(200);
-        assertThat(sent.subList(0, 3)).containsExactlyInAnyOrder(100, 300, 400);
-        assertThat(sent.subList(3, 6)).isEqualTo(sent.subList(0, 3));
-        assertThat(p.cached()).isEqualTo(3);
+        assertThat(sent).containsExactly(200, 300, 400, 100, 200, 300, 400, 100, 200, 300, 400);
         assertThat(p.explored()).isEqualTo(exploredBefore);
+        p.onLoss(998);
+        assertThat(p.freezes()).as("a timeout while frozen does not extend the freeze").isEqualTo(1);
 
-        // still frozen just before freezeUs ends, thawed after
-        ChoiceRecorder.advanceTo(sim, FREEZE_PS - 1);
-        assertThat(p.frozen()).isTrue();
-        p.entropyFor(9, false);
-        assertThat(p.cached()).isEqualTo(3);
-        ChoiceRecorder.advanceTo(sim, FREEZE_PS);
+        // a good ACK before freezeUs keeps the freeze; the first one after it ends it
+        ChoiceRecorder.advanceTo(sim, 1000 + FREEZE_PS);
+        p.onAck(500, false);
+        assertThat(p.frozen()).as("at exactly freezeUs").isTrue();
+        ChoiceRecorder.advanceTo(sim, 1001 + FREEZE_PS);
+        assertThat(p.frozen()).as("no ACK yet").isTrue();
+        p.onAck(600, false);
         assertThat(p.frozen()).isFalse();
-        p.entropyFor(10, false);
-        assertThat(p.cached()).as("thawed: consumes again").isEqualTo(2);
+        assertThat(p.exploring()).as("one base RTT of exploration again").isTrue();
+        p.onLoss(997);
+        assertThat(p.frozen()).as("a timeout while exploring does not freeze").isFalse();
+        for (int i = 0; i < 3; i++) {
+            p.entropyFor(20 + i, false);
+        }
+        assertThat(p.explored()).isEqualTo(exploredBefore + 3);
+        ChoiceRecorder.advanceTo(sim, 2001 + FREEZE_PS);
+        assertThat(p.exploring()).isFalse();
+        assertThat(p.entropyFor(23, false)).as("then the oldest valid entropy").isEqualTo(500);
     }
 
     @Test
-    void aLossOfAnEntropyNotInTheCacheStillFreezesAndWithoutFreezeTimeNothingFreezes() {
-        Reps.Policy p = policy(4, 5);
-        p.onAck(7, false);
-        p.onLoss(8);
-        assertThat(p.cached()).isEqualTo(1);
-        assertThat(p.frozen()).isTrue();
-
-        Reps.Policy never = new Reps.Policy(new SplittableRandom(5), sim, 4, 0);
+    void withoutFreezeTimeNothingFreezes() {
+        Reps.Policy never = new Reps.Policy(new SplittableRandom(5), sim, 4, 0, 0);
         never.onAck(7, false);
         never.onLoss(7);
         assertThat(never.frozen()).isFalse();
-        never.entropyFor(0, false);
+        assertThat(never.entropyFor(0, false)).isEqualTo(7);
+        never.entropyFor(1, false);
         assertThat(never.explored()).isEqualTo(1);
     }
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
-    void aLostEntropyIsNeverSentAgainWhileFrozen(long seed) {
-        // random ACK / loss sequences: after onLoss(e), no packet carries e until the freeze ends
+    void whileFrozenOnlyEntropiesThatCameBackUnmarkedAreSent(long seed) {
+        // random ACK / loss sequences: once frozen, every packet carries an entropy an unmarked ACK returned
         SplittableRandom script = new SplittableRandom(seed);
-        Reps.Policy p = policy(1 + script.nextInt(32), seed);
-        List<Integer> recent = new ArrayList<>();
-        for (int i = 0; i < 300; i++) {
+        Reps.Policy p = policy(1 + script.nextInt(16), seed, 1000L * script.nextInt(20));
+        List<Integer> sent = new ArrayList<>();
+        java.util.Set<Integer> good = new java.util.HashSet<>();
+        boolean wasFrozen = false;
+        for (int i = 0; i < 2000; i++) {
+            ChoiceRecorder.advanceTo(sim, 100L * i);
             int e = p.entropyFor(i, false);
-            recent.add(e);
-            if (script.nextInt(4) > 0) {
-                p.onAck(recent.get(script.nextInt(recent.size())), script.nextInt(5) == 0);
+            if (wasFrozen) {
+                assertThat(good).as("seed %d, packet %d", seed, i).contains(e);
             }
-        }
-        int lost = recent.get(script.nextInt(recent.size()));
-        p.onLoss(lost);
-        assertThat(p.frozen()).isTrue();
-        int cachedAtLoss = p.cached();
-        for (int i = 0; i < 200; i++) {
-            int e = p.entropyFor(300 + i, false);
-            if (cachedAtLoss > 0) {
-                assertThat(e).as("seed %d, %d cached after the loss", seed, cachedAtLoss).isNotEqualTo(lost);
+            sent.add(e);
+            int r = script.nextInt(10);
+            if (r < 7) {
+                int acked = sent.get(script.nextInt(sent.size()));
+                boolean marked = script.nextInt(5) == 0;
+                if (!marked) {
+                    good.add(acked);
+                }
+                p.onAck(acked, marked);
+            } else if (r == 7) {
+                p.onLoss(sent.get(script.nextInt(sent.size())));
             }
+            wasFrozen = p.frozen();
         }
-        if (cachedAtLoss > 0) {
-            assertThat(p.cached()).isEqualTo(cachedAtLoss);
-        }
+        assertThat(p.freezes()).as("seed %d", seed).isPositive();
     }
 
     // ---------------------------------------------------------------- end to end
