@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import java.util.Arrays;
 import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
@@ -12,25 +13,39 @@ import org.lbsim.scenario.ScenarioException;
  * PSN), so loss never needs a specific resend: the sender keeps sending until the receiver has
  * acknowledged as many payload bytes as the message holds. It stops opportunistically in the final
  * BDP (acked + in flight covers the message, footnote 3) and sends more only if those in-flight
- * symbols are presumed lost, which happens after {@code rtoUs} without an ACK. An ACK sent once the
+ * symbols are presumed lost, which happens after one RTO without an ACK. An ACK sent once the
  * receiver holds enough symbols to decode completes the message, even if earlier ACKs were lost.
+ * The RTO is {@code rtoUs}, or with {@code adaptiveRto} the RFC 6298 estimate srtt + 4 rttvar from
+ * the queue pair's own RTT samples, never below {@code rtoUs}: a symbol is never resent, so every
+ * ACK is an unambiguous sample (no Karn rule needed).
  */
 public final class IdealErasure implements LossRecovery {
     public record Params(
-            @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost") double rtoUs) {
+            @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost (with adaptiveRto: the floor)") double rtoUs,
+            @Doc("estimate the RTO per queue pair from its RTT samples (RFC 6298: srtt + 4 rttvar, at least rtoUs)") boolean adaptiveRto) {
         public Params {
             ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+        }
+
+        public Params(double rtoUs) {
+            this(rtoUs, false);
         }
     }
 
     public static LossRecoveryFactory factory(Params p) {
         long rtoPs = Time.us(p.rtoUs());
-        return qp -> new IdealErasure(qp, rtoPs);
+        boolean adaptive = p.adaptiveRto();
+        return qp -> new IdealErasure(qp, rtoPs, adaptive);
     }
 
     private final QpContext qp;
-    private final long rtoPs;
+    private final long minRtoPs;
+    private final boolean adaptive;
     private final BitSet64 inFlight;
+    private long[] sentPs;
+    private long rtoPs;
+    private long srttPs = -1;
+    private long rttvarPs;
     private int nextPsn;
     private long ackedBytes;
     private long inflightBytes;
@@ -38,10 +53,34 @@ public final class IdealErasure implements LossRecovery {
     private long timeouts;
     private long extraSymbols;
 
-    IdealErasure(QpContext qp, long rtoPs) {
+    IdealErasure(QpContext qp, long rtoPs, boolean adaptive) {
         this.qp = qp;
+        this.minRtoPs = rtoPs;
         this.rtoPs = rtoPs;
+        this.adaptive = adaptive;
         this.inFlight = new BitSet64(qp.packets() + 64);
+        this.sentPs = adaptive ? new long[qp.packets() + 64] : null;
+    }
+
+    /** RFC 6298 2.2-2.3 with alpha 1/8, beta 1/4, K 4 and no clock granularity. */
+    private void sampleRtt(int psn, long nowPs) {
+        if (!adaptive || psn >= sentPs.length) {
+            return;
+        }
+        long rtt = nowPs - sentPs[psn];
+        if (srttPs < 0) {
+            srttPs = rtt;
+            rttvarPs = rtt / 2;
+        } else {
+            rttvarPs = (3 * rttvarPs + Math.abs(srttPs - rtt)) / 4;
+            srttPs = (7 * srttPs + rtt) / 8;
+        }
+        rtoPs = Math.max(minRtoPs, srttPs + 4 * rttvarPs);
+    }
+
+    /** The current retransmission timeout. */
+    long rtoPs() {
+        return rtoPs;
     }
 
     @Override
@@ -59,6 +98,12 @@ public final class IdealErasure implements LossRecovery {
             extraSymbols++;
         }
         inFlight.set(psn);
+        if (adaptive) {
+            if (psn >= sentPs.length) {
+                sentPs = Arrays.copyOf(sentPs, 2 * psn); // extra symbols beyond the first 64: rare
+            }
+            sentPs[psn] = nowPs;
+        }
         inflightBytes += qp.payloadOf(psn);
         if (inflightBytes == qp.payloadOf(psn)) {
             lastProgressPs = nowPs; // the timer counts from the first packet of a new flight
@@ -82,6 +127,7 @@ public final class IdealErasure implements LossRecovery {
         if (!inFlight.get(psn)) {
             // Late ACK of a symbol already presumed lost: it still counts towards decoding.
             if (psn < nextPsn && !acked(psn)) {
+                sampleRtt(psn, nowPs);
                 markAcked(psn);
                 ackedBytes += qp.payloadOf(psn);
                 lastProgressPs = nowPs;
@@ -90,6 +136,7 @@ public final class IdealErasure implements LossRecovery {
             return false;
         }
         inFlight.clear(psn);
+        sampleRtt(psn, nowPs);
         markAcked(psn);
         int bytes = qp.payloadOf(psn);
         inflightBytes -= bytes;
