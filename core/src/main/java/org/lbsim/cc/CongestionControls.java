@@ -7,7 +7,7 @@ import org.lbsim.registry.Registry;
 public final class CongestionControls {
     public static final Registry<CongestionControlFactory> REGISTRY = new Registry<>("congestion control",
             Component.of("fixed-rate", "ideal fixed-rate sender at line rate or rho_max; never reacts to the network",
-                    "OFAN 4, App. A", new FixedRate.Params(false, 0), FixedRate::factory),
+                    "OFAN 4, App. A", new FixedRate.Params(false, 0, true), FixedRate::factory),
             Component.of("dcqcn", "DCQCN as RNICs run it: rate cut on CNP or NACK (checked every T_D), alpha every 1 us, fast recovery, additive and hyper increase (T_I timer, optional byte counter)",
                     "DCQCN (SIGCOMM 2015); Themis 2.2; PRO 5", Dcqcn.Params.defaults(), Dcqcn::factory),
             Component.of("mswift", "MSwift: Swift's delay-target window (target = unloaded RTT + 113 KB at line rate), robust to spraying",

@@ -8,14 +8,23 @@ import org.lbsim.qp.QpContext;
  * OFAN 4: the idealized fixed-rate sender. Every queue pair paces its packets at one constant
  * rate: the NIC line rate (no pacing beyond the NIC itself), rho_max of OFAN App. A, or a given
  * rate. It never reacts to the network, so any delay or loss is the load balancer's doing.
+ * Paced queue pairs of one host that start together are spread over the packet period (the one
+ * of rank r of c sends its first packet r/c of a period late), so the host's aggregate is as
+ * smooth as its rate; with every phase aligned (spreadPhases: false) each host sends one packet of
+ * every queue pair back to back, pauses, and does so in step with every other host.
  */
 public final class FixedRate implements CongestionControl {
     public record Params(
             @Doc("pace each queue pair at rho_max (OFAN App. A): the per-flow rate that spreads evenly over the available paths without overload") boolean rhoMax,
-            @Doc("pace each queue pair at this rate in Gb/s; 0 = the NIC line rate") double rateGbps) {
+            @Doc("pace each queue pair at this rate in Gb/s; 0 = the NIC line rate") double rateGbps,
+            @Doc("spread a host's paced queue pairs evenly over the packet period (false: all start in the same instant)") boolean spreadPhases) {
         public Params {
             org.lbsim.scenario.ScenarioException.require(rateGbps >= 0 && Double.isFinite(rateGbps), "rateGbps", "must be >= 0 (0 = line rate), got " + rateGbps);
             org.lbsim.scenario.ScenarioException.require(!(rhoMax && rateGbps > 0), "rateGbps", "cannot be set together with rhoMax: true");
+        }
+
+        public Params(boolean rhoMax, double rateGbps) {
+            this(rhoMax, rateGbps, true);
         }
     }
 
@@ -29,7 +38,13 @@ public final class FixedRate implements CongestionControl {
             } else {
                 rate = qp.lineRateMbps();
             }
-            return new FixedRate(rate, rate >= qp.lineRateMbps(), qp.gapBytes());
+            boolean unpaced = rate >= qp.lineRateMbps();
+            long firstSendPs = 0;
+            if (!unpaced && params.spreadPhases()) {
+                long periodPs = Time.serializationPs(qp.mtuBytes() + qp.headerBytes() + qp.gapBytes(), rate);
+                firstSendPs = qp.startPs() + Math.round(qp.hostPhase() * periodPs);
+            }
+            return new FixedRate(rate, unpaced, qp.gapBytes(), firstSendPs);
         };
     }
 
@@ -39,9 +54,14 @@ public final class FixedRate implements CongestionControl {
     private long nextSendPs;
 
     public FixedRate(long rateMbps, boolean unpaced, int gapBytes) {
+        this(rateMbps, unpaced, gapBytes, 0);
+    }
+
+    public FixedRate(long rateMbps, boolean unpaced, int gapBytes, long firstSendPs) {
         this.rateMbps = rateMbps;
         this.unpaced = unpaced;
         this.gapBytes = gapBytes;
+        this.nextSendPs = firstSendPs;
     }
 
     @Override

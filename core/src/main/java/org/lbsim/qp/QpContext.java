@@ -11,9 +11,18 @@ package org.lbsim.qp;
  * @param lineRateMbps  the sending host's NIC rate
  * @param baseRttPs     round-trip time of an MTU packet and its ACK on an idle longest path
  * @param rhoMaxMbps    OFAN App. A per-flow rate that spreads evenly over the available paths without overload
+ * @param startPs       when the queue pair starts
+ * @param hostPhase     rank / count of this queue pair among its host's queue pairs that start at the
+ *                      same time, in [0, 1): where a paced sender places it in the host's packet period
  */
 public record QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
-                        int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps) {
+                        int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps, long startPs, double hostPhase) {
+
+    /** A queue pair starting at time 0, first of its host's. */
+    public QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
+                     int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps) {
+        this(qp, src, dst, messageBytes, packets, mtuBytes, headerBytes, gapBytes, lineRateMbps, baseRttPs, rhoMaxMbps, 0, 0);
+    }
 
     /** Payload of the packet with this PSN (the last packet of the message may be short). */
     public int payloadOf(int psn) {

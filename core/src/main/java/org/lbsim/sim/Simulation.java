@@ -134,15 +134,24 @@ public final class Simulation {
         List<QpContext> qps = new java.util.ArrayList<>();
         List<Integer> connectionOf = new java.util.ArrayList<>();
         List<Long> startOf = new java.util.ArrayList<>();
+        // A host's queue pairs that start together, in flow order: rank and count give each its phase.
+        record HostStart(int src, long startPs) {
+        }
+        java.util.Map<HostStart, int[]> together = new java.util.HashMap<>();
+        for (Flow f : flows) {
+            together.computeIfAbsent(new HostStart(f.src(), f.startPs()), k -> new int[2])[1] += (int) Math.min(qpsPer, f.bytes());
+        }
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
             long rtt = Bounds.baseRttPs(topology, healthy, f.src(), f.dst(), pk);
             int n = (int) Math.min(qpsPer, f.bytes());
+            int[] rankCount = together.get(new HostStart(f.src(), f.startPs()));
             for (int j = 0; j < n; j++) {
                 long share = f.bytes() / n + (j < f.bytes() % n ? 1 : 0);
                 int packets = (int) Math.max(1, (share + pk.mtuBytes() - 1) / pk.mtuBytes());
+                double phase = (double) rankCount[0]++ / rankCount[1];
                 qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
-                        pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax));
+                        pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase));
                 connectionOf.add(i);
                 startOf.add(f.startPs());
             }
