@@ -92,7 +92,10 @@ public final class Simulation {
 
         int[] src = flows.stream().mapToInt(Flow::src).toArray();
         int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
-        long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst);
+        PacketSpec format = scenario.packets();
+        double ackPerData = (double) (format.ackBytes() + format.interFrameGapBytes())
+                / (format.mtuBytes() + format.headerBytes() + format.interFrameGapBytes());
+        long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst, ackPerData);
 
         Simulator sim = new Simulator();
         FailureSpec failures = scenario.failures();

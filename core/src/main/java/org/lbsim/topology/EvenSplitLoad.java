@@ -122,7 +122,24 @@ public final class EvenSplitLoad {
 
     /** rho_max in Mb/s: the largest per-flow rate that overloads no link; Long.MAX_VALUE with no flows. */
     public static long rhoMaxMbps(Topology t, Fib fib, int[] src, int[] dst) {
+        return rhoMaxMbps(t, fib, src, dst, 0);
+    }
+
+    /**
+     * rho_max counting each flow's ACK stream too: {@code ackPerData} wire bytes of ACK (dst to src,
+     * split evenly like the data) per wire byte of data. Without it a link that rho_max fills
+     * exactly with data is overloaded by the ACKs crossing it (about 2% at 4 KiB payloads) and its
+     * queue grows for the whole collective, against App. A's aim that the demand "will not congest
+     * the network with failures".
+     */
+    public static long rhoMaxMbps(Topology t, Fib fib, int[] src, int[] dst, double ackPerData) {
         double[] load = portLoads(t, fib, src, dst);
+        if (ackPerData > 0) {
+            double[] acks = portLoads(t, fib, dst, src);
+            for (int p = 0; p < load.length; p++) {
+                load[p] += ackPerData * acks[p];
+            }
+        }
         double best = Double.MAX_VALUE;
         for (int p = 0; p < load.length; p++) {
             if (load[p] > 1e-12) {
