@@ -61,7 +61,6 @@ public final class Reps implements LoadBalancer {
         private int validCount;
         private int written;
         private int frozenCursor;
-        private boolean anyAck;
         private boolean started;
         private long exploreUntilPs;
         private boolean freezing;
@@ -89,7 +88,7 @@ public final class Reps implements LoadBalancer {
                 started = true; // REPS: the first BDP explores
                 exploreUntilPs = sim.nowPs() + explorePs;
             }
-            if (!anyAck || (validCount == 0 && !freezing) || exploring()) {
+            if (written == 0 || (validCount == 0 && !freezing) || exploring()) { // written == 0: no ACK yet
                 explored++;
                 return rng.nextInt(1 << 16);
             }
@@ -124,7 +123,6 @@ public final class Reps implements LoadBalancer {
                 written++;
             }
             head = (head + 1) % buffer.length;
-            anyAck = true;
             if (freezing && sim.nowPs() > freezeEndsPs) {
                 freezing = false;
                 exploreUntilPs = sim.nowPs() + explorePs;

@@ -92,9 +92,8 @@ public final class Simulation {
 
         int[] src = flows.stream().mapToInt(Flow::src).toArray();
         int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
-        PacketSpec format = scenario.packets();
-        double ackPerData = (double) (format.ackBytes() + format.interFrameGapBytes())
-                / (format.mtuBytes() + format.headerBytes() + format.interFrameGapBytes());
+        PacketSpec pk = scenario.packets();
+        double ackPerData = (double) (pk.ackBytes() + pk.interFrameGapBytes()) / (pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes());
         long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst, ackPerData);
 
         Simulator sim = new Simulator();
@@ -103,11 +102,10 @@ public final class Simulation {
         if (failures.convergenceDelayRtts() >= 0) {
             // OFAN 5.2 gives G in multiples of the minimum network RTT: that of the longest idle path
             int far = topology.hostCount() - 1;
-            long rtt = Bounds.baseRttPs(topology, healthy, 0, far, scenario.packets());
+            long rtt = Bounds.baseRttPs(topology, healthy, 0, far, pk);
             convergencePs = Math.round(failures.convergenceDelayRtts() * rtt);
         }
         Fib initial = convergencePs == 0 ? converged : healthy;
-        PacketSpec pk = scenario.packets();
         BufferSpec bufferSpec = scenario.switches().buffer();
         EcnSpec ecnSpec = scenario.switches().ecn();
         EcnMarker ecn = new EcnMarker(ecnSpec.enabled(), ecnSpec.kminBytes(), ecnSpec.kmaxBytes(), ecnSpec.pmax());
@@ -136,7 +134,6 @@ public final class Simulation {
         int qpsPer = scenario.nic().qpsPerConnection();
         List<QpContext> qps = new java.util.ArrayList<>();
         List<Integer> connectionOf = new java.util.ArrayList<>();
-        List<Long> startOf = new java.util.ArrayList<>();
         // A host's queue pairs that start together, in flow order: rank and count give each its phase.
         record HostStart(int src, long startPs) {
         }
@@ -156,11 +153,10 @@ public final class Simulation {
                 qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
                         pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase));
                 connectionOf.add(i);
-                startOf.add(f.startPs());
             }
         }
         Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
-                startOf.stream().mapToLong(Long::longValue).toArray(), flows.size(), cc, recovery, lb, rng, pk.ackBytes(), converged,
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, recovery, lb, rng, pk.ackBytes(), converged,
                 scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
