@@ -66,8 +66,9 @@ class ListExplainTest {
         Component<?> c = LoadBalancers.REGISTRY.find("host-pkt-ar").orElseThrow();
         assertThat(r.out()).startsWith("host-pkt-ar: load-balancing scheme\n  " + c.summary() + "\n  source: " + c.source() + "\n");
         assertThat(r.out()).containsPattern("\n  cacheSize +integer +8 +entries of the entropy buffer \\(REPS: 8\\)\n");
-        assertThat(r.out()).containsPattern("\n  freezeUs +number +100 +microseconds of freezing after a timeout");
+        assertThat(r.out()).containsPattern("\n  freezeUs +number +10000 +microseconds of freezing after a timeout");
         assertThat(r.out()).containsPattern("\n  exploreRtts +number +1 +base RTTs a queue pair explores after its first packet and after a freeze");
+        assertThat(r.out()).containsPattern("\n  timeoutFrom +string +reuse +what counts as a timeout");
     }
 
     @Test

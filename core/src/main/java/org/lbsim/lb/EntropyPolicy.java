@@ -16,6 +16,11 @@ public interface EntropyPolicy {
         p.entropy = entropyFor(p.psn, p.retransmission);
     }
 
+    /** An ACK came back (its entropy and echoed send time are those of the data packet it answers). */
+    default void onAck(Packet ack, long nowPs) {
+        onAck(ack.entropy, ack.ecnEcho);
+    }
+
     /** An ACK came back for a packet that carried {@code entropy}. */
     default void onAck(int entropy, boolean ecnEcho) {
     }

@@ -114,7 +114,7 @@ public final class SenderQp implements EventHandler {
     }
 
     void onAck(Packet ack, long nowPs) {
-        entropy.onAck(ack.entropy, ack.ecnEcho);
+        entropy.onAck(ack, nowPs);
         cc.onAck(ack, nowPs);
         recovery.onAck(ack, nowPs);
         afterFeedback(nowPs);

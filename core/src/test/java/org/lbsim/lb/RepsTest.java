@@ -182,6 +182,154 @@ class RepsTest {
         assertThat(p.freezes()).as("seed %d", seed).isPositive();
     }
 
+    // ---------------------------------------------------------------- timeouts noticed on reuse (htsim)
+
+    private Reps.Policy reusePolicy(long seed) {
+        return new Reps.Policy(new SplittableRandom(seed), sim, 8, FREEZE_PS, 0, true, Time.us(10), 16000);
+    }
+
+    private final org.lbsim.net.PacketPool pool = new org.lbsim.net.PacketPool();
+
+    private org.lbsim.net.Packet ack(int entropy, boolean ecnEcho, long sentPs) {
+        org.lbsim.net.Packet a = pool.acquire();
+        a.kind = org.lbsim.net.Packet.ACK;
+        a.entropy = entropy;
+        a.ecnEcho = ecnEcho;
+        a.echoSentPs = sentPs;
+        return a;
+    }
+
+    @Test
+    void onReuseALossRecoveryTimeoutFreezesNothing() {
+        Reps.Policy p = reusePolicy(1);
+        int e = p.entropyFor(0, false);
+        p.onLoss(e);
+        assertThat(p.frozen()).isFalse();
+        assertThat(p.freezes()).isZero();
+    }
+
+    @Test
+    void onReuseTheRtoFollowsRfc6298FromTheAckedPacketsSendTimes() {
+        Reps.Policy p = reusePolicy(2);
+        assertThat(p.rtoPs()).as("before any sample: htsim's 1 ms").isEqualTo(Time.us(1000));
+        int e = p.entropyFor(0, false);
+        ChoiceRecorder.advanceTo(sim, Time.us(8));
+        p.onAck(ack(e, false, 0), sim.nowPs());
+        assertThat(p.rtoPs()).as("first sample 8 us: srtt 8 + 4 x 4").isEqualTo(Time.us(24));
+        int f = p.entropyFor(1, false);
+        ChoiceRecorder.advanceTo(sim, Time.us(10));
+        p.onAck(ack(f, false, Time.us(8)), sim.nowPs());
+        // rttvar = (3 x 4 + |8 - 2|) / 4 = 4.5, srtt = (7 x 8 + 2) / 8 = 7.25 -> 25.25 us
+        assertThat(p.rtoPs()).isEqualTo(Time.ns(25_250));
+        assertThat(p.runningTimers()).as("each ACK stopped its entropy's timer").isZero();
+    }
+
+    /** Reuses entropy e at 2 us and at 12 us; returns e. */
+    private int reuseTwice(Reps.Policy p) {
+        int e = p.entropyFor(0, false);
+        ChoiceRecorder.advanceTo(sim, Time.us(2));
+        p.onAck(ack(e, false, 0), sim.nowPs()); // RTT 2 us: RTO 6 us floored to 10 us; e is now valid
+        p.onAck(ack(e, false, 0), sim.nowPs()); // a second good ACK on e: e sits in the buffer twice
+        assertThat(p.entropyFor(1, false)).as("reuse e; its timer starts at 2 us").isEqualTo(e);
+        ChoiceRecorder.advanceTo(sim, Time.us(12));
+        assertThat(p.entropyFor(2, false)).as("10 us later, not more than the RTO: still e").isEqualTo(e);
+        assertThat(p.timeouts()).isZero();
+        // RTT samples of 2 us keep the RTO at its 10 us floor
+        p.onAck(ack(42, false, Time.us(10)), sim.nowPs());
+        p.onAck(ack(e, false, Time.us(10)), sim.nowPs());
+        p.onAck(ack(e, false, Time.us(10)), sim.nowPs()); // e's timer is stopped by these ACKs, e twice more in the buffer
+        assertThat(p.rtoPs()).isEqualTo(Time.us(10));
+        assertThat(p.entropyFor(3, false)).isEqualTo(42);
+        assertThat(p.entropyFor(4, false)).as("timer restarts at 12 us").isEqualTo(e);
+        ChoiceRecorder.advanceTo(sim, Time.ns(22_001));
+        return e;
+    }
+
+    @Test
+    void onReuseAnEntropyUnansweredForAnRtoIsReportedDroppedAndReplaced() {
+        Reps.Policy p = new Reps.Policy(new SplittableRandom(3), sim, 8, 0, 0, true, Time.us(10), 16000); // never freezes
+        int e = reuseTwice(p);
+        int next = p.entropyFor(5, false);
+        assertThat(p.timeouts()).as("e's packet of 12 us went unanswered for more than 10 us").isEqualTo(1);
+        assertThat(next).as("the buffer's next entropy was e: it is dropped and, none valid left, a fresh one is drawn").isNotEqualTo(e);
+        assertThat(next).isBetween(0, 15999);
+        assertThat(p.timerSincePs(next)).isEqualTo(sim.nowPs());
+        assertThat(p.frozen()).isFalse();
+    }
+
+    @Test
+    void onReuseATimeoutOutsideExplorationFreezes() {
+        Reps.Policy p = reusePolicy(3);
+        int e = reuseTwice(p);
+        int next = p.entropyFor(5, false);
+        assertThat(p.timeouts()).isEqualTo(1);
+        assertThat(p.frozen()).isTrue();
+        assertThat(p.freezes()).isEqualTo(1);
+        assertThat(next).as("frozen: the buffer's known-good entropies are cycled").isIn(e, 42);
+    }
+
+    @Test
+    void onReuseALostPacketWhoseEntropyNeverComesBackIsNeverNoticed() {
+        // REPS's buffer only holds entropies that came back, so a path that loses everything is
+        // forgotten without a timeout (unless a fresh draw hits its entropy again)
+        Reps.Policy p = reusePolicy(4);
+        int lost = p.entropyFor(0, false);
+        int good = p.entropyFor(1, false);
+        ChoiceRecorder.advanceTo(sim, Time.us(5));
+        for (int i = 2; i < 200; i++) {
+            p.onAck(ack(good, false, sim.nowPs() - Time.us(5)), sim.nowPs());
+            assertThat(p.entropyFor(i, false)).isEqualTo(good);
+            ChoiceRecorder.advanceTo(sim, sim.nowPs() + Time.us(1));
+        }
+        assertThat(p.timeouts()).isZero();
+        assertThat(p.frozen()).isFalse();
+        assertThat(p.runningTimers()).as("the lost entropy's timer and the last send on the good one").isEqualTo(2);
+        assertThat(p.timerSincePs(lost)).isZero();
+        assertThat(lost).isNotEqualTo(good);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13, 14})
+    void onReuseNoEntropyIsSentWhileItsTimerIsOlderThanTheRto(long seed) {
+        // random ACK / loss / time sequences: whenever the policy hands out an entropy, that entropy
+        // has no unanswered send older than the RTO (checked against an independent record)
+        SplittableRandom rng = new SplittableRandom(seed);
+        Reps.Policy p = new Reps.Policy(new SplittableRandom(seed), sim, 8, FREEZE_PS, 0, true, Time.us(10), 64);
+        java.util.Map<Integer, Long> oldestUnanswered = new java.util.HashMap<>();
+        List<long[]> inFlight = new ArrayList<>();
+        for (int psn = 0; psn < 3000; psn++) {
+            long now = sim.nowPs();
+            long rto = p.rtoPs();
+            long timeoutsBefore = p.timeouts();
+            int e = p.entropyFor(psn, false);
+            Long since = oldestUnanswered.get(e);
+            if (since != null && now - since > rto) {
+                // allowed only as the replacement drawn right after that very timeout was reported
+                assertThat(p.timeouts()).as("psn %d entropy %d unanswered since %d, rto %d", psn, e, since, rto).isGreaterThan(timeoutsBefore);
+                assertThat(p.timerSincePs(e)).as("its timer restarts").isEqualTo(now);
+                oldestUnanswered.put(e, now);
+            }
+            oldestUnanswered.putIfAbsent(e, now);
+            if (rng.nextInt(10) > 0) {
+                inFlight.add(new long[] {e, now});
+            }
+            while (!inFlight.isEmpty() && rng.nextInt(3) > 0) {
+                long[] sent = inFlight.remove(rng.nextInt(inFlight.size()));
+                oldestUnanswered.remove((int) sent[0]);
+                p.onAck(ack((int) sent[0], rng.nextInt(4) == 0, sent[1]), now);
+            }
+            // a timeout the policy noticed forgets that entropy's timer: only stale ones may go
+            oldestUnanswered.keySet().removeIf(k -> {
+                boolean dropped = p.timerSincePs(k) < 0;
+                assertThat(!dropped || now - oldestUnanswered.get(k) > rto).as("entropy %d forgotten before its RTO", k).isTrue();
+                return dropped;
+            });
+            assertThat(p.runningTimers()).isEqualTo(oldestUnanswered.size());
+            ChoiceRecorder.advanceTo(sim, now + Time.ns(100 + rng.nextInt(3000)));
+        }
+        assertThat(p.timeouts()).as("the random losses do get noticed").isPositive();
+    }
+
     // ---------------------------------------------------------------- end to end
 
     /** Link loss of a run in total and from the first timeout on (sampled every 0.25 us). */
@@ -194,7 +342,13 @@ class RepsTest {
     }
 
     private static Loss underFailure(String scheme, int packets, long seed) {
-        Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), scheme, new WorkloadSpec.Permutation(packets * 4096L, 0), seed);
+        return underFailure(TestScenarios.lb(scheme), packets, seed);
+    }
+
+    private static Loss underFailure(org.lbsim.scenario.ComponentSpec lb, int packets, long seed) {
+        Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "host-spray", new WorkloadSpec.Permutation(packets * 4096L, 0), seed);
+        s = new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), lb, s.congestionControl(), s.lossRecovery(),
+                s.workload(), s.failures(), s.limits());
         s = TestScenarios.withFailures(s, TestScenarios.failLinks(List.of(new FailureSpec.FailedLink("a0", "c0", 0)), -1));
         long[] atFirstTimeout = {-1, -1};
         CheckedRun run = CheckedRun.of(s, null, prepared -> {
@@ -223,7 +377,9 @@ class RepsTest {
     }
 
     @Test
-    void withRoutesThatNeverConvergeRepsStopsLosingPacketsOnTheFailedLinkUnlikeHostSpraying() {
+    void withRoutesThatNeverConvergeRepsLosesFewerPacketsOnTheFailedLinkThanHostSpraying() {
+        // htsim reading (default): only explored entropies can meet the dead link, since only
+        // entropies that came back are reused; the loss-recovery timeouts change nothing
         for (long seed = 1; seed <= 3; seed++) {
             Loss reps = underFailure("host-pkt-ar", 512, seed);
             Loss spray = underFailure("host-spray", 512, seed);
@@ -231,8 +387,26 @@ class RepsTest {
             System.out.println("[reps] " + msg);
             assertThat(reps.result().flowsFinished()).as(msg).isEqualTo(16);
             assertThat(spray.result().flowsFinished()).as(msg).isEqualTo(16);
+            assertThat(reps.total()).as(msg).isLessThan(spray.total() * 6 / 10);
+            assertThat(reps.afterFirstTimeout()).as(msg).isLessThan(spray.afterFirstTimeout() / 2);
+        }
+    }
+
+    @Test
+    void withLossRecoveryTimeoutsRepsFreezesOntoKnownGoodPathsAndStopsLosingPackets() {
+        // REPS's ns-3 port: the first loss-recovery timeout freezes the queue pair onto its
+        // buffer's entropies, which all came back, so the dead link sees almost nothing after it
+        org.lbsim.scenario.ComponentSpec ns3 = new org.lbsim.scenario.ComponentSpec("host-pkt-ar",
+                new Reps.Params(8, 100, 1, Reps.TIMEOUT_FROM_LOSS_RECOVERY, 10, 1 << 16));
+        for (long seed = 1; seed <= 3; seed++) {
+            Loss reps = underFailure(ns3, 512, seed);
+            Loss spray = underFailure("host-spray", 512, seed);
+            String msg = String.format("seed %d, a0-c0 failed, never converging, 16 x 512 packets: host-pkt-ar (loss-recovery) %s; host-spray %s",
+                    seed, reps, spray);
+            System.out.println("[reps] " + msg);
+            assertThat(reps.result().flowsFinished()).as(msg).isEqualTo(16);
             assertThat(reps.firstTimeoutPs()).as(msg).isPositive();
-            // host spraying keeps hashing a share of its resent symbols onto the dead link; REPS only reuses entropies that came back
+            // host spraying keeps hashing a share of its resent symbols onto the dead link; frozen REPS only reuses entropies that came back
             assertThat(spray.afterFirstTimeout()).as(msg).isGreaterThan(100);
             assertThat(reps.afterFirstTimeout()).as(msg).isLessThanOrEqualTo(spray.afterFirstTimeout() / 20);
             assertThat(reps.total()).as(msg).isLessThan(spray.total());

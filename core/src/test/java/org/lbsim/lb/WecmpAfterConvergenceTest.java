@@ -42,6 +42,7 @@ class WecmpAfterConvergenceTest {
         return switch (scheme) {
             case "ecmp", "host-flowlet-ar" -> 0.12; // 3.5 standard deviations of a binomial share over 192 queue pairs
             case "subflow" -> 0.06; // 4 entropies per queue pair
+            case "host-pkt-ar" -> 0.06; // REPS resends entropies that came back: fewer independent draws than packets
             default -> 0.03; // per-packet choices over about 6,000 packets
         };
     }
