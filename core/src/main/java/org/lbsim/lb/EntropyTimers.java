@@ -25,28 +25,15 @@ final class EntropyTimers {
 
     /** The oldest unanswered send on {@code entropy}, or -1 if none is running. */
     long sincePs(int entropy) {
-        for (int i = entropy & mask; ; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == entropy) {
-                return sincePs[i];
-            }
-            if (k == EMPTY) {
-                return -1;
-            }
-        }
+        int i = slotOf(entropy);
+        return keys[i] == entropy ? sincePs[i] : -1;
     }
 
     /** Starts a timer for {@code entropy} at {@code nowPs} unless one is running. */
     void startIfAbsent(int entropy, long nowPs) {
-        int i = entropy & mask;
-        for (; ; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == entropy) {
-                return;
-            }
-            if (k == EMPTY) {
-                break;
-            }
+        int i = slotOf(entropy);
+        if (keys[i] == entropy) {
+            return;
         }
         keys[i] = entropy;
         sincePs[i] = nowPs;
@@ -57,15 +44,9 @@ final class EntropyTimers {
 
     /** Clears the timer of {@code entropy}, if any (backward-shift deletion keeps probes short). */
     void clear(int entropy) {
-        int i = entropy & mask;
-        for (; ; i = (i + 1) & mask) {
-            int k = keys[i];
-            if (k == entropy) {
-                break;
-            }
-            if (k == EMPTY) {
-                return;
-            }
+        int i = slotOf(entropy);
+        if (keys[i] != entropy) {
+            return;
         }
         count--;
         for (int j = (i + 1) & mask; keys[j] != EMPTY; j = (j + 1) & mask) {
@@ -79,6 +60,15 @@ final class EntropyTimers {
             }
         }
         keys[i] = EMPTY;
+    }
+
+    /** The slot holding {@code entropy}, or the empty slot where it would go. */
+    private int slotOf(int entropy) {
+        int i = entropy & mask;
+        while (keys[i] != entropy && keys[i] != EMPTY) {
+            i = (i + 1) & mask;
+        }
+        return i;
     }
 
     int size() {

@@ -5,6 +5,7 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
+import org.lbsim.rtt.RtoEstimator;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
 
@@ -82,7 +83,6 @@ public final class Reps implements LoadBalancer {
         private final long freezePs;
         private final long explorePs;
         private final boolean timeoutOnReuse;
-        private final long minRtoPs;
         private final int entropyValues;
         private final EntropyTimers timers;
         private int head;
@@ -93,9 +93,7 @@ public final class Reps implements LoadBalancer {
         private long exploreUntilPs;
         private boolean freezing;
         private long freezeEndsPs;
-        private long srttPs = -1;
-        private long rttvarPs;
-        private long rtoPs = INITIAL_RTO_PS;
+        private final RtoEstimator rto;
         private long explored;
         private long recycled;
         private long freezes;
@@ -115,9 +113,9 @@ public final class Reps implements LoadBalancer {
             this.freezePs = freezePs;
             this.explorePs = explorePs;
             this.timeoutOnReuse = timeoutOnReuse;
-            this.minRtoPs = minRtoPs;
             this.entropyValues = entropyValues;
             this.timers = timeoutOnReuse ? new EntropyTimers() : null;
+            this.rto = new RtoEstimator(minRtoPs, INITIAL_RTO_PS);
         }
 
         boolean frozen() {
@@ -136,7 +134,7 @@ public final class Reps implements LoadBalancer {
                 // unanswered packet is older than the RTO, report the timeout, forget the entropy
                 // and take the next one; each pass clears a timer, so the loop ends.
                 long now = sim.nowPs();
-                for (long since = timers.sincePs(e); since >= 0 && now - since > rtoPs; since = timers.sincePs(e)) {
+                for (long since = timers.sincePs(e); since >= 0 && now - since > rto.rtoPs(); since = timers.sincePs(e)) {
                     timeouts++;
                     timeout();
                     timers.clear(e);
@@ -173,21 +171,9 @@ public final class Reps implements LoadBalancer {
         public void onAck(Packet ack, long nowPs) {
             if (timeoutOnReuse) {
                 timers.clear(ack.entropy); // htsim: any ACK on an entropy stops its timer
-                sampleRtt(nowPs - ack.echoSentPs);
+                rto.sample(nowPs - ack.echoSentPs); // htsim: RFC 6298-like, floor minRtoUs
             }
             onAck(ack.entropy, ack.ecnEcho);
-        }
-
-        /** RFC 6298 (alpha 1/8, beta 1/4, K 4) with a floor, as htsim's sender updates its RTO. */
-        private void sampleRtt(long rttPs) {
-            if (srttPs < 0) {
-                srttPs = rttPs;
-                rttvarPs = rttPs / 2;
-            } else {
-                rttvarPs = (3 * rttvarPs + Math.abs(srttPs - rttPs)) / 4;
-                srttPs = (7 * srttPs + rttPs) / 8;
-            }
-            rtoPs = Math.max(minRtoPs, srttPs + 4 * rttvarPs);
         }
 
         @Override
@@ -247,7 +233,7 @@ public final class Reps implements LoadBalancer {
         }
 
         long rtoPs() {
-            return rtoPs;
+            return rto.rtoPs();
         }
 
         long timerSincePs(int entropy) {

@@ -5,6 +5,7 @@ import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
+import org.lbsim.rtt.RtoEstimator;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
 
@@ -39,13 +40,10 @@ public final class IdealErasure implements LossRecovery {
     }
 
     private final QpContext qp;
-    private final long minRtoPs;
-    private final boolean adaptive;
+    private final long fixedRtoPs;
+    private final RtoEstimator rto;
     private final BitSet64 inFlight;
     private long[] sentPs;
-    private long rtoPs;
-    private long srttPs = -1;
-    private long rttvarPs;
     private int nextPsn;
     private long ackedBytes;
     private long inflightBytes;
@@ -55,32 +53,21 @@ public final class IdealErasure implements LossRecovery {
 
     IdealErasure(QpContext qp, long rtoPs, boolean adaptive) {
         this.qp = qp;
-        this.minRtoPs = rtoPs;
-        this.rtoPs = rtoPs;
-        this.adaptive = adaptive;
+        this.fixedRtoPs = rtoPs;
+        this.rto = adaptive ? new RtoEstimator(rtoPs, rtoPs) : null;
         this.inFlight = new BitSet64(qp.packets() + 64);
         this.sentPs = adaptive ? new long[qp.packets() + 64] : null;
     }
 
-    /** RFC 6298 2.2-2.3 with alpha 1/8, beta 1/4, K 4 and no clock granularity. */
     private void sampleRtt(int psn, long nowPs) {
-        if (!adaptive || psn >= sentPs.length) {
-            return;
+        if (rto != null && psn < sentPs.length) {
+            rto.sample(nowPs - sentPs[psn]);
         }
-        long rtt = nowPs - sentPs[psn];
-        if (srttPs < 0) {
-            srttPs = rtt;
-            rttvarPs = rtt / 2;
-        } else {
-            rttvarPs = (3 * rttvarPs + Math.abs(srttPs - rtt)) / 4;
-            srttPs = (7 * srttPs + rtt) / 8;
-        }
-        rtoPs = Math.max(minRtoPs, srttPs + 4 * rttvarPs);
     }
 
     /** The current retransmission timeout. */
     long rtoPs() {
-        return rtoPs;
+        return rto != null ? rto.rtoPs() : fixedRtoPs;
     }
 
     @Override
@@ -98,7 +85,7 @@ public final class IdealErasure implements LossRecovery {
             extraSymbols++;
         }
         inFlight.set(psn);
-        if (adaptive) {
+        if (rto != null) {
             if (psn >= sentPs.length) {
                 sentPs = Arrays.copyOf(sentPs, 2 * psn); // extra symbols beyond the first 64: rare
             }
@@ -162,7 +149,7 @@ public final class IdealErasure implements LossRecovery {
 
     @Override
     public long timerDeadlinePs() {
-        return inflightBytes > 0 && !complete() ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+        return inflightBytes > 0 && !complete() ? lastProgressPs + rtoPs() : Long.MAX_VALUE;
     }
 
     @Override
