@@ -29,12 +29,20 @@ final class EntropyTimers {
         return keys[i] == entropy ? sincePs[i] : -1;
     }
 
-    /** Starts a timer for {@code entropy} at {@code nowPs} unless one is running. */
-    void startIfAbsent(int entropy, long nowPs) {
+    /**
+     * The start of {@code entropy}'s running timer; if none runs, starts one at {@code nowPs} and
+     * returns {@code nowPs}. One probe for the check and the start.
+     */
+    long sinceOrStart(int entropy, long nowPs) {
         int i = slotOf(entropy);
         if (keys[i] == entropy) {
-            return;
+            return sincePs[i];
         }
+        insertAt(i, entropy, nowPs);
+        return nowPs;
+    }
+
+    private void insertAt(int i, int entropy, long nowPs) {
         keys[i] = entropy;
         sincePs[i] = nowPs;
         if (++count * 2 > keys.length) {
@@ -85,7 +93,7 @@ final class EntropyTimers {
         count = 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != EMPTY) {
-                startIfAbsent(oldKeys[i], oldSince[i]);
+                insertAt(slotOf(oldKeys[i]), oldKeys[i], oldSince[i]);
             }
         }
     }

@@ -85,6 +85,7 @@ public final class Reps implements LoadBalancer {
         private final boolean timeoutOnReuse;
         private final int entropyValues;
         private final EntropyTimers timers;
+        private final RtoEstimator rto;
         private int head;
         private int validCount;
         private int written;
@@ -93,7 +94,6 @@ public final class Reps implements LoadBalancer {
         private long exploreUntilPs;
         private boolean freezing;
         private long freezeEndsPs;
-        private final RtoEstimator rto;
         private long explored;
         private long recycled;
         private long freezes;
@@ -115,7 +115,7 @@ public final class Reps implements LoadBalancer {
             this.timeoutOnReuse = timeoutOnReuse;
             this.entropyValues = entropyValues;
             this.timers = timeoutOnReuse ? new EntropyTimers() : null;
-            this.rto = new RtoEstimator(minRtoPs, INITIAL_RTO_PS);
+            this.rto = timeoutOnReuse ? new RtoEstimator(minRtoPs, INITIAL_RTO_PS) : null;
         }
 
         boolean frozen() {
@@ -134,13 +134,12 @@ public final class Reps implements LoadBalancer {
                 // unanswered packet is older than the RTO, report the timeout, forget the entropy
                 // and take the next one; each pass clears a timer, so the loop ends.
                 long now = sim.nowPs();
-                for (long since = timers.sincePs(e); since >= 0 && now - since > rto.rtoPs(); since = timers.sincePs(e)) {
+                for (long since = timers.sinceOrStart(e, now); now - since > rto.rtoPs(); since = timers.sinceOrStart(e, now)) {
                     timeouts++;
                     timeout();
                     timers.clear(e);
                     e = next();
                 }
-                timers.startIfAbsent(e, now);
             }
             return e;
         }
@@ -233,7 +232,7 @@ public final class Reps implements LoadBalancer {
         }
 
         long rtoPs() {
-            return rto.rtoPs();
+            return timeoutOnReuse ? rto.rtoPs() : -1;
         }
 
         long timerSincePs(int entropy) {

@@ -1,6 +1,5 @@
 package org.lbsim.transport;
 
-import java.util.Arrays;
 import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
@@ -43,7 +42,6 @@ public final class IdealErasure implements LossRecovery {
     private final long fixedRtoPs;
     private final RtoEstimator rto;
     private final BitSet64 inFlight;
-    private long[] sentPs;
     private int nextPsn;
     private long ackedBytes;
     private long inflightBytes;
@@ -56,12 +54,12 @@ public final class IdealErasure implements LossRecovery {
         this.fixedRtoPs = rtoPs;
         this.rto = adaptive ? new RtoEstimator(rtoPs, rtoPs) : null;
         this.inFlight = new BitSet64(qp.packets() + 64);
-        this.sentPs = adaptive ? new long[qp.packets() + 64] : null;
     }
 
-    private void sampleRtt(int psn, long nowPs) {
-        if (rto != null && psn < sentPs.length) {
-            rto.sample(nowPs - sentPs[psn]);
+    /** The ACK echoes its symbol's send time; each symbol is sent once, so every ACK is a clean sample. */
+    private void sampleRtt(Packet ack, long nowPs) {
+        if (rto != null) {
+            rto.sample(nowPs - ack.echoSentPs);
         }
     }
 
@@ -85,12 +83,6 @@ public final class IdealErasure implements LossRecovery {
             extraSymbols++;
         }
         inFlight.set(psn);
-        if (rto != null) {
-            if (psn >= sentPs.length) {
-                sentPs = Arrays.copyOf(sentPs, 2 * psn); // extra symbols beyond the first 64: rare
-            }
-            sentPs[psn] = nowPs;
-        }
         inflightBytes += qp.payloadOf(psn);
         if (inflightBytes == qp.payloadOf(psn)) {
             lastProgressPs = nowPs; // the timer counts from the first packet of a new flight
@@ -114,7 +106,7 @@ public final class IdealErasure implements LossRecovery {
         if (!inFlight.get(psn)) {
             // Late ACK of a symbol already presumed lost: it still counts towards decoding.
             if (psn < nextPsn && !acked(psn)) {
-                sampleRtt(psn, nowPs);
+                sampleRtt(ack, nowPs);
                 markAcked(psn);
                 ackedBytes += qp.payloadOf(psn);
                 lastProgressPs = nowPs;
@@ -123,7 +115,7 @@ public final class IdealErasure implements LossRecovery {
             return false;
         }
         inFlight.clear(psn);
-        sampleRtt(psn, nowPs);
+        sampleRtt(ack, nowPs);
         markAcked(psn);
         int bytes = qp.payloadOf(psn);
         inflightBytes -= bytes;

@@ -26,7 +26,7 @@ class EntropyTimersTest {
                 timers.clear(e);
                 model.remove(e);
             } else {
-                timers.startIfAbsent(e, step);
+                timers.sinceOrStart(e, step);
                 model.putIfAbsent(e, (long) step);
             }
             int probe = rng.nextInt(keys);
@@ -41,12 +41,12 @@ class EntropyTimersTest {
     @Test
     void aRunningTimerKeepsItsOldestSend() {
         EntropyTimers timers = new EntropyTimers();
-        timers.startIfAbsent(7, 100);
-        timers.startIfAbsent(7, 200);
+        timers.sinceOrStart(7, 100);
+        timers.sinceOrStart(7, 200);
         assertThat(timers.sincePs(7)).isEqualTo(100);
         timers.clear(7);
         assertThat(timers.sincePs(7)).isEqualTo(-1);
-        timers.startIfAbsent(7, 300);
+        timers.sinceOrStart(7, 300);
         assertThat(timers.sincePs(7)).isEqualTo(300);
     }
 }

@@ -21,10 +21,12 @@ class ErasureAdaptiveRtoTest {
     private static final QpContext QP = new QpContext(0, 0, 1, 100 * 4096L, 100, 4096, 62, 20, 800_000, Time.ns(6253), 800_000);
     private final PacketPool pool = new PacketPool();
 
-    private Packet ack(int psn) {
+    /** The ACK of symbol psn, echoing the time it was sent. */
+    private Packet ack(int psn, long sentPs) {
         Packet p = pool.acquire();
         p.kind = Packet.ACK;
         p.psn = psn;
+        p.echoSentPs = sentPs;
         return p;
     }
 
@@ -32,7 +34,7 @@ class ErasureAdaptiveRtoTest {
     void aFixedRtoNeverMoves() {
         IdealErasure e = new IdealErasure(QP, Time.us(80), false);
         e.onSent(0, 0);
-        e.onAck(ack(0), Time.us(50));
+        e.onAck(ack(0, 0), Time.us(50));
         e.onSent(1, Time.us(50));
         assertThat(e.rtoPs()).isEqualTo(Time.us(80));
         assertThat(e.timerDeadlinePs()).isEqualTo(Time.us(130));
@@ -44,9 +46,9 @@ class ErasureAdaptiveRtoTest {
         assertThat(e.rtoPs()).as("before any sample: rtoUs").isEqualTo(Time.us(6.25));
         e.onSent(0, 0);
         e.onSent(1, Time.us(1));
-        e.onAck(ack(0), Time.us(10)); // R = 10: srtt 10, rttvar 5
+        e.onAck(ack(0, 0), Time.us(10)); // R = 10: srtt 10, rttvar 5
         assertThat(e.rtoPs()).isEqualTo(Time.us(30));
-        e.onAck(ack(1), Time.us(15)); // R = 14: rttvar (15 + 4) / 4 = 4.75, srtt (70 + 14) / 8 = 10.5
+        e.onAck(ack(1, Time.us(1)), Time.us(15)); // R = 14: rttvar (15 + 4) / 4 = 4.75, srtt (70 + 14) / 8 = 10.5
         assertThat(e.rtoPs()).isEqualTo(Time.us(10.5) + 4 * Time.us(4.75));
         assertThat(e.timerDeadlinePs()).as("nothing in flight").isEqualTo(Long.MAX_VALUE);
         e.onSent(2, Time.us(16));
@@ -60,7 +62,7 @@ class ErasureAdaptiveRtoTest {
         List<Integer> lost = new ArrayList<>();
         assertThat(e.onTimer(Time.us(6.25), lost::add)).isTrue();
         assertThat(lost).containsExactly(0);
-        e.onAck(ack(0), Time.us(20));
+        e.onAck(ack(0, 0), Time.us(20));
         assertThat(e.rtoPs()).as("srtt 20 + 4 x 10").isEqualTo(Time.us(60));
     }
 
@@ -74,7 +76,7 @@ class ErasureAdaptiveRtoTest {
         long now = 0;
         for (int psn = 0; psn < 90; psn++) {
             e.onSent(psn, now);
-            e.onAck(ack(psn), now + rttPs);
+            e.onAck(ack(psn, now), now + rttPs);
             now += rttPs;
             assertThat(e.rtoPs()).isGreaterThanOrEqualTo(floor);
         }
