@@ -1,6 +1,7 @@
 package org.lbsim.lb;
 
 import org.lbsim.net.PortSelector;
+import org.lbsim.net.Switch;
 
 /**
  * A load-balancing scheme as a whole: what hosts put in the entropy (and path) fields and how
@@ -18,4 +19,12 @@ public interface LoadBalancer {
 
     /** The port selector of one switch. */
     PortSelector newPortSelector(SwitchContext sw);
+
+    /**
+     * Installs this scheme's per-switch program, if it has one: ingress stage, policy table, egress
+     * stage ({@link Switch#addIngressStage}, {@link Switch#setPolicyTable}, {@link Switch#setEgressStage}).
+     * Called once per switch after its selector is in place; by default the switch keeps its Null Objects.
+     */
+    default void programSwitch(SwitchContext ctx, Switch sw) {
+    }
 }

@@ -24,6 +24,7 @@ public final class EgressPort implements EventHandler {
     private final EcnMarker ecn;
     private final SplittableRandom rng;
     private final PacketQueue queue = new PacketQueue();
+    private EgressStage stage = EgressStage.NONE;
 
     private long queueBytes;
     private int inServiceBytes;
@@ -84,6 +85,10 @@ public final class EgressPort implements EventHandler {
         return link;
     }
 
+    void setStage(EgressStage stage) {
+        this.stage = stage;
+    }
+
     void enqueue(Packet p) {
         long now = sim.nowPs();
         settle(now);
@@ -108,6 +113,7 @@ public final class EgressPort implements EventHandler {
             maxQueueBytes = queueBytes;
         }
         queue.add(p);
+        stage.onEnqueue(p, port, queueBytes);
         if (paused) {
             return;
         }
@@ -135,6 +141,7 @@ public final class EgressPort implements EventHandler {
         inServiceBytes = p.sizeBytes;
         inServiceIngress = p.ingressPort;
         busyUntilPs = now + serPs + gapPs;
+        stage.onDequeue(p, port, queueBytes);
         if (!lazyRelease || !queue.isEmpty()) {
             wakeAt(busyUntilPs);
         }

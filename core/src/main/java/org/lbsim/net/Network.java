@@ -190,14 +190,22 @@ public final class Network implements PortStates {
     private long[] dropList = new long[0];
     private long injectedDrops;
 
-    /** Drops the first transmission of each listed data packet at the first switch it reaches. */
+    /**
+     * Drops the first transmission of each listed data packet at the first switch it reaches: an
+     * ingress stage on every switch, installed ahead of any scheme's stage.
+     */
     public void setInjectedDrops(long[] qpPsnKeys) {
         this.dropList = qpPsnKeys.clone();
         java.util.Arrays.sort(dropList);
+        IngressStage drops = (p, port) -> !injectedDrop(p);
+        for (Switch s : switches) {
+            s.addIngressStage(drops);
+        }
     }
 
-    boolean injectedDrop(Packet p) {
-        if (dropList.length == 0 || java.util.Arrays.binarySearch(dropList, ((long) p.flow << 32) | p.psn) < 0) {
+    private boolean injectedDrop(Packet p) {
+        if (p.hops != 1 || p.kind != Packet.DATA || p.retransmission
+                || java.util.Arrays.binarySearch(dropList, ((long) p.flow << 32) | p.psn) < 0) {
             return false;
         }
         injectedDrops++;
@@ -237,6 +245,68 @@ public final class Network implements PortStates {
         noteLoss(p);
         noRouteDrops++;
         pool.release(p);
+    }
+
+    private String[] consumeReasons = new String[0];
+    private long[] consumedByReason = new long[0];
+    private long originated;
+    private long held;
+
+    /** The id of a named reason for which switch stages consume packets (registered once, at build time). */
+    public int consumeReason(String name) {
+        for (int i = 0; i < consumeReasons.length; i++) {
+            if (consumeReasons[i].equals(name)) {
+                return i;
+            }
+        }
+        consumeReasons = java.util.Arrays.copyOf(consumeReasons, consumeReasons.length + 1);
+        consumedByReason = java.util.Arrays.copyOf(consumedByReason, consumedByReason.length + 1);
+        consumeReasons[consumeReasons.length - 1] = name;
+        return consumeReasons.length - 1;
+    }
+
+    void consume(Packet p, int reason) {
+        noteLoss(p);
+        consumedByReason[reason]++;
+        pool.release(p);
+    }
+
+    Packet originate() {
+        originated++;
+        return pool.acquire();
+    }
+
+    void countHeld(int delta) {
+        held += delta;
+    }
+
+    /** Reasons registered with {@link #consumeReason}, by id. */
+    public java.util.List<String> consumeReasons() {
+        return java.util.List.of(consumeReasons);
+    }
+
+    /** Packets consumed by switch stages for the reason with this id. */
+    public long consumed(int reason) {
+        return consumedByReason[reason];
+    }
+
+    /** Packets consumed by switch stages, all reasons. */
+    public long totalConsumed() {
+        long n = 0;
+        for (long c : consumedByReason) {
+            n += c;
+        }
+        return n;
+    }
+
+    /** Packets made by switches (not NICs). */
+    public long originated() {
+        return originated;
+    }
+
+    /** Packets switch stages hold right now. */
+    public long held() {
+        return held;
     }
 
     void countInjected() {

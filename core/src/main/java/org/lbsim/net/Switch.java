@@ -3,14 +3,20 @@ package org.lbsim.net;
 import org.lbsim.topology.Fib;
 
 /**
- * A switch: looks up the group of shortest-path egress ports for the destination in the current
- * FIB, lets the run's {@link PortSelector} pick one, and enqueues the packet there.
+ * A switch and its pipeline: an {@link IngressStage} sees every packet first; then the
+ * {@link PolicyTable} (ACL / policy-based routing) may name the egress port; otherwise the current
+ * FIB gives the group of shortest-path ports for the destination and the run's {@link PortSelector}
+ * picks one; the chosen {@link EgressPort} queues it, telling the {@link EgressStage}. Every stage is
+ * a Null Object unless the run's scheme installs one, so a plain run does what it always did.
  */
 public final class Switch implements PacketReceiver {
     private final Network network;
     private final int node;
     private final EgressPort[] egress;
     private PortSelector selector;
+    private IngressStage ingress = IngressStage.PASS;
+    private PolicyTable policy = PolicyTable.EMPTY;
+    private EgressStage egressStage = EgressStage.NONE;
 
     Switch(Network network, int node, EgressPort[] egress) {
         this.network = network;
@@ -30,13 +36,49 @@ public final class Switch implements PacketReceiver {
         return selector;
     }
 
+    /** Runs {@code stage} on every packet this switch receives, after the stages installed before it. */
+    public void addIngressStage(IngressStage stage) {
+        ingress = IngressStage.chain(ingress, stage);
+    }
+
+    public void setPolicyTable(PolicyTable table) {
+        this.policy = table;
+    }
+
+    public PolicyTable policyTable() {
+        return policy;
+    }
+
+    /** Tells {@code stage} about every packet queued at and leaving from this switch's ports. */
+    public void setEgressStage(EgressStage stage) {
+        this.egressStage = stage;
+        for (int p = network.topology().firstPort(node); p < network.topology().portEnd(node); p++) {
+            egress[p].setStage(stage);
+        }
+    }
+
+    public EgressStage egressStage() {
+        return egressStage;
+    }
+
+    public Network network() {
+        return network;
+    }
+
     @Override
     public void receive(Packet p, int ingressPort) {
-        if (p.hops == 0 && p.kind == Packet.DATA && !p.retransmission && network.injectedDrop(p)) {
-            return;
-        }
         p.hops++;
         p.ingressPort = ingressPort;
+        if (ingress.onIngress(p, ingressPort)) {
+            forward(p);
+        }
+    }
+
+    /**
+     * Forwards a packet that passed the ingress stage (or that a stage releases or originates):
+     * policy table first, else the FIB group and the port selector.
+     */
+    public void forward(Packet p) {
         Fib fib = network.fib();
         int group = fib.group(node, p.dst);
         int count = fib.groupSize(group);
@@ -44,7 +86,36 @@ public final class Switch implements PacketReceiver {
             network.dropNoRoute(p);
             return;
         }
-        int port = count == 1 ? fib.port(group, 0) : selector.select(p, group, fib.groupPorts(), fib.groupOffset(group), count);
+        int port = policy.portFor(p, fib, group, network);
+        if (port < 0) {
+            port = count == 1 ? fib.port(group, 0) : selector.select(p, group, fib.groupPorts(), fib.groupOffset(group), count);
+        }
         egress[port].enqueue(p);
+    }
+
+    /** Queues {@code p} on one of this switch's ports directly, bypassing every forwarding decision. */
+    public void sendOn(int port, Packet p) {
+        egress[port].enqueue(p);
+    }
+
+    /** A stage drops {@code p} on purpose; {@code reason} comes from {@link Network#consumeReason}. */
+    public void consume(Packet p, int reason) {
+        network.consume(p, reason);
+    }
+
+    /** A fresh packet made by this switch (Themis NACK compensation, probe replies); fill it, then {@link #forward} it. */
+    public Packet originate() {
+        return network.originate();
+    }
+
+    /** A stage keeps {@code p} to send it later with {@link #release}; the fabric counts it as held. */
+    public void hold(Packet p) {
+        network.countHeld(1);
+    }
+
+    /** Sends a held packet on, through the forwarding decision. */
+    public void release(Packet p) {
+        network.countHeld(-1);
+        forward(p);
     }
 }

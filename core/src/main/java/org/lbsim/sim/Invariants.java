@@ -23,20 +23,21 @@ public final class Invariants {
         Topology t = run.topology();
         Transport tr = run.transport();
         long inFabric = net.inFlight();
-        long injected = net.injected();
-        long accounted = net.delivered() + net.totalDropped() + inFabric;
-        if (injected != accounted) {
-            out.add("packets not conserved: injected " + injected + " != delivered " + net.delivered() + " + dropped "
-                    + net.totalDropped() + " + in flight " + inFabric);
+        long made = net.injected() + net.originated();
+        long accounted = net.delivered() + net.totalDropped() + net.totalConsumed() + inFabric + net.held();
+        if (made != accounted) {
+            out.add("packets not conserved: injected " + net.injected() + " + originated by switches " + net.originated()
+                    + " != delivered " + net.delivered() + " + dropped " + net.totalDropped() + " + consumed by switches "
+                    + net.totalConsumed() + " + in flight " + inFabric + " + held by switches " + net.held());
         }
         long waitingAtHosts = 0;
         for (int h = 0; h < t.hostCount(); h++) {
             waitingAtHosts += tr.stack(h).controlBacklog();
         }
         long outstanding = net.pool().outstanding();
-        if (outstanding != inFabric + waitingAtHosts) {
-            out.add("packet pool leak: " + outstanding + " packets held, but " + inFabric + " in the fabric and "
-                    + waitingAtHosts + " waiting at hosts");
+        if (outstanding != inFabric + net.held() + waitingAtHosts) {
+            out.add("packet pool leak: " + outstanding + " packets out of the pool, but " + inFabric + " in the fabric, "
+                    + net.held() + " held by switches and " + waitingAtHosts + " waiting at hosts");
         }
         for (int p = 0; p < t.portCount(); p++) {
             EgressPort e = net.egress(p);

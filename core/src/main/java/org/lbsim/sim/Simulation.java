@@ -124,7 +124,9 @@ public final class Simulation {
             network.setInjectedDrops(failures.dropPackets().stream().mapToLong(d -> ((long) d.qp() << 32) | d.psn()).toArray());
         }
         for (int node = topology.hostCount(); node < topology.nodeCount(); node++) {
-            network.setSelector(node, lb.newPortSelector(new SwitchContext(node, topology, initial, rng.stream("switch", node), network, sim)));
+            SwitchContext ctx = new SwitchContext(node, topology, initial, rng.stream("switch", node), network, sim);
+            network.setSelector(node, lb.newPortSelector(ctx));
+            lb.programSwitch(ctx, network.switchAt(node));
         }
         if (failedLinks > 0 && convergencePs > 0) {
             RoutingConvergence.schedule(sim, network, converged, convergencePs);
