@@ -100,7 +100,7 @@ public final class Network implements PortStates {
     public void installFib(Fib newFib) {
         this.fib = newFib;
         for (Switch s : switches) {
-            s.selector().onRoutingChange(newFib);
+            s.onRoutingChange(newFib);
         }
     }
 

@@ -13,7 +13,8 @@ public final class Switch implements PacketReceiver {
     private final Network network;
     private final int node;
     private final EgressPort[] egress;
-    private PortSelector selector;
+    /** The port selector per traffic class (DSCP 0-63); every entry is the run's one selector unless classes have schemes of their own. */
+    private final PortSelector[] selectorByClass = new PortSelector[64];
     private IngressStage ingress = IngressStage.PASS;
     private PolicyTable policy = PolicyTable.EMPTY;
     private EgressStage egressStage = EgressStage.NONE;
@@ -29,11 +30,30 @@ public final class Switch implements PacketReceiver {
     }
 
     void setSelector(PortSelector selector) {
-        this.selector = selector;
+        java.util.Arrays.fill(selectorByClass, selector);
     }
 
+    /** Packets of {@code trafficClass} use {@code selector} instead of the run's. */
+    public void setClassSelector(int trafficClass, PortSelector selector) {
+        selectorByClass[trafficClass] = selector;
+    }
+
+    /** The selector of traffic class 0 (the run's scheme). */
     public PortSelector selector() {
-        return selector;
+        return selectorByClass[0];
+    }
+
+    /** The selector packets of {@code trafficClass} use. */
+    public PortSelector selector(int trafficClass) {
+        return selectorByClass[trafficClass];
+    }
+
+    void onRoutingChange(Fib fib) {
+        for (int c = 0; c < selectorByClass.length; c++) {
+            if (java.util.Arrays.asList(selectorByClass).indexOf(selectorByClass[c]) == c) {
+                selectorByClass[c].onRoutingChange(fib); // once per distinct selector
+            }
+        }
     }
 
     /** Runs {@code stage} on every packet this switch receives, after the stages installed before it. */
@@ -88,7 +108,7 @@ public final class Switch implements PacketReceiver {
         }
         int port = policy.portFor(p, fib, group, network);
         if (port < 0) {
-            port = count == 1 ? fib.port(group, 0) : selector.select(p, group, fib.groupPorts(), fib.groupOffset(group), count);
+            port = count == 1 ? fib.port(group, 0) : selectorByClass[p.trafficClass & 63].select(p, group, fib.groupPorts(), fib.groupOffset(group), count);
         }
         egress[port].enqueue(p);
     }

@@ -14,7 +14,8 @@ public record Scenario(
         @Doc("link failures and routing convergence") FailureSpec failures,
         @Doc("run limits") LimitsSpec limits,
         @Doc("time series sampling") MetricsSpec metrics,
-        @Doc("queue pairs per connection and the NIC's queue-pair scheduling") NicSpec nic) {
+        @Doc("queue pairs per connection and the NIC's queue-pair scheduling") NicSpec nic,
+        @Doc("traffic classes with a load-balancing scheme of their own, each as {trafficClass: N, loadBalancing: {type: ...}}; flows take their class from the workload (a trace's class column)") java.util.List<TrafficClassSpec> trafficClasses) {
 
     public Scenario {
         ScenarioException.require(name != null, "name", "is required");
@@ -29,6 +30,12 @@ public record Scenario(
         ScenarioException.require(limits != null, "limits", "is required");
         ScenarioException.require(metrics != null, "metrics", "is required");
         ScenarioException.require(nic != null, "nic", "is required");
+        trafficClasses = trafficClasses == null ? java.util.List.of() : java.util.List.copyOf(trafficClasses);
+        java.util.Set<Integer> classes = new java.util.HashSet<>();
+        for (int i = 0; i < trafficClasses.size(); i++) {
+            ScenarioException.require(classes.add(trafficClasses.get(i).trafficClass()), "trafficClasses[" + i + "].trafficClass",
+                    "class " + trafficClasses.get(i).trafficClass() + " is listed twice; give each class one scheme");
+        }
         if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
             throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + p.hosts());
         }
@@ -45,8 +52,16 @@ public record Scenario(
                 MetricsSpec.defaults(), NicSpec.defaults());
     }
 
+    /** With one load-balancing scheme for every traffic class. */
+    public Scenario(String name, long seed, TopologySpec topology, PacketSpec packets, SwitchSpec switches,
+                    ComponentSpec loadBalancing, ComponentSpec congestionControl, ComponentSpec lossRecovery,
+                    WorkloadSpec workload, FailureSpec failures, LimitsSpec limits, MetricsSpec metrics, NicSpec nic) {
+        this(name, seed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits,
+                metrics, nic, java.util.List.of());
+    }
+
     public Scenario withSeed(long newSeed) {
         return new Scenario(name, newSeed, topology, packets, switches, loadBalancing, congestionControl, lossRecovery, workload, failures,
-                limits, metrics, nic);
+                limits, metrics, nic, trafficClasses);
     }
 }

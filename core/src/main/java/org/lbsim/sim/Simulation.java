@@ -86,7 +86,13 @@ public final class Simulation {
                 }
             }
         }
-                LoadBalancer lb = component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
+        LoadBalancer lb = component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
+        LoadBalancer[] lbByClass = new LoadBalancer[64];
+        java.util.Arrays.fill(lbByClass, lb);
+        for (int i = 0; i < scenario.trafficClasses().size(); i++) {
+            org.lbsim.scenario.TrafficClassSpec tc = scenario.trafficClasses().get(i);
+            lbByClass[tc.trafficClass()] = component(LoadBalancers.REGISTRY, tc.loadBalancing(), "trafficClasses[" + i + "].loadBalancing");
+        }
         CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
         LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
 
@@ -127,6 +133,12 @@ public final class Simulation {
             SwitchContext ctx = new SwitchContext(node, topology, initial, rng.stream("switch", node), network, sim);
             network.setSelector(node, lb.newPortSelector(ctx));
             lb.programSwitch(ctx, network.switchAt(node));
+            for (org.lbsim.scenario.TrafficClassSpec tc : scenario.trafficClasses()) {
+                LoadBalancer classLb = lbByClass[tc.trafficClass()];
+                SwitchContext classCtx = new SwitchContext(node, topology, initial, rng.stream("switch-class-" + tc.trafficClass(), node), network, sim);
+                network.switchAt(node).setClassSelector(tc.trafficClass(), classLb.newPortSelector(classCtx));
+                classLb.programSwitch(classCtx, network.switchAt(node));
+            }
         }
         if (failedLinks > 0 && convergencePs > 0) {
             RoutingConvergence.schedule(sim, network, converged, convergencePs);
@@ -153,12 +165,14 @@ public final class Simulation {
                 int packets = (int) Math.max(1, (share + pk.mtuBytes() - 1) / pk.mtuBytes());
                 double phase = (double) rankCount[0]++ / rankCount[1];
                 qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
-                        pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase));
+                        pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase,
+                        f.trafficClass()));
                 connectionOf.add(i);
             }
         }
+        LoadBalancer[] lbOfQp = qps.stream().map(q -> lbByClass[q.trafficClass()]).toArray(LoadBalancer[]::new);
         Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, recovery, lb, rng, pk.ackBytes(), converged,
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, recovery, lbOfQp, rng, pk.ackBytes(), converged,
                 scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {

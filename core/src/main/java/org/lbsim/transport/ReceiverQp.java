@@ -115,6 +115,7 @@ public final class ReceiverQp {
         p.dst = peer;
         p.sizeBytes = ackBytes;
         p.entropy = data.entropy;
+        p.trafficClass = data.trafficClass; // answers travel in their data's class
         p.echoSentPs = data.sentPs;
         return p;
     }

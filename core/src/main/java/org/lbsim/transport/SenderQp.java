@@ -22,6 +22,7 @@ public final class SenderQp implements EventHandler {
     private final LossRecovery recovery;
     private final EntropyPolicy entropy;
     private final int headerBytes;
+    private final byte trafficClass;
     private final int handlerId;
     private final long startPs;
     private long timerPs = Long.MAX_VALUE;
@@ -49,6 +50,7 @@ public final class SenderQp implements EventHandler {
         this.recovery = recovery;
         this.entropy = entropy;
         this.headerBytes = ctx.headerBytes();
+        this.trafficClass = (byte) ctx.trafficClass();
         this.startPs = startPs;
         this.handlerId = sim.register(this);
         this.entropyByPsn = new int[ctx.packets()];
@@ -90,6 +92,7 @@ public final class SenderQp implements EventHandler {
         p.payloadBytes = payload;
         p.sizeBytes = payload + headerBytes;
         p.retransmission = retx;
+        p.trafficClass = trafficClass;
         entropy.stamp(p);
         if (psn >= entropyByPsn.length) {
             entropyByPsn = java.util.Arrays.copyOf(entropyByPsn, Math.max(psn + 1, entropyByPsn.length * 2));

@@ -121,9 +121,10 @@ public final class Transport implements EventHandler {
      * @param connectionOfQp    the connection each queue pair belongs to
      * @param startPsOfQp       when each queue pair starts sending
      * @param connections       number of connections
+     * @param lbOfQp            the load-balancing scheme of each queue pair (its traffic class's)
      */
     public Transport(Network network, List<QpContext> qps, int[] connectionOfQp, long[] startPsOfQp, int connections,
-                     CongestionControlFactory cc, LossRecoveryFactory recovery, LoadBalancer lb, RandomStreams rng, int ackBytes,
+                     CongestionControlFactory cc, LossRecoveryFactory recovery, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
                      Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
         int hosts = network.topology().hostCount();
@@ -140,6 +141,7 @@ public final class Transport implements EventHandler {
         Arrays.fill(connectionDonePs, -1);
         for (int i = 0; i < n; i++) {
             QpContext ctx = qps.get(i);
+            LoadBalancer lb = lbOfQp[i];
             qpsLeft[connectionOfQp[i]]++;
             senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
                     lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), startPsOfQp[i]);

@@ -8,11 +8,14 @@ import java.util.List;
 
 /**
  * Reads flows from CSV: a header row naming the columns src, dst, bytes and start_ns (in any
- * order), then one flow per row with hosts given by index. Blank lines and lines starting with
+ * order) and optionally class (the flow's traffic class, DSCP 0-63, default 0), then one flow per
+ * row with hosts given by index. Blank lines and lines starting with
  * '#' are skipped. Any bad row stops the read with the file, line and column at fault.
  */
 public final class FlowTrace {
-    private static final String[] COLUMNS = {"src", "dst", "bytes", "start_ns"};
+    private static final String[] COLUMNS = {"src", "dst", "bytes", "start_ns", "class"};
+    /** The columns every trace must have; {@code class} may be left out. */
+    private static final int REQUIRED = 4;
 
     private FlowTrace() {
     }
@@ -21,6 +24,7 @@ public final class FlowTrace {
         BufferedReader r = new BufferedReader(in);
         List<Flow> flows = new ArrayList<>();
         int[] index = null;
+        int columns = 0;
         int lineNo = 0;
         String line;
         while ((line = r.readLine()) != null) {
@@ -32,10 +36,11 @@ public final class FlowTrace {
             String[] cells = trimmed.split(",", -1);
             if (index == null) {
                 index = header(cells, fileName, lineNo);
+                columns = cells.length;
                 continue;
             }
-            if (cells.length != COLUMNS.length) {
-                throw new TraceFormatException(fileName, lineNo, "", "expected " + COLUMNS.length + " comma-separated values (src,dst,bytes,start_ns), got " + cells.length);
+            if (cells.length != columns) {
+                throw new TraceFormatException(fileName, lineNo, "", "expected " + columns + " comma-separated values (as the header), got " + cells.length);
             }
             long src = integer(cells[index[0]], fileName, lineNo, "src", 0, hostCount - 1);
             long dst = integer(cells[index[1]], fileName, lineNo, "dst", 0, hostCount - 1);
@@ -44,7 +49,8 @@ public final class FlowTrace {
             if (src == dst) {
                 throw new TraceFormatException(fileName, lineNo, "dst", "must differ from src (" + src + ")");
             }
-            flows.add(new Flow((int) src, (int) dst, bytes, Math.round(startNs * 1000)));
+            int trafficClass = index[4] < 0 ? 0 : (int) integer(cells[index[4]], fileName, lineNo, "class", 0, 63);
+            flows.add(new Flow((int) src, (int) dst, bytes, Math.round(startNs * 1000), trafficClass));
         }
         if (index == null) {
             throw new TraceFormatException(fileName, Math.max(1, lineNo), "", "empty trace: expected a header row src,dst,bytes,start_ns");
@@ -58,19 +64,25 @@ public final class FlowTrace {
     private static int[] header(String[] cells, String file, int line) {
         int[] index = new int[COLUMNS.length];
         java.util.Arrays.fill(index, -1);
-        if (cells.length != COLUMNS.length) {
-            throw new TraceFormatException(file, line, "", "header must name the " + COLUMNS.length + " columns src,dst,bytes,start_ns, got '" + String.join(",", cells) + "'");
+        if (cells.length != REQUIRED && cells.length != COLUMNS.length) {
+            throw new TraceFormatException(file, line, "", "header must name the columns src,dst,bytes,start_ns and optionally class, got '"
+                    + String.join(",", cells) + "'");
         }
         for (int i = 0; i < cells.length; i++) {
             String name = cells[i].strip();
             int c = java.util.Arrays.asList(COLUMNS).indexOf(name);
             if (c < 0) {
-                throw new TraceFormatException(file, line, name, "unknown column; allowed columns are src, dst, bytes, start_ns");
+                throw new TraceFormatException(file, line, name, "unknown column; allowed columns are src, dst, bytes, start_ns, class");
             }
             if (index[c] >= 0) {
                 throw new TraceFormatException(file, line, name, "column appears twice");
             }
             index[c] = i;
+        }
+        for (int c = 0; c < REQUIRED; c++) {
+            if (index[c] < 0) {
+                throw new TraceFormatException(file, line, COLUMNS[c], "column is missing; the header must name src, dst, bytes and start_ns");
+            }
         }
         return index;
     }

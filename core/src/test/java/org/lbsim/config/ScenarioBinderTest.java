@@ -123,7 +123,7 @@ class ScenarioBinderTest {
     void unknown_keys_are_rejected_with_the_allowed_keys_and_a_suggestion() {
         assertThat(error(map("topolgy", map())))
                 .isEqualTo("topolgy: unknown key, did you mean 'topology'? (allowed keys: name, seed, topology, packets, switches,"
-                        + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic)");
+                        + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic, trafficClasses)");
         assertThat(error(map("topology", map("kk", 4))))
                 .isEqualTo("topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostLink, edgeAggLink, aggCoreLink)");
         assertThat(error(map("packets", map("frobnicate", 1))))
@@ -204,7 +204,7 @@ class ScenarioBinderTest {
     @Test
     void the_top_level_must_be_a_map() {
         assertThat(error(null)).isEqualTo(": the scenario is empty; expected a map with keys such as name, seed, topology, packets,"
-                + " switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic");
+                + " switches, loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic, trafficClasses");
         assertThat(error(list(1))).startsWith(": expected a map of scenario keys (name, seed, ").endsWith(") at the top level, got a list");
     }
 

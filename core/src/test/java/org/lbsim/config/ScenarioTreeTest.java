@@ -52,7 +52,7 @@ class ScenarioTreeTest {
     void the_tree_spells_out_every_field_with_type_keys_first() {
         Map<String, Object> tree = ScenarioTree.toTree(unusual());
         assertThat(tree.keySet()).containsExactly("name", "seed", "topology", "packets", "switches", "loadBalancing",
-                "congestionControl", "lossRecovery", "workload", "failures", "limits", "metrics", "nic");
+                "congestionControl", "lossRecovery", "workload", "failures", "limits", "metrics", "nic", "trafficClasses");
         assertThat(tree.get("topology")).isEqualTo(Map.of("type", "leaf-spine", "hostsPerLeaf", 4, "leaves", 6, "spines", 3,
                 "linksPerLeafSpine", 2, "hostLink", Map.of("rateGbps", 100.0, "delayNs", 250.5),
                 "leafSpineLink", Map.of("rateGbps", 400.0, "delayNs", 1e-3)));

@@ -27,7 +27,7 @@ import org.lbsim.topology.Topology;
 /**
  * CTCCL 3.2's network side on a 2-leaf, 2-spine fabric: leaf l0 marks h0's traffic as DSCP class 3
  * (an ingress stage standing in for the host's marking) and its policy table sends class 3 with UDP
- * source ports 0-32767 to spine s1 and 32768-65535 to spine s0, whatever ECMP would do. h1's class-0
+ * source ports 0-32767 to spine s1 and 32768-65535 to spine s0 when bound for l1's hosts, whatever ECMP would do. h1's class-0
  * traffic is left to the FIB. When the l0-s1 link fails, the first rule falls back to the FIB group.
  */
 class PolicyTableTest {
@@ -95,9 +95,10 @@ class PolicyTableTest {
             }
             return true;
         });
+        // towards l1's hosts (h2, h3) only: the class's ACKs coming down to h0 are no business of these rules
         leaf.setPolicyTable(new PolicyTable(List.of(
-                PolicyTable.Rule.classAndPorts(CLASS, 0, 32767, toS1),
-                PolicyTable.Rule.classAndPorts(CLASS, 32768, 65535, toS0))));
+                new PolicyTable.Rule(CLASS, 0, 32767, 0, 0, 2, 3, -1, new int[] {toS1}),
+                new PolicyTable.Rule(CLASS, 32768, 65535, 0, 0, 2, 3, -1, new int[] {toS0}))));
         UplinkTally tally = new UplinkTally(toS0, toS1);
         leaf.setEgressStage(tally);
         return tally;
