@@ -3,6 +3,7 @@ package org.lbsim.cli;
 import java.util.concurrent.Callable;
 import org.lbsim.api.Catalog;
 import org.lbsim.api.Catalog.Kind;
+import org.lbsim.api.ExtensionPoints;
 import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -11,14 +12,15 @@ import picocli.CommandLine.ParentCommand;
 /** {@code lbsim list KIND}: read from the registries and the scenario types, never from a hand-kept list. */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List what a scenario can name, one per line: name, summary and [source].",
-                "KIND: schemes, topologies, workloads, cc, recovery or buffers (all of them when left out).",
+                "KIND: schemes, topologies, workloads, cc, recovery or buffers (all of them when left out),",
+                "or hooks: the extension points a new scheme plugs into (docs/extending.md).",
                 "'lbsim explain NAME' shows one with its parameters."})
 final class ListCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "KIND",
-            description = "schemes | topologies | workloads | cc | recovery | buffers")
+            description = "schemes | topologies | workloads | cc | recovery | buffers | hooks")
     String kind;
 
     @Override
@@ -33,11 +35,18 @@ final class ListCommand implements Callable<Integer> {
                 main.out.println(k.word() + " (" + k.path() + ".type):");
                 Catalog.list(k).lines().forEach(l -> main.out.println("  " + l));
             }
+            main.out.println();
+            main.out.println("hooks (extension points, docs/extending.md):");
+            ExtensionPoints.listing().lines().forEach(l -> main.out.println("  " + l));
+            return Main.OK;
+        }
+        if (kind.equals("hooks")) {
+            main.out.print(ExtensionPoints.listing());
             return Main.OK;
         }
         Kind k = Kind.byWord(kind).orElseThrow(() -> UserError.at("list", "", "unknown kind '" + kind + "'"
                 + Suggestions.closest(kind, Kind.words()).map(s -> ", did you mean '" + s + "'?").orElse("")
-                + " (kinds: " + String.join(", ", Kind.words()) + ")"));
+                + " (kinds: " + String.join(", ", Kind.words()) + ", hooks)"));
         main.out.print(Catalog.list(k));
         return Main.OK;
     }

@@ -56,7 +56,24 @@ class ListExplainTest {
     @Test
     void a_misspelt_kind_suggests_the_closest() {
         assertThat(lbsim("list", "sheme").errorLine())
-                .isEqualTo("lbsim: list: unknown kind 'sheme', did you mean 'schemes'? (kinds: schemes, topologies, workloads, cc, recovery, buffers)");
+                .isEqualTo("lbsim: list: unknown kind 'sheme', did you mean 'schemes'? (kinds: schemes, topologies, workloads, cc, recovery, buffers, hooks)");
+    }
+
+    @Test
+    void list_hooks_names_every_extension_point_and_explain_shows_where_it_runs() {
+        MainTest.Result list = lbsim("list", "hooks");
+        assertThat(list.code()).isZero();
+        for (org.lbsim.api.ExtensionPoints.Hook h : org.lbsim.api.ExtensionPoints.all()) {
+            assertThat(list.out()).containsPattern("(?m)^" + h.name() + " +" + h.type().getSimpleName() + ": ");
+        }
+        assertThat(list.out()).contains("ingress-stage").contains("policy-table").contains("egress-stage");
+        assertThat(lbsim("list").out()).contains("hooks (extension points, docs/extending.md):\n  entropy-policy");
+        MainTest.Result ingress = lbsim("explain", "ingress-stage");
+        assertThat(ingress.code()).isZero();
+        assertThat(ingress.out()).startsWith("ingress-stage: extension point org.lbsim.net.IngressStage\n")
+                .contains("consume with a named reason").contains("Switch.addIngressStage").contains("docs/extending.md");
+        assertThat(lbsim("explain", "hooks").out()).isEqualTo(list.out());
+        assertThat(lbsim("explain", "trafficClasses").out()).contains("trafficClass").contains("loadBalancing");
     }
 
     @Test

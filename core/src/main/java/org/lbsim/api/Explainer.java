@@ -28,6 +28,13 @@ final class Explainer {
             e.root();
             return e.out.toString();
         }
+        if (n.equals("hooks")) {
+            return ExtensionPoints.listing();
+        }
+        Optional<ExtensionPoints.Hook> hook = ExtensionPoints.find(n);
+        if (hook.isPresent()) {
+            return ExtensionPoints.explain(hook.get());
+        }
         Optional<Kind> kind = Kind.byWord(n);
         if (kind.isPresent()) {
             e.list(kind.get());

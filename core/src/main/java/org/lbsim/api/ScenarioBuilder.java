@@ -235,6 +235,14 @@ public final class ScenarioBuilder {
         return prepare().run();
     }
 
+    /**
+     * Prepares the run with {@code scheme} in place of the scenario's loadBalancing, for trying a
+     * scheme in code before registering it (docs/extending.md); summaries still name the scenario's.
+     */
+    public PreparedRun prepare(org.lbsim.lb.LoadBalancer scheme) {
+        return Simulation.prepare(build(), baseDir, scheme);
+    }
+
     @Override
     public String toString() {
         return "ScenarioBuilder" + Catalog.inline(tree);

@@ -55,6 +55,14 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
+        return prepare(scenario, baseDir, null);
+    }
+
+    /**
+     * Like {@link #prepare(Scenario, Path)}, with {@code scheme} in place of the scenario's
+     * {@code loadBalancing} (null: the scenario's): for trying a scheme in code before it is registered.
+     */
+    public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
         RandomStreams rng = new RandomStreams(scenario.seed());
         Topology topology = Topologies.build(scenario.topology());
         boolean[] down;
@@ -86,7 +94,7 @@ public final class Simulation {
                 }
             }
         }
-        LoadBalancer lb = component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
+        LoadBalancer lb = scheme != null ? scheme : component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
         LoadBalancer[] lbByClass = new LoadBalancer[64];
         java.util.Arrays.fill(lbByClass, lb);
         for (int i = 0; i < scenario.trafficClasses().size(); i++) {

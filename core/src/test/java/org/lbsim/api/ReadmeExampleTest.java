@@ -89,7 +89,7 @@ class ReadmeExampleTest {
         return block.substring(block.indexOf('\n', open) + 1, close);
     }
 
-    private static void compile(Path source, Path classes) throws IOException, URISyntaxException {
+    static void compile(Path source, Path classes) throws IOException, URISyntaxException {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         assertThat(javac).as("a JDK (javax.tools compiler) runs the tests").isNotNull();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -109,7 +109,7 @@ class ReadmeExampleTest {
         return String.join(File.pathSeparator, parts);
     }
 
-    private static synchronized String runMain(Path classes, String className) throws Exception {
+    static synchronized String runMain(Path classes, String className) throws Exception {
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
         PrintStream original = System.out;
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, Lbsim.class.getClassLoader());
