@@ -2,6 +2,7 @@ package org.lbsim.sim;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.lbsim.cc.CongestionControlFactory;
 import org.lbsim.cc.CongestionControls;
 import org.lbsim.kernel.RandomStreams;
@@ -36,6 +37,7 @@ import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
 import org.lbsim.transport.LossRecoveries;
 import org.lbsim.transport.LossRecoveryFactory;
+import org.lbsim.transport.QueuePairScheme;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workloads;
@@ -55,6 +57,14 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
+        return prepare(scenario, baseDir, QueuePairScheme::separate);
+    }
+
+    /**
+     * Like {@link #prepare(Scenario, Path)}, with the parts of every queue pair made by the scheme
+     * bundle {@code scheme} builds from the run's load balancer and loss-recovery factory.
+     */
+    public static PreparedRun prepare(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> scheme) {
         RandomStreams rng = new RandomStreams(scenario.seed());
         Topology topology = Topologies.build(scenario.topology());
         boolean[] down;
@@ -156,7 +166,7 @@ public final class Simulation {
             }
         }
         Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, recovery, lb, rng, pk.ackBytes(), converged,
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, scheme.apply(lb, recovery), lb, rng, pk.ackBytes(), converged,
                 scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
