@@ -2,9 +2,13 @@ package org.lbsim.lb;
 
 import org.lbsim.net.Packet;
 
-/** How the receiver labels the ACKs of one queue pair. By default an ACK echoes its data packet's entropy. */
+/**
+ * How the receiver labels the answers (ACKs, NACKs, a scheme's own packets) of one queue pair.
+ * By default an answer echoes the entropy of the latest data packet.
+ */
 public interface AckPolicy {
-    AckPolicy ECHO = (ack, data) -> ack.entropy = data.entropy;
+    AckPolicy ECHO = (ack, dataEntropy) -> ack.entropy = dataEntropy;
 
-    void stampAck(Packet ack, Packet data);
+    /** Labels {@code ack}, which answers data that carried {@code dataEntropy}. */
+    void stampAck(Packet ack, int dataEntropy);
 }

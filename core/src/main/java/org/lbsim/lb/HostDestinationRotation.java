@@ -33,8 +33,8 @@ public final class HostDestinationRotation implements LoadBalancer {
     @Override
     public AckPolicy newAckPolicy(HostContext receiver) {
         Rotation r = new Rotation(receiver, receiver.qp().dst(), receiver.qp().src(), ACK);
-        return (ack, data) -> {
-            ack.entropy = data.entropy;
+        return (ack, dataEntropy) -> {
+            ack.entropy = dataEntropy;
             ack.pathId = r.next();
         };
     }

@@ -92,7 +92,7 @@ public final class Nic implements PacketReceiver, EventHandler {
         Packet p = source.poll(now);
         if (p != null) {
             long serPs = Time.serializationPs(p.sizeBytes, rateMbps);
-            p.sentPs = now;
+            p.sentPs = now; // DLBF III-C: t1, when the packet goes on the wire
             txPackets++;
             txBytes += p.sizeBytes;
             network.countInjected();
@@ -109,6 +109,7 @@ public final class Nic implements PacketReceiver, EventHandler {
 
     @Override
     public void receive(Packet p, int ingressPort) {
+        p.nicRxPs = sim.nowPs(); // DLBF III-C: t2, the receiver NIC's timestamp
         rxPackets++;
         network.countDelivered();
         source.deliver(p);

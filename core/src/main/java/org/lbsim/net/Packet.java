@@ -11,7 +11,10 @@ public final class Packet {
     public static final byte NACK = 2;
     public static final byte CNP = 3;
 
-    /** What the packet is: {@link #DATA}, {@link #ACK}, {@link #NACK}, {@link #CNP}. */
+    /** The first kind id left for schemes to register (org.lbsim.transport.PacketKinds); ids up to 127. */
+    public static final byte FIRST_SCHEME_KIND = 4;
+
+    /** What the packet is: {@link #DATA}, {@link #ACK}, {@link #NACK}, {@link #CNP}, or a kind a scheme registered. */
     public byte kind;
     /** Queue pair (flow) id. */
     public int flow;
@@ -32,7 +35,7 @@ public final class Packet {
     public int entropy;
     /** Explicit path id for source-routed schemes; -1 when unused. */
     public int pathId;
-    /** Traffic class (DSCP); 0 unless a scheme sets one. */
+    /** Traffic class (DSCP) of the queue pair's flow, on data and on its answers; 0 by default. */
     public byte trafficClass;
     /** Congestion Experienced mark set by a switch. */
     public boolean ecnMarked;
@@ -44,8 +47,14 @@ public final class Packet {
     public boolean retransmission;
     /** When the sender put the packet on the wire. */
     public long sentPs;
-    /** For ACKs: the {@link #sentPs} of the data packet being acknowledged. */
+    /** When the receiving NIC took the packet off the wire (its last bit arrived). */
+    public long nicRxPs;
+    /** For ACKs: the {@link #sentPs} of the data packet being acknowledged (DLBF III-C: t1). */
     public long echoSentPs;
+    /** For ACKs: the {@link #nicRxPs} of the data packet being acknowledged (DLBF III-C: t2; one-way delay = t2 - t1). */
+    public long echoNicRxPs;
+    /** Free for the scheme that owns the queue pair (e.g. a notification's flags); 0 unless it writes it. */
+    public int schemeBits;
     /** Switch hops taken so far. */
     public int hops;
     /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */

@@ -39,7 +39,10 @@ public final class PacketPool {
         p.retransmission = false;
         p.receiverComplete = false;
         p.sentPs = 0;
+        p.nicRxPs = 0;
         p.echoSentPs = 0;
+        p.echoNicRxPs = 0;
+        p.schemeBits = 0;
         p.hops = 0;
         p.ingressPort = -1;
         p.arrivalPs = 0;

@@ -14,15 +14,17 @@ package org.lbsim.qp;
  * @param startPs       when the queue pair starts
  * @param hostPhase     rank / count of this queue pair among its host's queue pairs that start at the
  *                      same time, in [0, 1): where a paced sender places it in the host's packet period
- * @param trafficClass  DSCP class of its flow, written into every packet it sends and every answer to them
+ * @param trafficClass  traffic class (DSCP) of the flow, written in its data and control packets; 0 by default
  */
 public record QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
-                        int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps, long startPs, double hostPhase, int trafficClass) {
+                        int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps, long startPs, double hostPhase,
+                        int trafficClass) {
 
     /** A queue pair of traffic class 0. */
     public QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
                      int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps, long startPs, double hostPhase) {
-        this(qp, src, dst, messageBytes, packets, mtuBytes, headerBytes, gapBytes, lineRateMbps, baseRttPs, rhoMaxMbps, startPs, hostPhase, 0);
+        this(qp, src, dst, messageBytes, packets, mtuBytes, headerBytes, gapBytes, lineRateMbps, baseRttPs, rhoMaxMbps, startPs,
+                hostPhase, 0);
     }
 
     /** A queue pair starting at time 0, first of its host's. */

@@ -34,6 +34,9 @@ public final class Invariants {
         for (int h = 0; h < t.hostCount(); h++) {
             waitingAtHosts += tr.stack(h).controlBacklog();
         }
+        for (int q = 0; q < tr.flowCount(); q++) {
+            waitingAtHosts += tr.senderOf(q).extrasQueued(); // packets a scheme injected, not yet sent
+        }
         long outstanding = net.pool().outstanding();
         if (outstanding != inFabric + net.held() + waitingAtHosts) {
             out.add("packet pool leak: " + outstanding + " packets out of the pool, but " + inFabric + " in the fabric, "

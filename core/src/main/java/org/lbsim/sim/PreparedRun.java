@@ -112,7 +112,8 @@ public final class PreparedRun {
             LossRecovery rec = s.recovery();
             sent[c] += s.sentPackets();
             retxOf[c] += rec.retransmissions();
-            spuriousOf[c] += Math.min(rec.retransmissions(), r.duplicates()); // the receiver already had it
+            // the receiver already had it; copies a scheme sent on purpose are not retransmissions
+            spuriousOf[c] += Math.min(rec.retransmissions(), Math.max(0, r.duplicates() - s.duplicatesSent()));
             dupOf[c] += r.duplicates();
             timeoutsOf[c] += rec.timeouts();
             receiverDone[c] = receiverDone[c] < 0 || r.completedPs() < 0 ? -1 : Math.max(receiverDone[c], r.completedPs());

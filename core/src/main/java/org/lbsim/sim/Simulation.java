@@ -2,6 +2,7 @@ package org.lbsim.sim;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.lbsim.cc.CongestionControlFactory;
 import org.lbsim.cc.CongestionControls;
 import org.lbsim.kernel.RandomStreams;
@@ -36,6 +37,7 @@ import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
 import org.lbsim.transport.LossRecoveries;
 import org.lbsim.transport.LossRecoveryFactory;
+import org.lbsim.transport.QueuePairScheme;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workloads;
@@ -55,14 +57,27 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null);
+        return prepare(scenario, baseDir, null, QueuePairScheme::separate);
     }
 
     /**
      * Like {@link #prepare(Scenario, Path)}, with {@code scheme} in place of the scenario's
-     * {@code loadBalancing} (null: the scenario's): for trying a scheme in code before it is registered.
+     * {@code loadBalancing}: for trying a scheme in code before it is registered.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
+        return prepare(scenario, baseDir, scheme, QueuePairScheme::separate);
+    }
+
+    /**
+     * Like {@link #prepare(Scenario, Path)}, with the parts of every queue pair made by the scheme
+     * bundle {@code bundle} builds from its class's load balancer and the run's loss-recovery factory.
+     */
+    public static PreparedRun prepare(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
+        return prepare(scenario, baseDir, null, bundle);
+    }
+
+    private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
+                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
         RandomStreams rng = new RandomStreams(scenario.seed());
         Topology topology = Topologies.build(scenario.topology());
         boolean[] down;
@@ -179,8 +194,11 @@ public final class Simulation {
             }
         }
         LoadBalancer[] lbOfQp = qps.stream().map(q -> lbByClass[q.trafficClass()]).toArray(LoadBalancer[]::new);
+        java.util.Map<LoadBalancer, QueuePairScheme> bundles = new java.util.IdentityHashMap<>();
+        QueuePairScheme[] bundleOfQp = java.util.Arrays.stream(lbOfQp).map(l -> bundles.computeIfAbsent(l, x -> bundle.apply(x, recovery)))
+                .toArray(QueuePairScheme[]::new);
         Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, recovery, lbOfQp, rng, pk.ackBytes(), converged,
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
                 scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {

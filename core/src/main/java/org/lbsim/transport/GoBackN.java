@@ -29,8 +29,8 @@ public final class GoBackN implements LossRecovery {
             }
 
             @Override
-            public ReceiveRule receiveRule() {
-                return ReceiveRule.IN_ORDER_ONLY;
+            public ReceiverPolicy receiverPolicy(QpContext qp) {
+                return new InOrderOnlyReceiver();
             }
         };
     }

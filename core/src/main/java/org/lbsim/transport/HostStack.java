@@ -94,7 +94,7 @@ public final class HostStack implements PacketSource {
     public void deliver(Packet p) {
         long now = transport.simulator().nowPs();
         if (p.kind == Packet.DATA) {
-            transport.receiver(p.flow).onData(p, pool, now, control);
+            transport.receiver(p.flow).onData(p, now);
             transport.countDataArrival(p);
             pool.release(p);
             if (!control.isEmpty()) {
@@ -107,9 +107,24 @@ public final class HostStack implements PacketSource {
             case Packet.ACK -> qp.onAck(p, now);
             case Packet.NACK -> qp.onNack(p, now);
             case Packet.CNP -> qp.onCnp(now);
-            default -> throw new IllegalStateException("unexpected packet kind " + p.kind);
+            default -> {
+                transport.kinds().deliver(p, transport, now);
+                kickIfControlWaiting(); // a receiver may have answered
+            }
         }
         pool.release(p);
+    }
+
+    /** The queue receivers put their answers in. */
+    PacketQueue controlQueue() {
+        return control;
+    }
+
+    /** Wakes the NIC when control packets wait (after a receiver answered outside the data path). */
+    void kickIfControlWaiting() {
+        if (!control.isEmpty()) {
+            nic.kick();
+        }
     }
 
     /** The queue pair may have something to send: put it in the ring and wake the NIC. */

@@ -2,12 +2,12 @@ package org.lbsim.transport;
 
 import org.lbsim.qp.QpContext;
 
-/** Makes the loss-recovery state of each new queue pair. */
+/** Makes the loss-recovery state of each new queue pair: the sender's side and the receiver's policy. */
 public interface LossRecoveryFactory {
     LossRecovery create(QpContext qp);
 
-    /** How the receiving RNIC treats out-of-order data for this recovery scheme. */
-    default ReceiveRule receiveRule() {
-        return ReceiveRule.ACCEPT_ALL;
+    /** How the receiving RNIC of this queue pair keeps and answers data; by default keep all and answer with SACK maps. */
+    default ReceiverPolicy receiverPolicy(QpContext qp) {
+        return AcceptAllReceiver.INSTANCE;
     }
 }

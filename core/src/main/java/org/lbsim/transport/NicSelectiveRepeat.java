@@ -30,8 +30,8 @@ public final class NicSelectiveRepeat implements LossRecovery {
             }
 
             @Override
-            public ReceiveRule receiveRule() {
-                return ReceiveRule.NIC_SELECTIVE_REPEAT;
+            public ReceiverPolicy receiverPolicy(QpContext qp) {
+                return new NicSelectiveRepeatReceiver();
             }
         };
     }

@@ -1,30 +1,38 @@
 package org.lbsim.transport;
 
+import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.AckPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.net.PacketQueue;
 
 /**
- * The receiving half of a queue pair. It tracks the expected PSN (everything below it has arrived)
- * and, depending on its {@link ReceiveRule}, keeps or discards out-of-order data and answers with
- * ACKs (PSN, cumulative ack, 64-bit selective-ack map, ECN echo) or NACKs. Duplicates are counted
- * (spurious retransmissions) and otherwise ignored, as RNICs do. As a DCQCN notification point it
- * sends at most one CNP per interval when ECN-marked data arrives.
+ * The receiving half of a queue pair. It does what every RNIC does with arriving data: tracks the
+ * expected PSN (everything below it has arrived) and a bitmap of the PSNs held, counts duplicates
+ * (spurious retransmissions, otherwise ignored as RNICs do), keeps out-of-order statistics and, as
+ * a DCQCN notification point, sends at most one CNP per interval when ECN-marked data arrives.
+ * What it keeps beyond the expected PSN and how it answers (ACK, SACK map, NACK, a scheme's own
+ * packet, now or from a timer) is decided by its {@link ReceiverPolicy}, through the public methods
+ * here. Answers go to the host's control queue and are labelled by the load balancer's {@link AckPolicy}.
  */
-public final class ReceiverQp {
+public final class ReceiverQp implements EventHandler {
     private final int qp;
     private final int host;
     private final int peer;
     private final long messageBytes;
     private final int ackBytes;
-    private final ReceiveRule rule;
+    private final byte trafficClass;
+    private final ReceiverPolicy policy;
     private final long cnpIntervalPs;
     private final BitSet64 received;
     private final AckPolicy ackPolicy;
     private final Transport.OutOfOrderStats ooo;
+    private final PacketPool pool;
+    private final HostStack stack;
+    private final PacketQueue out;
+    private final Simulator sim;
     private int expected;
-    private int nackedFor = -1;
     private int heldOutOfOrder;
     private long distinctBytes;
     private long receivedPackets;
@@ -34,60 +42,60 @@ public final class ReceiverQp {
     private long cnps;
     private long lastCnpPs = Long.MIN_VALUE / 2;
     private long completedPs = -1;
+    // the latest data packet, which answers refer to
+    private int lastPsn;
+    private int lastEntropy;
+    private long lastSentPs;
+    private long lastNicRxPs;
+    private boolean lastEcn;
+    // the policy's timer: registered with the kernel on first use, stale wake-ups told apart by generation
+    private int handlerId = -1;
+    private long timerGeneration;
+    private long timerPs = Long.MAX_VALUE;
 
-    ReceiverQp(int qp, int host, int peer, long messageBytes, int packets, int ackBytes, AckPolicy ackPolicy, ReceiveRule rule,
-               long cnpIntervalPs, Transport.OutOfOrderStats ooo) {
+    ReceiverQp(int qp, int host, int peer, long messageBytes, int packets, int ackBytes, int trafficClass, AckPolicy ackPolicy,
+               ReceiverPolicy policy, long cnpIntervalPs, Transport.OutOfOrderStats ooo, HostStack stack, PacketPool pool, Simulator sim) {
         this.qp = qp;
         this.host = host;
         this.peer = peer;
         this.messageBytes = messageBytes;
         this.ackBytes = ackBytes;
+        this.trafficClass = (byte) trafficClass;
         this.ackPolicy = ackPolicy;
-        this.rule = rule;
+        this.policy = policy;
         this.cnpIntervalPs = cnpIntervalPs;
         this.ooo = ooo;
+        this.stack = stack;
+        this.out = stack.controlQueue();
+        this.pool = pool;
+        this.sim = sim;
         this.received = new BitSet64(packets + 64);
     }
 
-    /** Consumes a data packet; queues the answers (ACK, NACK, CNP) on {@code out}. */
-    void onData(Packet data, PacketPool pool, long nowPs, PacketQueue out) {
+    /** Consumes a data packet; the answers (ACK, NACK, CNP) go to the host's control queue. */
+    void onData(Packet data, long nowPs) {
         receivedPackets++;
         int psn = data.psn;
+        lastPsn = psn;
+        lastEntropy = data.entropy;
+        lastSentPs = data.sentPs;
+        lastNicRxPs = data.nicRxPs;
+        lastEcn = data.ecnMarked;
         if (cnpIntervalPs > 0 && data.ecnMarked && nowPs - lastCnpPs >= cnpIntervalPs) {
             lastCnpPs = nowPs;
             cnps++;
-            Packet cnp = control(pool, Packet.CNP, data);
+            Packet cnp = header(Packet.CNP);
             cnp.psn = psn;
             out.add(cnp);
         }
         if (psn < expected || received.get(psn)) {
             duplicates++;
-            out.add(ack(pool, Packet.ACK, data));
+            policy.onDuplicate(this, data, nowPs);
             return;
         }
         if (psn > expected) {
             ooo.record(psn - expected, heldOutOfOrder);
-            if (rule == ReceiveRule.IN_ORDER_ONLY) {
-                discarded++;
-                if (nackedFor != expected) {
-                    nackedFor = expected;
-                    nacks++;
-                    out.add(ack(pool, Packet.NACK, data));
-                }
-                return;
-            }
-            accept(data, nowPs);
-            heldOutOfOrder++;
-            ooo.held(1);
-            if (rule == ReceiveRule.NIC_SELECTIVE_REPEAT) {
-                if (nackedFor != expected) {
-                    nackedFor = expected;
-                    nacks++;
-                    out.add(ack(pool, Packet.NACK, data));
-                }
-                return;
-            }
-            out.add(ack(pool, Packet.ACK, data));
+            policy.onOutOfOrder(this, data, nowPs);
             return;
         }
         ooo.record(0, heldOutOfOrder);
@@ -96,7 +104,12 @@ public final class ReceiverQp {
         heldOutOfOrder -= next - expected - 1;
         ooo.held(-(next - expected - 1));
         expected = next;
-        out.add(ack(pool, Packet.ACK, data));
+        policy.onInOrder(this, data, nowPs);
+    }
+
+    /** A packet of a scheme's own kind for this receiver: the policy handles it; the stack releases it. */
+    void onSchemePacket(Packet p, long nowPs) {
+        policy.onSchemePacket(this, p, nowPs);
     }
 
     private void accept(Packet data, long nowPs) {
@@ -107,28 +120,116 @@ public final class ReceiverQp {
         }
     }
 
-    private Packet control(PacketPool pool, byte kind, Packet data) {
+    /** Keeps an out-of-order data packet (only from {@link ReceiverPolicy#onOutOfOrder}): it joins the reorder buffer. */
+    public void keep(Packet data) {
+        accept(data, sim.nowPs());
+        heldOutOfOrder++;
+        ooo.held(1);
+    }
+
+    /** Throws an out-of-order data packet away (counted; go-back-N). */
+    public void discard() {
+        discarded++;
+    }
+
+    /** Answers the latest data packet with a cumulative ACK. */
+    public void ack() {
+        out.add(answer(Packet.ACK, lastPsn, 0));
+    }
+
+    /** Answers the latest data packet with an ACK carrying the selective-ack map of the 64 PSNs above the cumulative ack. */
+    public void sack() {
+        out.add(answer(Packet.ACK, lastPsn, received.window(expected + 1)));
+    }
+
+    /** Sends a NACK carrying the expected PSN (in {@code psn} and {@code cumAck}). */
+    public void nack() {
+        nacks++;
+        out.add(answer(Packet.NACK, expected, 0));
+    }
+
+    /**
+     * A payload-free packet of {@code kind} (a scheme's registered kind) to the sender, labelled and
+     * timestamped like an ACK of the latest data packet; fill in what else it carries, then {@link #send} it.
+     */
+    public Packet newControl(byte kind) {
+        return answer(kind, lastPsn, 0);
+    }
+
+    /** Queues a packet made by {@link #newControl} for the NIC. */
+    public void send(Packet p) {
+        out.add(p);
+    }
+
+    private Packet header(byte kind) {
         Packet p = pool.acquire();
         p.kind = kind;
         p.flow = qp;
         p.src = host;
         p.dst = peer;
         p.sizeBytes = ackBytes;
-        p.entropy = data.entropy;
-        p.trafficClass = data.trafficClass; // answers travel in their data's class
-        p.echoSentPs = data.sentPs;
+        p.trafficClass = trafficClass;
+        p.entropy = lastEntropy;
+        p.echoSentPs = lastSentPs;
+        p.echoNicRxPs = lastNicRxPs;
         return p;
     }
 
-    private Packet ack(PacketPool pool, byte kind, Packet data) {
-        Packet ack = control(pool, kind, data);
-        ack.psn = kind == Packet.NACK ? expected : data.psn;
+    private Packet answer(byte kind, int psn, long sackBits) {
+        Packet ack = header(kind);
+        ack.psn = psn;
         ack.cumAck = expected;
-        ack.sackBits = rule == ReceiveRule.ACCEPT_ALL ? received.window(expected + 1) : 0;
-        ack.ecnEcho = data.ecnMarked;
+        ack.sackBits = sackBits;
+        ack.ecnEcho = lastEcn;
         ack.receiverComplete = completedPs >= 0;
-        ackPolicy.stampAck(ack, data);
+        ackPolicy.stampAck(ack, lastEntropy);
         return ack;
+    }
+
+    /**
+     * Sets the policy's one timer to fire at {@code atPs} (replacing any pending one); the policy's
+     * {@link ReceiverPolicy#onTimer} is then called. A pending timer keeps the simulation running: cancel it when done.
+     */
+    public void setTimer(long atPs) {
+        if (handlerId < 0) {
+            handlerId = sim.register(this);
+        }
+        timerPs = atPs;
+        sim.schedule(handlerId, atPs, 0, ++timerGeneration);
+    }
+
+    /** Cancels the pending timer, if any. */
+    public void cancelTimer() {
+        timerPs = Long.MAX_VALUE;
+        timerGeneration++;
+    }
+
+    /** When the policy's timer fires, or {@link Long#MAX_VALUE}. */
+    public long timerPs() {
+        return timerPs;
+    }
+
+    @Override
+    public void onEvent(int kind, long tag) {
+        if (tag != timerGeneration) {
+            return;
+        }
+        timerPs = Long.MAX_VALUE;
+        policy.onTimer(this, sim.nowPs());
+        stack.kickIfControlWaiting();
+    }
+
+    /** Whether the receiver holds data PSN {@code psn}. */
+    public boolean holds(int psn) {
+        return psn < expected || received.get(psn);
+    }
+
+    public int qp() {
+        return qp;
+    }
+
+    public ReceiverPolicy policy() {
+        return policy;
     }
 
     /** When the receiver first held the whole message, or -1. */

@@ -6,12 +6,16 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
+import org.lbsim.net.PacketQueue;
 import org.lbsim.qp.QpContext;
 
 /**
  * The sending half of a queue pair: builds data packets on the NIC's request, combining the three
  * decoupled layers (congestion control says when, loss recovery says which PSN, the entropy
- * policy says which path label). Owns one timer wake-up for its loss recovery.
+ * policy says which path label). Owns one timer wake-up for its loss recovery. A scheme's
+ * {@link SenderHooks} may inject extra packets (duplicates, notifications, probes): they go out
+ * before the next data packet, within the congestion control's pacing, and are counted as what
+ * they are, never as data sent or retransmissions.
  */
 public final class SenderQp implements EventHandler {
     final QpContext ctx;
@@ -21,6 +25,8 @@ public final class SenderQp implements EventHandler {
     private final CongestionControl cc;
     private final LossRecovery recovery;
     private final EntropyPolicy entropy;
+    private final SenderHooks hooks;
+    private final PacketQueue extras = new PacketQueue();
     private final int headerBytes;
     private final byte trafficClass;
     private final int handlerId;
@@ -29,6 +35,8 @@ public final class SenderQp implements EventHandler {
     private long timerGeneration;
     private long completedPs = -1;
     private long sentPackets;
+    private long duplicatesSent;
+    private long notificationsSent;
     /** Entropy each PSN last went out with, so a timeout can tell the entropy policy which labels failed. */
     private int[] entropyByPsn;
     private final java.util.function.IntConsumer reportLoss;
@@ -42,6 +50,11 @@ public final class SenderQp implements EventHandler {
 
     SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
              EntropyPolicy entropy, long startPs) {
+        this(ctx, host, sim, pool, cc, recovery, entropy, SenderHooks.NONE, startPs);
+    }
+
+    SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
+             EntropyPolicy entropy, SenderHooks hooks, long startPs) {
         this.ctx = ctx;
         this.host = host;
         this.sim = sim;
@@ -49,6 +62,7 @@ public final class SenderQp implements EventHandler {
         this.cc = cc;
         this.recovery = recovery;
         this.entropy = entropy;
+        this.hooks = hooks;
         this.headerBytes = ctx.headerBytes();
         this.trafficClass = (byte) ctx.trafficClass();
         this.startPs = startPs;
@@ -59,6 +73,7 @@ public final class SenderQp implements EventHandler {
                 entropy.onLoss(entropyByPsn[psn]);
             }
         };
+        hooks.attach(this);
     }
 
     /**
@@ -75,6 +90,9 @@ public final class SenderQp implements EventHandler {
         if (t > nowPs) {
             eligiblePs = t;
             return null;
+        }
+        if (!extras.isEmpty()) {
+            return sendExtra(nowPs);
         }
         int psn = recovery.nextPsn(nowPs);
         if (psn < 0) {
@@ -105,6 +123,77 @@ public final class SenderQp implements EventHandler {
         return p;
     }
 
+    private Packet sendExtra(long nowPs) {
+        Packet p = extras.poll();
+        if (p.kind == Packet.DATA) {
+            duplicatesSent++;
+        } else {
+            notificationsSent++;
+        }
+        cc.onSent(p.sizeBytes, nowPs);
+        return p;
+    }
+
+    /**
+     * A copy of data packet {@code psn} (same payload, labelled with the entropy that PSN last went
+     * out with, not marked as a retransmission) for {@link #inject}; set its entropy or path first
+     * to send it another way (DLBF III-C: selective duplicate transmission on the new path).
+     */
+    public Packet newDuplicate(int psn) {
+        int payload = ctx.payloadOf(psn);
+        Packet p = pool.acquire();
+        p.kind = Packet.DATA;
+        p.flow = ctx.qp();
+        p.src = ctx.src();
+        p.dst = ctx.dst();
+        p.psn = psn;
+        p.payloadBytes = payload;
+        p.sizeBytes = payload + headerBytes;
+        p.trafficClass = trafficClass;
+        p.entropy = psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
+        return p;
+    }
+
+    /**
+     * A payload-free packet of a scheme's registered {@code kind}, headers only (DLBF III-D: a
+     * notification), for {@link #inject}; fill in its entropy and what it carries first.
+     */
+    public Packet newControl(byte kind) {
+        Packet p = pool.acquire();
+        p.kind = kind;
+        p.flow = ctx.qp();
+        p.src = ctx.src();
+        p.dst = ctx.dst();
+        p.sizeBytes = headerBytes;
+        p.trafficClass = trafficClass;
+        return p;
+    }
+
+    /**
+     * Queues an extra packet made by {@link #newDuplicate} or {@link #newControl}: it goes out
+     * before the next data packet. A data copy counts as a duplicate, anything else as a
+     * notification; neither counts as data sent nor as a retransmission, and loss recovery never
+     * hears of it. Extras still queued when the queue pair completes are dropped.
+     */
+    public void inject(Packet p) {
+        if (completedPs >= 0) {
+            pool.release(p);
+            return;
+        }
+        extras.add(p);
+        host.activate(this);
+    }
+
+    /** The entropy data PSN {@code psn} last went out with (0 if never sent). */
+    public int entropyOf(int psn) {
+        return psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
+    }
+
+    /** A packet of a scheme's own kind came back to this sender. */
+    void onSchemePacket(Packet p, long nowPs) {
+        hooks.onSchemePacket(this, p, nowPs);
+    }
+
     void onNack(Packet nack, long nowPs) {
         cc.onNack(nowPs);
         recovery.onNack(nack, nowPs);
@@ -127,6 +216,9 @@ public final class SenderQp implements EventHandler {
         if (recovery.complete()) {
             if (completedPs < 0) {
                 completedPs = nowPs;
+                while (!extras.isEmpty()) {
+                    pool.release(extras.poll());
+                }
                 host.onSenderComplete(this);
             }
             return;
@@ -178,8 +270,32 @@ public final class SenderQp implements EventHandler {
         return completedPs;
     }
 
+    /** Data packets sent (first transmissions and retransmissions; not extras). */
     public long sentPackets() {
         return sentPackets;
+    }
+
+    /** Data copies injected by the scheme and sent (DLBF's selective duplicates); never retransmissions. */
+    public long duplicatesSent() {
+        return duplicatesSent;
+    }
+
+    /** Payload-free packets of a scheme's own kinds injected and sent (notifications, probes). */
+    public long notificationsSent() {
+        return notificationsSent;
+    }
+
+    /** Extra packets injected and not yet sent. */
+    public int extrasQueued() {
+        return extras.size();
+    }
+
+    public QpContext context() {
+        return ctx;
+    }
+
+    public EntropyPolicy entropyPolicy() {
+        return entropy;
     }
 
     public LossRecovery recovery() {

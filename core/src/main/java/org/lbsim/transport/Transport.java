@@ -38,6 +38,7 @@ public final class Transport implements EventHandler {
     private int connectionsLeft;
     private Runnable onAllDone;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
+    private final PacketKinds kinds = new PacketKinds();
 
     /**
      * Out-of-order degree of arriving data (PSN minus the receiver's expected PSN) as a log2
@@ -121,12 +122,20 @@ public final class Transport implements EventHandler {
      * @param connectionOfQp    the connection each queue pair belongs to
      * @param startPsOfQp       when each queue pair starts sending
      * @param connections       number of connections
-     * @param lbOfQp            the load-balancing scheme of each queue pair (its traffic class's)
+     * @param bundleOfQp        the scheme bundle making each queue pair's parts (entropy policy, sender loss
+     *                          recovery, receiver policy, sender hooks): its traffic class's
+     * @param lbOfQp            the load-balancing scheme of each queue pair (its traffic class's), which labels its ACKs
      */
     public Transport(Network network, List<QpContext> qps, int[] connectionOfQp, long[] startPsOfQp, int connections,
-                     CongestionControlFactory cc, LossRecoveryFactory recovery, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
+                     CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
                      Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
+        java.util.Set<QueuePairScheme> registered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (QueuePairScheme scheme : bundleOfQp) {
+            if (registered.add(scheme)) {
+                scheme.registerKinds(kinds);
+            }
+        }
         int hosts = network.topology().hostCount();
         stacks = new HostStack[hosts];
         for (int h = 0; h < hosts; h++) {
@@ -143,11 +152,13 @@ public final class Transport implements EventHandler {
             QpContext ctx = qps.get(i);
             LoadBalancer lb = lbOfQp[i];
             qpsLeft[connectionOfQp[i]]++;
-            senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), cc.create(ctx), recovery.create(ctx),
-                    lb.newEntropyPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim)), startPsOfQp[i]);
-            receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes,
+            var congestion = cc.create(ctx);
+            QpParts parts = bundleOfQp[i].create(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim));
+            senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), congestion, parts.recovery(), parts.entropy(),
+                    parts.sender(), startPsOfQp[i]);
+            receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
                     lb.newAckPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("ack-entropy", i), sim)),
-                    recovery.receiveRule(), cc.cnpIntervalPs(), outOfOrder);
+                    parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
         }
         this.connectionsLeft = connections;
         this.onAllDone = sim::stop;
@@ -167,6 +178,29 @@ public final class Transport implements EventHandler {
 
     Simulator simulator() {
         return sim;
+    }
+
+    /** The packet kinds of this run, the schemes' own included. */
+    public PacketKinds kinds() {
+        return kinds;
+    }
+
+    /** Data copies all senders injected and sent (not retransmissions). */
+    public long duplicatesSent() {
+        long n = 0;
+        for (SenderQp s : senders) {
+            n += s.duplicatesSent();
+        }
+        return n;
+    }
+
+    /** Payload-free scheme packets (notifications, probes) all senders injected and sent. */
+    public long notificationsSent() {
+        long n = 0;
+        for (SenderQp s : senders) {
+            n += s.notificationsSent();
+        }
+        return n;
     }
 
     @Override

@@ -2,9 +2,13 @@ package org.lbsim.sim;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import org.lbsim.lb.LoadBalancer;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.transport.LossRecoveryFactory;
+import org.lbsim.transport.QueuePairScheme;
 
 /**
  * The one way tests simulate: prepare the scenario, run it, then check the run's invariants
@@ -26,7 +30,16 @@ public record CheckedRun(PreparedRun prepared, RunResult result) {
      * instance to attach an observer to the NICs.
      */
     public static CheckedRun of(Scenario scenario, Path baseDir, Consumer<PreparedRun> beforeRun) {
-        PreparedRun prepared = Simulation.prepare(scenario, baseDir);
+        return of(Simulation.prepare(scenario, baseDir), beforeRun);
+    }
+
+    /** Like {@link #of(Scenario, Path)}, with every queue pair's parts made by the scheme bundle {@code scheme}. */
+    public static CheckedRun of(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> scheme,
+                                Consumer<PreparedRun> beforeRun) {
+        return of(Simulation.prepare(scenario, baseDir, scheme), beforeRun);
+    }
+
+    private static CheckedRun of(PreparedRun prepared, Consumer<PreparedRun> beforeRun) {
         beforeRun.accept(prepared);
         RunResult result = prepared.run();
         Invariants.check(prepared);

@@ -1,0 +1,27 @@
+package org.lbsim.transport;
+
+import org.lbsim.lb.HostContext;
+import org.lbsim.lb.LoadBalancer;
+
+/**
+ * Makes the parts of every queue pair of a run (entropy policy, sender loss recovery, receiver
+ * policy, sender hooks), so that a paper system spanning layers (PRO, DLBF) is one bundle whose
+ * parts share state. By default ({@link #separate}) the parts come independently from the run's
+ * load balancer and loss-recovery factory, each usable alone. One instance per run.
+ */
+public interface QueuePairScheme {
+    /** Called once per run, before any queue pair is made: register the packet kinds the scheme sends. */
+    default void registerKinds(PacketKinds kinds) {
+    }
+
+    /** The parts of one queue pair; {@code sender} is the queue pair seen from its sending host. */
+    QpParts create(HostContext sender);
+
+    /** The decoupled default: entropy from the load balancer, sender recovery and receiver policy from the loss-recovery factory. */
+    static QueuePairScheme separate(LoadBalancer lb, LossRecoveryFactory recovery) {
+        return sender -> {
+            LossRecovery r = recovery.create(sender.qp());
+            return new QpParts(lb.newEntropyPolicy(sender), r, recovery.receiverPolicy(sender.qp()));
+        };
+    }
+}
