@@ -208,7 +208,7 @@ class MainTest {
     void an_unknown_set_path_names_the_set_argument() throws IOException {
         Path p = file("ok.yaml", SMALL);
         assertThat(badInput(p, "--set", "topology.kk=6")).isEqualTo(
-                "lbsim: --set topology.kk=6: topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostLink, edgeAggLink, aggCoreLink)");
+                "lbsim: --set topology.kk=6: topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostsPerEdge, nicsPerServer, hostLink, edgeAggLink, aggCoreLink)");
         assertThat(badInput(p, "--set", "workload.messageBytes=-1")).isEqualTo(
                 "lbsim: --set workload.messageBytes=-1: workload.messageBytes: must be >= 1 byte, got -1");
         assertThat(badInput(p, "--set", "topology.k.x=1")).isEqualTo(
@@ -218,7 +218,7 @@ class MainTest {
                 "lbsim: --set failures.links[0].a=e9: failures.links[0].a: no switch named 'e9' in this fat-tree (switches are named e0 .. c3)");
         assertThat(badInput(p, "--set", "topology.type=leaf-spine")).isEqualTo(
                 "lbsim: --set topology.type=leaf-spine: topology.k: unknown key for leaf-spine, it belongs to fat-tree: add 'type: fat-tree'"
-                        + " (allowed keys for leaf-spine: type, hostsPerLeaf, leaves, spines, linksPerLeafSpine, hostLink, leafSpineLink)");
+                        + " (allowed keys for leaf-spine: type, hostsPerLeaf, nicsPerServer, leaves, spines, linksPerLeafSpine, hostLink, leafSpineLink)");
     }
 
     @Test
