@@ -109,7 +109,8 @@ final class RunCommand implements Callable<Integer> {
         double inc = r.cctIncreasePercent();
         o.printf(Locale.ROOT, "lower bound  %s%s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
                 Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc),
-                r.oversubscribed() ? String.format(Locale.ROOT, ", counts the %.4g:1 oversubscribed uplinks", r.oversubscription()) : "");
+                r.oversubscribed() ? ", counts the " + java.math.BigDecimal.valueOf(r.oversubscription()).setScale(4, java.math.RoundingMode.HALF_EVEN)
+                        .stripTrailingZeros().toPlainString() + ":1 oversubscribed uplinks" : "");
         o.printf(Locale.ROOT, "drops        %d (buffer %d, failed links %d, no route %d)%n", c.dropped(), c.drops(), c.linkLoss(), c.noRouteDrops());
         o.printf(Locale.ROOT, "retransmits  %d (spurious %d, timeouts %d)%n", c.retransmissions(), c.spuriousRetransmissions(), c.timeouts());
         StringBuilder queues = new StringBuilder();
