@@ -107,8 +107,10 @@ final class RunCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
         o.printf(Locale.ROOT, "CCT          %s%n", PreparedRun.formatPs(r.cctPs()));
         double inc = r.cctIncreasePercent();
-        o.printf(Locale.ROOT, "lower bound  %s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
-                Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc));
+        o.printf(Locale.ROOT, "lower bound  %s%s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
+                Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc),
+                r.oversubscribed() ? ", counts the " + java.math.BigDecimal.valueOf(r.oversubscription()).setScale(4, java.math.RoundingMode.HALF_EVEN)
+                        .stripTrailingZeros().toPlainString() + ":1 oversubscribed uplinks" : "");
         o.printf(Locale.ROOT, "drops        %d (buffer %d, failed links %d, no route %d)%n", c.dropped(), c.drops(), c.linkLoss(), c.noRouteDrops());
         o.printf(Locale.ROOT, "retransmits  %d (spurious %d, timeouts %d)%n", c.retransmissions(), c.spuriousRetransmissions(), c.timeouts());
         StringBuilder queues = new StringBuilder();
@@ -127,14 +129,27 @@ final class RunCommand implements Callable<Integer> {
 
     static String fabric(TopologySpec t) {
         if (t instanceof TopologySpec.FatTree f) {
-            return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts, %s Gb/s host links", f.k(), f.hostCount(), gbps(f.hostLink().rateGbps()));
+            return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts%s, %s Gb/s host links", f.k(), f.hostCount(), servers(t),
+                    gbps(f.hostLink().rateGbps()));
         }
         if (t instanceof TopologySpec.LeafSpine l) {
-            return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts, %s Gb/s host links", l.leaves(), l.spines(),
-                    l.linksPerLeafSpine() > 1 ? " (x" + l.linksPerLeafSpine() + " links)" : "", l.hostCount(), gbps(l.hostLink().rateGbps()));
+            return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts%s, %s Gb/s host links", l.leaves(), l.spines(),
+                    l.linksPerLeafSpine() > 1 ? " (x" + l.linksPerLeafSpine() + " links)" : "", l.hostCount(), servers(t),
+                    gbps(l.hostLink().rateGbps()));
+        }
+        if (t instanceof TopologySpec.RailLeafSpine r) {
+            return String.format(Locale.ROOT, "rail-leaf-spine %d rail leaves x %d spines%s, %d hosts%s, %s Gb/s host links", r.leaves(),
+                    r.spines(), r.linksPerLeafSpine() > 1 ? " (x" + r.linksPerLeafSpine() + " links)" : "", r.hostCount(), servers(t),
+                    gbps(r.hostLink().rateGbps()));
         }
         TypeName name = t.getClass().getAnnotation(TypeName.class);
-        return (name == null ? t.getClass().getSimpleName() : name.value()) + ", " + t.hostCount() + " hosts";
+        return (name == null ? t.getClass().getSimpleName() : name.value()) + ", " + t.hostCount() + " hosts" + servers(t);
+    }
+
+    /** " (8 servers x 2 NICs)" when servers have several NICs; nothing otherwise. */
+    private static String servers(TopologySpec t) {
+        int n = t.nicsPerServer();
+        return n == 1 ? "" : String.format(Locale.ROOT, " (%d servers x %d NICs)", t.hostCount() / n, n);
     }
 
     private static String gbps(double v) {

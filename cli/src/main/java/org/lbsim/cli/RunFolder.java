@@ -157,6 +157,11 @@ final class RunFolder {
         m.put("lowerBoundPs", r.lowerBoundPs());
         m.put("cctIncreasePercent", Json.decimal(r.cctIncreasePercent(), 4));
         m.put("rhoMaxMbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
+        if (r.oversubscribed()) {
+            // only oversubscribed fabrics carry these keys, so every other summary stays as it was
+            m.put("oversubscription", Json.decimal(r.oversubscription(), 4));
+            m.put("lowerBoundBasis", "NIC links and oversubscribed leaf / pod uplink cuts");
+        }
         m.put("simulatedPs", r.simulatedPs());
         List<Object> layers = new ArrayList<>();
         for (Record layer : r.layers()) {

@@ -113,7 +113,7 @@ class MainTest {
     @Test
     void an_empty_file_or_a_comment_only_file() throws IOException {
         String problem = ": the scenario is empty; expected a map with keys such as name, seed, topology, packets, switches,"
-                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic";
+                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic, trafficClasses";
         Path p = file("empty.yaml", "");
         assertThat(badInput(p)).isEqualTo("lbsim: " + p + problem);
         Path q = file("comments.yaml", "# nothing here\n\n");
@@ -124,7 +124,7 @@ class MainTest {
     void a_top_level_that_is_not_a_map() throws IOException {
         Path p = file("list.yaml", "- k: 4\n");
         assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": expected a map of scenario keys (name, seed, topology, packets, switches,"
-                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic) at the top level, got a list");
+                + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic, trafficClasses) at the top level, got a list");
         Path q = file("scalar.yaml", "hello\n");
         assertThat(badInput(q)).endsWith(") at the top level, got the string \"hello\"");
     }
@@ -208,7 +208,7 @@ class MainTest {
     void an_unknown_set_path_names_the_set_argument() throws IOException {
         Path p = file("ok.yaml", SMALL);
         assertThat(badInput(p, "--set", "topology.kk=6")).isEqualTo(
-                "lbsim: --set topology.kk=6: topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostLink, edgeAggLink, aggCoreLink)");
+                "lbsim: --set topology.kk=6: topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostsPerEdge, nicsPerServer, hostLink, edgeAggLink, aggCoreLink)");
         assertThat(badInput(p, "--set", "workload.messageBytes=-1")).isEqualTo(
                 "lbsim: --set workload.messageBytes=-1: workload.messageBytes: must be >= 1 byte, got -1");
         assertThat(badInput(p, "--set", "topology.k.x=1")).isEqualTo(
@@ -218,7 +218,7 @@ class MainTest {
                 "lbsim: --set failures.links[0].a=e9: failures.links[0].a: no switch named 'e9' in this fat-tree (switches are named e0 .. c3)");
         assertThat(badInput(p, "--set", "topology.type=leaf-spine")).isEqualTo(
                 "lbsim: --set topology.type=leaf-spine: topology.k: unknown key for leaf-spine, it belongs to fat-tree: add 'type: fat-tree'"
-                        + " (allowed keys for leaf-spine: type, hostsPerLeaf, leaves, spines, linksPerLeafSpine, hostLink, leafSpineLink)");
+                        + " (allowed keys for leaf-spine: type, hostsPerLeaf, nicsPerServer, leaves, spines, linksPerLeafSpine, hostLink, leafSpineLink)");
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.util.List;
  * @param cctPs               completion time of the whole collective (last flow's end), -1 if unfinished
  * @param lowerBoundPs        analytic lower bound of the CCT
  * @param rhoMaxMbps          OFAN App. A per-flow rate under the run's failures (Long.MAX_VALUE if unlimited)
+ * @param oversubscription    largest NIC-to-uplink capacity ratio of a leaf / edge switch or pod (above 1 the lower
+ *                            bound includes those cuts' capacity, docs/lower-bounds.md)
  * @param outOfOrder          reordering seen by the receivers
  * @param series              sampled time series (empty when sampling is off)
  */
@@ -21,6 +23,7 @@ public record RunResult(
         long cctPs,
         long lowerBoundPs,
         long rhoMaxMbps,
+        double oversubscription,
         long simulatedPs,
         List<LayerStats> layers,
         List<FlowResult> flowResults,
@@ -28,6 +31,11 @@ public record RunResult(
         OutOfOrder outOfOrder,
         List<TimeSeries> series,
         long wallTimeMs) {
+
+    /** Whether the fabric has cuts narrower than their NICs, whose capacity the lower bound then counts. */
+    public boolean oversubscribed() {
+        return oversubscription > 1;
+    }
 
     /** CCT increase over the lower bound, in percent; NaN when unfinished. */
     public double cctIncreasePercent() {

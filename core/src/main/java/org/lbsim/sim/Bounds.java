@@ -4,6 +4,7 @@ import java.util.List;
 import org.lbsim.kernel.Time;
 import org.lbsim.metrics.LowerBound;
 import org.lbsim.scenario.PacketSpec;
+import org.lbsim.topology.FabricCuts;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.PathFacts;
 import org.lbsim.topology.Topology;
@@ -44,13 +45,17 @@ final class Bounds {
      * link carrying, back to back, all its data frames and one ACK for every data frame it receives
      * (the host is sender and receiver at once, OFAN App. B), then the faster of a data frame's
      * round trip and an ACK's one-way trip, and (c) each receiver's NIC link taking all frames
-     * addressed to it back to back.
+     * addressed to it back to back; (d) on a fabric with oversubscribed cuts (a leaf's or pod's
+     * uplinks narrower than its NICs), each such cut carrying all the traffic across it
+     * ({@link #cutPs}). Cuts at least as wide as their NICs are left out: their throughput term never
+     * exceeds the NIC terms (b), whose bytes include everything crossing the cut.
      * When queue pairs are paced below line rate ({@code pacedRateMbps}, e.g. rho_max under failures,
      * as OFAN Fig. 4 normalizes), a flow's frames are spaced by the paced slot instead of the NIC's.
      *
      * @param pacedRateMbps per-queue-pair sending rate, or Long.MAX_VALUE when unpaced
      */
-    static long collectivePs(Topology t, Fib fib, List<Flow> flows, boolean permutation, PacketSpec pk, long pacedRateMbps) {
+    static long collectivePs(Topology t, Fib fib, List<Flow> flows, boolean permutation, PacketSpec pk, long pacedRateMbps,
+                             FabricCuts cuts) {
         if (flows.isEmpty()) {
             return 0;
         }
@@ -132,6 +137,83 @@ final class Bounds {
                 best = Math.max(best, recvFirst[h] + recvWire[h] + recvTail[h]);
             }
         }
+        for (FabricCuts.Cut cut : cuts.oversubscribed()) {
+            best = Math.max(best, cutPs(t, fib, flows, pk, cuts, cut, true));
+            best = Math.max(best, cutPs(t, fib, flows, pk, cuts, cut, false));
+        }
         return best - firstStart;
+    }
+
+    /**
+     * The earliest time all flows can finish given one direction of a cut ({@code outward}: the
+     * ports leaving it). Everything that crosses it that way, the data of flows from inside to
+     * outside and one ACK per data frame of flows from outside to inside, is serialized on the cut's
+     * ports, which together send at most their summed rate. So the last crossing frame ends no
+     * earlier than t0 + (bytes - one trailing gap per port) / capacity, where t0 is the earliest any
+     * crossing frame can reach the cut; then it still travels on (a data frame to its receiver and
+     * its ACK back, an ACK to its sender), which takes at least the shortest such tail.
+     */
+    static long cutPs(Topology t, Fib fib, List<Flow> flows, PacketSpec pk, FabricCuts cuts, FabricCuts.Cut cut, boolean outward) {
+        long bytes = 0;
+        long reach = Long.MAX_VALUE;
+        long tail = Long.MAX_VALUE;
+        int dataBytes = pk.mtuBytes() + pk.headerBytes();
+        int gap = pk.interFrameGapBytes();
+        for (Flow f : flows) {
+            boolean srcIn = cuts.inside(cut, f.src());
+            boolean dstIn = cuts.inside(cut, f.dst());
+            if (srcIn == dstIn) {
+                continue;
+            }
+            int packets = (int) Math.max(1, (f.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
+            int lastBytes = (int) (f.bytes() - (long) (packets - 1) * pk.mtuBytes()) + pk.headerBytes();
+            int firstBytes = packets == 1 ? lastBytes : dataBytes;
+            int[] path = PathFacts.path(t, fib, f.src(), f.dst());
+            int[] back = PathFacts.path(t, fib, f.dst(), f.src());
+            long ackLatency = PathFacts.propagationPs(t, back) + PathFacts.serializationPs(t, back, 1, pk.ackBytes());
+            long ackSer = Time.serializationPs(pk.ackBytes(), t.rateMbps(back[0]));
+            if (srcIn == outward) {
+                // the data crosses this way: frames of the flow, each with its gap
+                bytes += (long) (packets - 1) * (dataBytes + gap) + lastBytes + gap;
+                int i = crossing(t, cuts, cut, path);
+                reach = Math.min(reach, f.startPs() + hopsPs(t, path, 0, i, firstBytes));
+                // after the cut: the rest of the path (the shortest frame is the last one), then its ACK back
+                tail = Math.min(tail, t.delayPs(path[i]) + hopsPs(t, path, i + 1, path.length, lastBytes) + ackSer + ackLatency);
+            } else {
+                // the ACKs cross this way, one per data frame, each sent after its frame arrived
+                bytes += (long) packets * (pk.ackBytes() + gap);
+                int i = crossing(t, cuts, cut, back);
+                long firstArrival = f.startPs() + hopsPs(t, path, 0, path.length, firstBytes);
+                reach = Math.min(reach, firstArrival + hopsPs(t, back, 0, i, pk.ackBytes()));
+                tail = Math.min(tail, t.delayPs(back[i]) + hopsPs(t, back, i + 1, back.length, pk.ackBytes()));
+            }
+        }
+        if (bytes == 0) {
+            return 0;
+        }
+        // every port may leave its last gap unused before the last frame ends
+        long bits = 8 * Math.max(0, bytes - (long) cut.outPorts().length * gap);
+        long capacity = cut.capacityMbps();
+        long wirePs = bits / capacity * 1_000_000L + bits % capacity * 1_000_000L / capacity; // floor(bits / capacity), in ps
+        return reach + wirePs + tail;
+    }
+
+    /** Index in {@code path} of the first port that crosses the cut. */
+    private static int crossing(Topology t, FabricCuts cuts, FabricCuts.Cut cut, int[] path) {
+        for (int i = 0; i < path.length; i++) {
+            if (cuts.inside(cut, t.portOwner(path[i])) != cuts.inside(cut, t.peerNode(path[i]))) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("a path between the two sides of cut " + cut.name() + " does not cross it");
+    }
+
+    /** Store-and-forward time of one frame of {@code bytes} over the hops {@code from .. to - 1} of a path. */
+    private static long hopsPs(Topology t, int[] path, int from, int to, int bytes) {
+        long sum = 0;
+        for (int i = from; i < to; i++) {
+            sum += Time.serializationPs(bytes, t.rateMbps(path[i])) + t.delayPs(path[i]);
+        }
+        return sum;
     }
 }

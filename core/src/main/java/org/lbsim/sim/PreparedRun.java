@@ -15,6 +15,7 @@ import org.lbsim.net.Nic;
 import org.lbsim.net.PfcIngress;
 import org.lbsim.net.PfcWatchdog;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.topology.FabricCuts;
 import org.lbsim.topology.Topology;
 import org.lbsim.transport.LossRecovery;
 import org.lbsim.transport.ReceiverQp;
@@ -142,7 +143,7 @@ public final class PreparedRun {
         OutOfOrder ooo = new OutOfOrder(o.samples(), o.outOfOrderArrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
-                rhoMaxMbps, endPs, layerStats, List.copyOf(flowResults), counters, ooo, series, wallMs);
+                rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series, wallMs);
     }
 
     private List<LayerStats> layerStats(long endPs) {

@@ -29,6 +29,7 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.topology.EvenSplitLoad;
+import org.lbsim.topology.FabricCuts;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.LinkFailures;
 import org.lbsim.topology.PathFacts;
@@ -208,7 +209,7 @@ public final class Simulation {
             }
         }
         long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
-                pacedMbps);
+                pacedMbps, FabricCuts.of(topology));
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
                 : null;

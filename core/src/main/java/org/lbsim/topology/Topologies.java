@@ -9,16 +9,23 @@ public final class Topologies {
     }
 
     public static Topology build(TopologySpec spec) {
+        Topology t;
         if (spec instanceof TopologySpec.FatTree f) {
-            return fatTree(f.k(), f.hostLink(), f.edgeAggLink(), f.aggCoreLink());
+            t = fatTree(f.k(), f.hostsPerEdgeSwitch(), f.hostLink(), f.edgeAggLink(), f.aggCoreLink());
+        } else if (spec instanceof TopologySpec.LeafSpine l) {
+            t = leafSpine(l.hostsPerLeaf(), l.leaves(), l.spines(), l.linksPerLeafSpine(), l.hostLink(), l.leafSpineLink());
+        } else if (spec instanceof TopologySpec.RailLeafSpine r) {
+            return railLeafSpine(r.serversPerGroup(), r.groups(), r.nicsPerServer(), r.spines(), r.linksPerLeafSpine(), r.hostLink(),
+                    r.leafSpineLink());
+        } else if (spec instanceof TopologySpec.Custom c) {
+            t = custom(c);
+        } else {
+            throw new IllegalArgumentException("unknown topology " + spec);
         }
-        if (spec instanceof TopologySpec.LeafSpine l) {
-            return leafSpine(l.hostsPerLeaf(), l.leaves(), l.spines(), l.linksPerLeafSpine(), l.hostLink(), l.leafSpineLink());
-        }
-        if (spec instanceof TopologySpec.Custom c) {
-            return custom(c);
-        }
-        throw new IllegalArgumentException("unknown topology " + spec);
+        // fat tree and leaf-spine number endpoints by switch port, so consecutive NIC ports of one
+        // edge / leaf switch form a server (single-rail); custom graphs group h0.. by the same rule
+        t.setNicsPerServer(spec.nicsPerServer());
+        return t;
     }
 
     /** Hosts h0.. first, then the named switches (all tier 1); links and static routes by name. */
@@ -83,13 +90,22 @@ public final class Topologies {
      * to cores j*k/2 .. j*k/2 + k/2 - 1.
      */
     public static Topology fatTree(int k, LinkSpec host, LinkSpec edgeAgg, LinkSpec aggCore) {
+        return fatTree(k, k / 2, host, edgeAgg, aggCore);
+    }
+
+    /**
+     * A k-ary fat tree with {@code hostsPerEdge} hosts under each edge switch instead of k/2: more
+     * oversubscribes the edge uplinks (and the pod's core uplinks) by hostsPerEdge : k/2 at equal
+     * rates, as DLBF 4 / 5.1 realise 2.5:1 (k = 8, 10 hosts per ToR, 320 hosts).
+     */
+    public static Topology fatTree(int k, int hostsPerEdge, LinkSpec host, LinkSpec edgeAgg, LinkSpec aggCore) {
         int half = k / 2;
-        int hosts = k * k * k / 4;
+        int hosts = k * half * hostsPerEdge;
         int edges = k * half;
         int cores = half * half;
         TopologyBuilder b = new TopologyBuilder("fat-tree", new String[] {"H", "E", "A", "C"});
         for (int h = 0; h < hosts; h++) {
-            b.addNode("h" + h, 0, h / (half * half));
+            b.addNode("h" + h, 0, h / (half * hostsPerEdge));
         }
         int edge0 = hosts;
         for (int e = 0; e < edges; e++) {
@@ -105,7 +121,7 @@ public final class Topologies {
         }
         // Links in an order that puts each switch's down ports before its up ports.
         for (int h = 0; h < hosts; h++) {
-            b.link(h, edge0 + h / half, host.rateMbps(), host.delayPs());
+            b.link(h, edge0 + h / hostsPerEdge, host.rateMbps(), host.delayPs());
         }
         for (int pod = 0; pod < k; pod++) {
             for (int e = 0; e < half; e++) {
@@ -150,5 +166,51 @@ public final class Topologies {
             }
         }
         return b.build();
+    }
+
+    /**
+     * Rail-optimized leaf-spine: servers of {@code nics} NICs in groups of {@code serversPerGroup};
+     * group g has rail leaves l(g*nics) .. l(g*nics + nics - 1), and NIC i of each of its servers
+     * attaches to rail leaf i (CTCCL 3.3 Fig. 4 "multi-rail", 4.1: NIC 0 and NIC 1 of a server on
+     * different leaves). Endpoints are numbered server-major (h = server * nics + nic), so a leaf's
+     * hosts are every nics-th endpoint of its group. Same-rail traffic of a group turns at its leaf;
+     * anything else climbs to a spine.
+     */
+    public static Topology railLeafSpine(int serversPerGroup, int groups, int nics, int spines, int parallel, LinkSpec host,
+                                         LinkSpec fabric) {
+        TopologyBuilder b = new TopologyBuilder("rail-leaf-spine", new String[] {"H", "L", "S"});
+        int servers = serversPerGroup * groups;
+        int hosts = servers * nics;
+        int leaves = groups * nics;
+        for (int h = 0; h < hosts; h++) {
+            b.addNode("h" + h, 0, railLeaf(h, serversPerGroup, nics));
+        }
+        int leaf0 = hosts;
+        for (int l = 0; l < leaves; l++) {
+            b.addNode("l" + l, 1, l);
+        }
+        int spine0 = leaf0 + leaves;
+        for (int s = 0; s < spines; s++) {
+            b.addNode("s" + s, 2);
+        }
+        for (int h = 0; h < hosts; h++) {
+            b.link(h, leaf0 + railLeaf(h, serversPerGroup, nics), host.rateMbps(), host.delayPs());
+        }
+        for (int l = 0; l < leaves; l++) {
+            for (int s = 0; s < spines; s++) {
+                for (int p = 0; p < parallel; p++) {
+                    b.link(leaf0 + l, spine0 + s, fabric.rateMbps(), fabric.delayPs());
+                }
+            }
+        }
+        Topology t = b.build();
+        t.setNicsPerServer(nics);
+        return t;
+    }
+
+    /** The rail leaf of endpoint h: its server's group, its NIC's rail. */
+    private static int railLeaf(int h, int serversPerGroup, int nics) {
+        int server = h / nics;
+        return (server / serversPerGroup) * nics + h % nics;
     }
 }

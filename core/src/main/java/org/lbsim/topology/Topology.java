@@ -29,6 +29,10 @@ public final class Topology {
     private final int maxTier;
     /** Static routes as (switch, destination host, egress port) triples; empty for regular fabrics. */
     private int[] staticRoutes = new int[0];
+    /** Host endpoint -> its server and the index of its NIC port in that server (one NIC per server unless set). */
+    private int[] serverOf;
+    private int[] nicIndex;
+    private int nicsPerServer = 1;
 
     Topology(String kind, int hostCount, String[] nodeNames, int[] nodeTier, int[] nodePod, int[] portStart, int[] portOwner,
              int[] portPeerNode, int[] portPeerPort, long[] portRateMbps, long[] portDelayPs, int[] portLink,
@@ -49,6 +53,22 @@ public final class Topology {
         this.linkCount = linkCount;
         this.tierNames = tierNames;
         this.maxTier = Arrays.stream(nodeTier).max().orElse(0);
+        this.serverOf = new int[hostCount];
+        this.nicIndex = new int[hostCount];
+        Arrays.setAll(serverOf, h -> h);
+    }
+
+    /**
+     * Groups the host endpoints into servers of {@code nics} NIC ports each: endpoint h is NIC
+     * {@code h % nics} of server {@code h / nics} (every fabric numbers its endpoints server-major).
+     */
+    void setNicsPerServer(int nics) {
+        if (nics < 1 || hostCount % nics != 0) {
+            throw new IllegalArgumentException(hostCount + " host ports cannot form servers of " + nics + " NICs");
+        }
+        this.nicsPerServer = nics;
+        Arrays.setAll(serverOf, h -> h / nics);
+        Arrays.setAll(nicIndex, h -> h % nics);
     }
 
     void setStaticRoutes(int[] triples) {
@@ -66,6 +86,34 @@ public final class Topology {
 
     public int hostCount() {
         return hostCount;
+    }
+
+    /**
+     * Servers: groups of {@link #nicsPerServer()} host endpoints. Each host endpoint is one NIC port
+     * with its own link (the unit that sends, receives and is addressed); a flow between two
+     * endpoints is bound to those NICs. Traffic between the NICs of one server (NVLink, PCIe) is not modelled.
+     */
+    public int serverCount() {
+        return hostCount / nicsPerServer;
+    }
+
+    public int nicsPerServer() {
+        return nicsPerServer;
+    }
+
+    /** The server a host endpoint (NIC port) belongs to. */
+    public int serverOf(int host) {
+        return serverOf[host];
+    }
+
+    /** The index of a host endpoint's NIC within its server, 0 .. nicsPerServer - 1 (its rail in a rail-optimized fabric). */
+    public int nicIndex(int host) {
+        return nicIndex[host];
+    }
+
+    /** The host endpoint of NIC {@code nic} of server {@code server}. */
+    public int endpoint(int server, int nic) {
+        return server * nicsPerServer + nic;
     }
 
     public int nodeCount() {

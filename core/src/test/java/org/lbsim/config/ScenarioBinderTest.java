@@ -125,7 +125,7 @@ class ScenarioBinderTest {
                 .isEqualTo("topolgy: unknown key, did you mean 'topology'? (allowed keys: name, seed, topology, packets, switches,"
                         + " loadBalancing, congestionControl, lossRecovery, workload, failures, limits, metrics, nic, trafficClasses)");
         assertThat(error(map("topology", map("kk", 4))))
-                .isEqualTo("topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostLink, edgeAggLink, aggCoreLink)");
+                .isEqualTo("topology.kk: unknown key, did you mean 'k'? (allowed keys for fat-tree: type, k, hostsPerEdge, nicsPerServer, hostLink, edgeAggLink, aggCoreLink)");
         assertThat(error(map("packets", map("frobnicate", 1))))
                 .isEqualTo("packets.frobnicate: unknown key (allowed keys: mtuBytes, headerBytes, ackBytes, interFrameGapBytes)");
         assertThat(error(map("lossRecovery", map("type", "sack", "treshold", 3))))
@@ -138,7 +138,7 @@ class ScenarioBinderTest {
     void a_key_of_another_variant_points_at_the_type_that_has_it() {
         assertThat(error(map("topology", map("leaves", 4))))
                 .isEqualTo("topology.leaves: unknown key for fat-tree, it belongs to leaf-spine: add 'type: leaf-spine'"
-                        + " (allowed keys for fat-tree: type, k, hostLink, edgeAggLink, aggCoreLink)");
+                        + " (allowed keys for fat-tree: type, k, hostsPerEdge, nicsPerServer, hostLink, edgeAggLink, aggCoreLink)");
     }
 
     @Test
