@@ -243,6 +243,16 @@ public final class ScenarioBuilder {
         return Simulation.prepare(build(), baseDir, scheme);
     }
 
+    /**
+     * Prepares the run with every queue pair's parts (entropy policy, sender loss recovery, receiver
+     * policy, sender hooks) made by the bundle {@code bundle} builds from the run's load balancer and
+     * loss-recovery factory: for trying a receiver policy or a scheme's own packet kinds in code.
+     */
+    public PreparedRun prepare(java.util.function.BiFunction<org.lbsim.lb.LoadBalancer, org.lbsim.transport.LossRecoveryFactory,
+            org.lbsim.transport.QueuePairScheme> bundle) {
+        return Simulation.prepare(build(), baseDir, bundle);
+    }
+
     @Override
     public String toString() {
         return "ScenarioBuilder" + Catalog.inline(tree);
