@@ -126,6 +126,7 @@ public final class ReceiverQp {
         ack.sackBits = rule == ReceiveRule.ACCEPT_ALL ? received.window(expected + 1) : 0;
         ack.ecnEcho = data.ecnMarked;
         ack.receiverComplete = completedPs >= 0;
+        ack.receivedBytes = distinctBytes;
         ackPolicy.stampAck(ack, data);
         return ack;
     }
