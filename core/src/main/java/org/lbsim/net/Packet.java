@@ -43,6 +43,8 @@ public final class Packet {
     public boolean ecnEcho;
     /** On ACKs: the receiver already holds the whole message (erasure-coded transports stop on it). */
     public boolean receiverComplete;
+    /** On ACKs: payload bytes the receiver held when it sent this ACK (htsim's {@code ds_ackno}). */
+    public long receivedBytes;
     /** The sender has sent this PSN before. */
     public boolean retransmission;
     /** When the sender put the packet on the wire. */

@@ -38,6 +38,7 @@ public final class PacketPool {
         p.ecnEcho = false;
         p.retransmission = false;
         p.receiverComplete = false;
+        p.receivedBytes = 0;
         p.sentPs = 0;
         p.nicRxPs = 0;
         p.echoSentPs = 0;

@@ -17,14 +17,29 @@ import org.lbsim.scenario.ScenarioException;
  * receiver holds enough symbols to decode completes the message, even if earlier ACKs were lost.
  * The RTO is {@code rtoUs}, or with {@code adaptiveRto} the RFC 6298 estimate srtt + 4 rttvar from
  * the queue pair's own RTT samples, never below {@code rtoUs}: a symbol is never resent, so every
- * ACK is an unambiguous sample (no Karn rule needed).
+ * ACK is an unambiguous sample (no Karn rule needed). That is {@code endOfMessage: rto}, the
+ * default. {@code endOfMessage: srtt-after-pass} instead ends a message as the OFAN authors'
+ * htsim sender does ({@link ErasureSrttAfterPass}: symbols below the highest acknowledged one are
+ * presumed lost at once, and one smoothed RTT after the first pass the sender sends again).
  */
 public final class IdealErasure implements LossRecovery {
+    /** End of message by timeout: in-flight symbols are presumed lost after one RTO without progress. */
+    public static final String END_RTO = "rto";
+    /** End of message as the OFAN authors' htsim sender: send again one smoothed RTT after the first pass. */
+    public static final String END_SRTT_AFTER_PASS = "srtt-after-pass";
+
     public record Params(
-            @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost (with adaptiveRto: the floor)") double rtoUs,
-            @Doc("estimate the RTO per queue pair from its RTT samples (RFC 6298: srtt + 4 rttvar, at least rtoUs)") boolean adaptiveRto) {
+            @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost (with adaptiveRto: the floor); endOfMessage 'rto' only") double rtoUs,
+            @Doc("estimate the RTO per queue pair from its RTT samples (RFC 6298: srtt + 4 rttvar, at least rtoUs); endOfMessage 'rto' only") boolean adaptiveRto,
+            @Doc("how the sender decides to send more at the end of a message: 'rto' (presume in-flight symbols lost after the RTO) or 'srtt-after-pass' (the OFAN authors' htsim: csg-htsim constant_cca_erasure.cpp; symbols below the highest acked one count as lost, and one smoothed RTT after the whole message was sent it sends fresh symbols until done)") String endOfMessage) {
         public Params {
             ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+            ScenarioException.require(END_RTO.equals(endOfMessage) || END_SRTT_AFTER_PASS.equals(endOfMessage), "endOfMessage",
+                    "must be '" + END_RTO + "' or '" + END_SRTT_AFTER_PASS + "', got '" + endOfMessage + "'");
+        }
+
+        public Params(double rtoUs, boolean adaptiveRto) {
+            this(rtoUs, adaptiveRto, END_RTO);
         }
 
         public Params(double rtoUs) {
@@ -33,6 +48,9 @@ public final class IdealErasure implements LossRecovery {
     }
 
     public static LossRecoveryFactory factory(Params p) {
+        if (END_SRTT_AFTER_PASS.equals(p.endOfMessage())) {
+            return ErasureSrttAfterPass::new;
+        }
         long rtoPs = Time.us(p.rtoUs());
         boolean adaptive = p.adaptiveRto();
         return qp -> new IdealErasure(qp, rtoPs, adaptive);

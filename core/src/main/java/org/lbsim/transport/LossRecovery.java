@@ -37,6 +37,15 @@ public interface LossRecovery {
      */
     boolean onTimer(long nowPs, IntConsumer lost);
 
+    /**
+     * Whether a firing of this recovery's timer is a retransmission timeout that congestion control
+     * must hear of. Only the erasure sender's end-of-message wake-up ({@link ErasureSrttAfterPass})
+     * is not: it merely lets the sender send again.
+     */
+    default boolean timerIsRetransmissionTimeout() {
+        return true;
+    }
+
     /** Bytes sent and not yet acknowledged nor declared lost. */
     long inflightBytes();
 

@@ -182,6 +182,7 @@ public final class ReceiverQp implements EventHandler {
         ack.sackBits = sackBits;
         ack.ecnEcho = lastEcn;
         ack.receiverComplete = completedPs >= 0;
+        ack.receivedBytes = distinctBytes;
         ackPolicy.stampAck(ack, lastEntropy);
         return ack;
     }

@@ -97,6 +97,9 @@ public final class SenderQp implements EventHandler {
         int psn = recovery.nextPsn(nowPs);
         if (psn < 0) {
             eligiblePs = Long.MAX_VALUE;
+            // A recovery may start waiting here (the erasure sender's end of message); for every
+            // other one the deadline has not moved since the last arming, so this is a no-op.
+            armTimer();
             return null;
         }
         boolean retx = recovery.isRetransmission(psn);
@@ -251,7 +254,9 @@ public final class SenderQp implements EventHandler {
             armTimer();
             return;
         }
-        cc.onTimeout(now);
+        if (recovery.timerIsRetransmissionTimeout()) {
+            cc.onTimeout(now);
+        }
         recovery.onTimer(now, reportLoss);
         armTimer();
         host.activate(this);

@@ -19,15 +19,18 @@ final class WireTap {
     }
 
     private int[][] sends;
+    private long[][] firstSentPs;
     private final int[] highestSent;
     private final List<NackArrival> nacks = new ArrayList<>();
 
     private WireTap(int qps) {
         sends = new int[qps][];
+        firstSentPs = new long[qps][];
         highestSent = new int[qps];
         Arrays.fill(highestSent, -1);
         for (int q = 0; q < qps; q++) {
             sends[q] = new int[64];
+            firstSentPs[q] = new long[64];
         }
     }
 
@@ -41,7 +44,7 @@ final class WireTap {
                 public Packet poll(long nowPs) {
                     Packet p = stack.poll(nowPs);
                     if (p != null && p.kind == Packet.DATA) {
-                        tap.sent(p.flow, p.psn);
+                        tap.sent(p.flow, p.psn, nowPs);
                     }
                     return p;
                 }
@@ -63,9 +66,13 @@ final class WireTap {
         return tap;
     }
 
-    private void sent(int qp, int psn) {
+    private void sent(int qp, int psn, long nowPs) {
         if (psn >= sends[qp].length) {
             sends[qp] = Arrays.copyOf(sends[qp], Math.max(psn + 1, 2 * sends[qp].length));
+            firstSentPs[qp] = Arrays.copyOf(firstSentPs[qp], sends[qp].length);
+        }
+        if (sends[qp][psn] == 0) {
+            firstSentPs[qp][psn] = nowPs;
         }
         sends[qp][psn]++;
         highestSent[qp] = Math.max(highestSent[qp], psn);
@@ -74,6 +81,11 @@ final class WireTap {
     /** Times queue pair {@code qp} put data PSN {@code psn} on the wire. */
     int sends(int qp, int psn) {
         return psn < sends[qp].length ? sends[qp][psn] : 0;
+    }
+
+    /** When queue pair {@code qp} first put data PSN {@code psn} on the wire, or -1 if it never did. */
+    long firstSentPs(int qp, int psn) {
+        return sends(qp, psn) > 0 ? firstSentPs[qp][psn] : -1;
     }
 
     /** Data packets of {@code qp} that went on the wire more than once, counted once per extra copy. */
