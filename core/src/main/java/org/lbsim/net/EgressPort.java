@@ -29,8 +29,8 @@ public final class EgressPort implements EventHandler {
     private long queueBytes;
     private int inServiceBytes;
     private int inServiceIngress;
-    /** PFC accounting of the owning switch, or null without PFC. */
-    private final PfcIngress pfc;
+    /** The buffer alone, or PFC's per-ingress accounting of the owning switch. */
+    private final Admission admission;
     private long pausedSincePs;
     private long pausedTotalPs;
     private long pauseEvents;
@@ -51,7 +51,7 @@ public final class EgressPort implements EventHandler {
 
     EgressPort(Network network, int port, long rateMbps, int gapBytes, Link link, BufferModel buffer, EcnMarker ecn, SplittableRandom rng,
                PfcIngress pfc) {
-        this.pfc = pfc;
+        this.admission = pfc != null ? pfc : Admission.byBuffer(buffer);
         this.network = network;
         this.sim = network.simulator();
         this.port = port;
@@ -92,14 +92,12 @@ public final class EgressPort implements EventHandler {
     void enqueue(Packet p) {
         long now = sim.nowPs();
         settle(now);
-        if (pfc != null ? !pfc.admit(p.ingressPort, p.sizeBytes) : !buffer.admit(queueBytes, p.sizeBytes)) {
+        if (!admission.admit(p.ingressPort, queueBytes, p.sizeBytes)) {
             drops++;
             network.dropAtPort(p, port);
             return;
         }
-        if (pfc != null) {
-            pfc.onAdmit(p.ingressPort, p.sizeBytes);
-        }
+        admission.onAdmit(p.ingressPort, p.sizeBytes);
         if (p.kind == Packet.DATA && ecn.shouldMark(queueBytes, rng)) {
             if (!p.ecnMarked) {
                 ecnMarks++;
@@ -177,9 +175,7 @@ public final class EgressPort implements EventHandler {
             accountQueue(busyUntilPs);
             queueBytes -= inServiceBytes;
             buffer.remove(inServiceBytes);
-            if (pfc != null) {
-                pfc.onRelease(inServiceIngress, inServiceBytes);
-            }
+            admission.onRelease(inServiceIngress, inServiceBytes);
             inServiceBytes = 0;
             if (queueBytes < 0) {
                 throw new IllegalStateException("negative queue at port " + port);

@@ -7,7 +7,7 @@ import org.lbsim.topology.Topology;
  * upstream sender. Crossing XOFF sends a PAUSE and dropping below XON a RESUME, each reaching the
  * upstream port one control frame and one propagation delay later.
  */
-public final class PfcIngress {
+public final class PfcIngress implements Admission {
     /** Size of a PFC control frame on the wire. */
     static final int PAUSE_FRAME_BYTES = 64;
 
@@ -51,7 +51,8 @@ public final class PfcIngress {
      * the PAUSE); after it, frames still on the wire go into this ingress's headroom. The switch's
      * shared memory, if any, is a hard limit. A refusal here is a lossless-fabric violation.
      */
-    boolean admit(int ingressPort, int size) {
+    @Override
+    public boolean admit(int ingressPort, long portQueueBytes, int size) {
         int i = ingressPort - firstPort;
         boolean fits = pausing[i] ? bytes[i] + size <= pausedAtBytes[i] + headroomBytes : true;
         if (!fits || !buffer.fitsShared(size)) {
@@ -61,7 +62,8 @@ public final class PfcIngress {
         return true;
     }
 
-    void onAdmit(int ingressPort, int size) {
+    @Override
+    public void onAdmit(int ingressPort, int size) {
         int i = ingressPort - firstPort;
         bytes[i] += size;
         if (bytes[i] > maxIngressBytes) {
@@ -75,7 +77,8 @@ public final class PfcIngress {
         }
     }
 
-    void onRelease(int ingressPort, int size) {
+    @Override
+    public void onRelease(int ingressPort, int size) {
         int i = ingressPort - firstPort;
         bytes[i] -= size;
         if (pausing[i] && bytes[i] <= Math.min(xonBytes, xoff())) {
