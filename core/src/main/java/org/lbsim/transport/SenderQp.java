@@ -102,18 +102,8 @@ public final class SenderQp implements EventHandler {
             armTimer();
             return null;
         }
-        boolean retx = recovery.isRetransmission(psn);
-        int payload = ctx.payloadOf(psn);
-        Packet p = pool.acquire();
-        p.kind = Packet.DATA;
-        p.flow = ctx.qp();
-        p.src = ctx.src();
-        p.dst = ctx.dst();
-        p.psn = psn;
-        p.payloadBytes = payload;
-        p.sizeBytes = payload + headerBytes;
-        p.retransmission = retx;
-        p.trafficClass = trafficClass;
+        Packet p = dataPacket(psn);
+        p.retransmission = recovery.isRetransmission(psn);
         entropy.stamp(p);
         if (psn >= entropyByPsn.length) {
             entropyByPsn = java.util.Arrays.copyOf(entropyByPsn, Math.max(psn + 1, entropyByPsn.length * 2));
@@ -143,6 +133,13 @@ public final class SenderQp implements EventHandler {
      * to send it another way (DLBF III-C: selective duplicate transmission on the new path).
      */
     public Packet newDuplicate(int psn) {
+        Packet p = dataPacket(psn);
+        p.entropy = psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
+        return p;
+    }
+
+    /** A data packet of this queue pair carrying {@code psn}'s payload, before any load-balancing field. */
+    private Packet dataPacket(int psn) {
         int payload = ctx.payloadOf(psn);
         Packet p = pool.acquire();
         p.kind = Packet.DATA;
@@ -153,7 +150,6 @@ public final class SenderQp implements EventHandler {
         p.payloadBytes = payload;
         p.sizeBytes = payload + headerBytes;
         p.trafficClass = trafficClass;
-        p.entropy = psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
         return p;
     }
 
