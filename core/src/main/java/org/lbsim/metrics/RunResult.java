@@ -11,6 +11,11 @@ import java.util.List;
  * @param rhoMaxMbps          OFAN App. A per-flow rate under the run's failures (Long.MAX_VALUE if unlimited)
  * @param outOfOrder          reordering seen by the receivers
  * @param series              sampled time series (empty when sampling is off)
+ * @param ending              why the run ended: {@code completed}, {@code time-limit}, {@code wall-limit},
+ *                            {@code pfc-deadlock}, {@code no-route} or {@code stalled}
+ * @param endingDetail        one line on why it ended ("" when completed)
+ * @param seriesDecimations   how often the sampler halved its series to stay within its cap (0 = none; the
+ *                            interval of the series is then metrics.sampleIntervalUs x 2^n)
  */
 public record RunResult(
         String name,
@@ -27,7 +32,21 @@ public record RunResult(
         Counters counters,
         OutOfOrder outOfOrder,
         List<TimeSeries> series,
+        String ending,
+        String endingDetail,
+        int seriesDecimations,
         long wallTimeMs) {
+
+    public static final String COMPLETED = "completed";
+    public static final String TIME_LIMIT = "time-limit";
+    public static final String WALL_LIMIT = "wall-limit";
+    public static final String PFC_DEADLOCK = "pfc-deadlock";
+    public static final String NO_ROUTE = "no-route";
+    public static final String STALLED = "stalled";
+
+    public boolean completed() {
+        return COMPLETED.equals(ending);
+    }
 
     /** CCT increase over the lower bound, in percent; NaN when unfinished. */
     public double cctIncreasePercent() {

@@ -80,8 +80,8 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
             routes = routes == null ? java.util.List.of() : java.util.List.copyOf(routes);
             ScenarioException.require(hosts >= 1 && hosts <= 100_000, "hosts", "must be between 1 and 100000, got " + hosts);
             ScenarioException.require(!switches.isEmpty(), "switches", "needs at least one switch name");
-            ScenarioException.require(linkRateGbps > 0 && Double.isFinite(linkRateGbps), "linkRateGbps", "must be a positive number of Gb/s, got " + linkRateGbps);
-            ScenarioException.require(linkDelayNs >= 0 && Double.isFinite(linkDelayNs), "linkDelayNs", "must be >= 0 ns, got " + linkDelayNs);
+            Checks.rateGbps(linkRateGbps, "linkRateGbps");
+            Checks.delayNs(linkDelayNs, "linkDelayNs");
             java.util.Set<String> names = new java.util.HashSet<>();
             for (int i = 0; i < switches.size(); i++) {
                 String n = switches.get(i);

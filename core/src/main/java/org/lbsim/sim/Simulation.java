@@ -56,6 +56,8 @@ public final class Simulation {
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
         RandomStreams rng = new RandomStreams(scenario.seed());
+        Feasibility.fabric(scenario);
+        Feasibility.workloadSize(scenario);
         Topology topology = Topologies.build(scenario.topology());
         boolean[] down;
         try {
@@ -76,6 +78,7 @@ public final class Simulation {
         } catch (ScenarioException e) {
             throw e.field().startsWith("workload") ? e : e.under("workload");
         }
+        Feasibility.flows(scenario, flows, topology, healthy);
 
         if (failedLinks > 0) {
             for (int i = 0; i < flows.size(); i++) {
@@ -102,6 +105,10 @@ public final class Simulation {
         if (failures.convergenceDelayRtts() >= 0) {
             // OFAN 5.2 gives G in multiples of the minimum network RTT: that of the longest idle path
             int far = topology.hostCount() - 1;
+            if (PathFacts.path(topology, healthy, 0, far).length == 0 || PathFacts.path(topology, healthy, far, 0).length == 0) {
+                throw new ScenarioException("failures.convergenceDelayRtts", "needs a route between host 0 and host " + far
+                        + " to measure the base RTT; give failures.convergenceDelayNs instead");
+            }
             long rtt = Bounds.baseRttPs(topology, healthy, 0, far, pk);
             convergencePs = Math.round(failures.convergenceDelayRtts() * rtt);
         }

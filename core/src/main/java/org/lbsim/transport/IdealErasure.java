@@ -24,7 +24,7 @@ public final class IdealErasure implements LossRecovery {
             @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost (with adaptiveRto: the floor)") double rtoUs,
             @Doc("estimate the RTO per queue pair from its RTT samples (RFC 6298: srtt + 4 rttvar, at least rtoUs)") boolean adaptiveRto) {
         public Params {
-            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+            org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
         }
 
         public Params(double rtoUs) {

@@ -14,6 +14,9 @@ import java.util.List;
 public final class FlowTrace {
     private static final String[] COLUMNS = {"src", "dst", "bytes", "start_ns"};
 
+    private static final double MAX_START_NS = org.lbsim.scenario.Checks.MAX_TIME_US * 1000;
+    private static final String MAX_START = org.lbsim.scenario.Checks.fmt(MAX_START_NS);
+
     private FlowTrace() {
     }
 
@@ -95,10 +98,11 @@ public final class FlowTrace {
         try {
             v = Double.parseDouble(s);
         } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got '" + s + "'");
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds between 0 and " + MAX_START + ", got '" + s + "'");
         }
-        if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got " + s);
+        // beyond the longest simulated time the picosecond arithmetic would overflow
+        if (!(v >= 0) || !(v <= MAX_START_NS)) {
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds between 0 and " + MAX_START + ", got " + s);
         }
         return v;
     }
