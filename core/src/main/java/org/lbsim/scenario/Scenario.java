@@ -34,7 +34,7 @@ public record Scenario(
         ScenarioException.require(metrics != null, "metrics", "is required");
         ScenarioException.require(nic != null, "nic", "is required");
         if (!(workload instanceof WorkloadSpec.Trace) && topology.hostCount() < 2) {
-            throw new ScenarioException("workload", "a " + (workload instanceof WorkloadSpec.Permutation ? "permutation" : "all-to-all")
+            throw new ScenarioException("workload", (workload instanceof WorkloadSpec.Permutation ? "a permutation" : "an all-to-all")
                     + " needs at least 2 hosts, the topology has " + topology.hostCount());
         }
         if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
