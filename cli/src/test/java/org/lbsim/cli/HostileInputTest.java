@@ -246,6 +246,15 @@ class HostileInputTest {
         assertThat(b.code()).isZero();
     }
 
+    @Test
+    void outOfMemorySaysHowToGiveMoreHeap() {
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int code = Main.failure(new OutOfMemoryError("Java heap space"), false, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).strip()).startsWith("lbsim: out of memory (this JVM may use ")
+                .contains("LBSIM_OPTS=-Xmx16g").doesNotContain("\n");
+    }
+
     // ---- sweeps
 
     @Test
