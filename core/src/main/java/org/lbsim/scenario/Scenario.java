@@ -21,7 +21,6 @@ public record Scenario(
         // the name becomes part of a folder name, so it has to fit one (255 bytes with seed and date)
         ScenarioException.require(name.length() <= MAX_NAME_LENGTH, "name", "must be at most " + MAX_NAME_LENGTH + " characters, got "
                 + name.length());
-        ScenarioException.require(name.codePoints().noneMatch(Character::isISOControl), "name", "must not contain control characters (newlines, tabs ...)");
         ScenarioException.require(topology != null, "topology", "is required");
         ScenarioException.require(packets != null, "packets", "is required");
         ScenarioException.require(switches != null, "switches", "is required");
