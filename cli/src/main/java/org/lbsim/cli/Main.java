@@ -81,6 +81,11 @@ public final class Main implements Callable<Integer> {
             err.println("lbsim: " + t.getMessage());
             return BAD_INPUT;
         }
+        if (t instanceof OutOfMemoryError) {
+            err.println("lbsim: out of memory (this JVM may use " + (Runtime.getRuntime().maxMemory() >> 20) + " MiB of heap): make the run"
+                    + " smaller, or give Java more heap, e.g. LBSIM_OPTS=-Xmx16g ./lbsim ... (JAVA_OPTS works too)");
+            return INTERNAL_ERROR;
+        }
         String message = t.getMessage() == null ? "" : ": " + Yaml.oneLine(t.getMessage());
         err.println("lbsim: internal error: " + t.getClass().getName() + message
                 + (debug ? "" : " (run with --debug for the stack trace)"));

@@ -47,8 +47,13 @@ final class RunCommand implements Callable<Integer> {
             description = "Also record the run in this DuckDB results database (created if missing; docs/results.md), run_id = the run folder's name.")
     Path db;
 
+    @Option(names = "--max-wall-seconds", paramLabel = "S",
+            description = "Stop the simulation after S seconds of wall-clock time (the run is then reported as ended by the wall limit). Default: no limit.")
+    Double maxWallSeconds;
+
     @Override
     public Integer call() {
+        double wall = wallLimit(maxWallSeconds);
         ScenarioLoader.Loaded loaded = scenario.load();
         Scenario s = loaded.scenario();
         if (out != null && Files.exists(out)) {
@@ -60,7 +65,17 @@ final class RunCommand implements Callable<Integer> {
         Instant started = Instant.now();
         Path target = out != null ? out
                 : RunFolder.defaultDir(Path.of("").toAbsolutePath(), s.name(), s.seed(), LocalDateTime.now());
-        RunResult result = loaded.prepared().run();
+        // found now rather than after simulating, when the result would be lost
+        RunFolder.checkWritable(target, out != null ? "--out " + out : "the run folder " + ScenarioLoader.shownPath(target));
+        if (db != null) {
+            if (Files.exists(db) && !Files.isWritable(db)) {
+                throw UserError.at("--db " + db, "", "the database file is not writable");
+            }
+            if (!Files.exists(db)) {
+                RunFolder.checkWritable(db, "--db " + db);
+            }
+        }
+        RunResult result = loaded.prepared().run(wall);
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started));
         String runId = db == null ? null : record(written, s, result);
         if (!quiet) {
@@ -70,6 +85,17 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return Main.OK;
+    }
+
+    /** The --max-wall-seconds value checked: 0 when not given. */
+    static double wallLimit(Double seconds) {
+        if (seconds == null) {
+            return 0;
+        }
+        if (!(seconds > 0) || seconds > 1e9) {
+            throw UserError.at("--max-wall-seconds " + seconds, "", "must be a number of seconds between 0 (exclusive) and 1000000000");
+        }
+        return seconds;
     }
 
     /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
@@ -105,6 +131,7 @@ final class RunCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "fabric       %s%n", fabric(s.topology()));
         o.printf(Locale.ROOT, "scheme       %s / %s / %s%n", s.loadBalancing().type(), s.congestionControl().type(), s.lossRecovery().type());
         o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
+        o.printf(Locale.ROOT, "ending       %s%s%n", r.ending(), r.completed() ? "" : ": " + r.endingDetail());
         o.printf(Locale.ROOT, "CCT          %s%n", PreparedRun.formatPs(r.cctPs()));
         double inc = r.cctIncreasePercent();
         o.printf(Locale.ROOT, "lower bound  %s%s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),

@@ -102,6 +102,29 @@ final class RunFolder {
         }
     }
 
+    /**
+     * Checks, before a run, that {@code target} (a folder or file to create) can be created: its
+     * nearest existing ancestor is a folder where a file can be created and deleted again.
+     */
+    static void checkWritable(Path target, String shown) {
+        Path p = target.toAbsolutePath().normalize().getParent();
+        while (p != null && !Files.exists(p)) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            throw UserError.at(shown, "", "has no existing parent folder");
+        }
+        if (!Files.isDirectory(p)) {
+            throw UserError.at(shown, "", ScenarioLoader.shownPath(p) + " is a file, not a folder, so nothing can be created under it");
+        }
+        try {
+            Files.delete(Files.createTempFile(p, ".lbsim-probe-", ""));
+        } catch (IOException | UnsupportedOperationException e) {
+            throw UserError.at(shown, "", "cannot write into " + ScenarioLoader.shownPath(p) + " (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + Yaml.oneLine(e.getMessage())) + "); choose another place");
+        }
+    }
+
     private static Path createTemp(Path parent, String name) throws IOException {
         for (int i = 0; ; i++) {
             Path tmp = parent.resolve("." + name + ".tmp-" + ProcessHandle.current().pid() + "-" + i);
@@ -163,6 +186,9 @@ final class RunFolder {
             m.put("lowerBoundBasis", "NIC links and oversubscribed leaf / pod uplink cuts");
         }
         m.put("simulatedPs", r.simulatedPs());
+        m.put("ending", r.ending());
+        m.put("endingDetail", r.endingDetail());
+        m.put("seriesDecimations", r.seriesDecimations());
         List<Object> layers = new ArrayList<>();
         for (Record layer : r.layers()) {
             layers.add(recordMap(layer));

@@ -32,6 +32,7 @@ import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.Simulation;
 import org.lbsim.workload.TraceFormatException;
 import picocli.CommandLine.Command;
@@ -72,9 +73,15 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--quiet", description = "Print nothing but errors.")
     boolean quiet;
 
+    @Option(names = "--max-wall-seconds", paramLabel = "S",
+            description = "Stop each run after S seconds of wall-clock time (recorded as ended by the wall limit). Default: no limit.")
+    Double maxWallSeconds;
+
     @Option(names = "--progress-interval-ms", hidden = true, defaultValue = "10000",
             description = "Least time between two progress lines when not on a terminal.")
     long progressIntervalMs;
+
+    private double wallSeconds;
 
     /** One (point, seed). */
     record Job(SweepFile.Point point, long seed, String runId, Scenario scenario, String yaml) {
@@ -86,6 +93,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
 
     @Override
     public Integer call() {
+        wallSeconds = RunCommand.wallLimit(maxWallSeconds);
         SweepFile sweep = SweepFile.load(file, seeds, quick);
         int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         if (threads < 1 || threads > 4096) {
@@ -99,11 +107,13 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         }
 
         List<Job> all = new ArrayList<>(sweep.runs());
+        Map<Path, String> fingerprints = new LinkedHashMap<>();
         for (SweepFile.Point p : sweep.points) {
+            String fingerprint = traceFingerprint(sweep, p, fingerprints);
             for (int i = 0; i < sweep.seeds; i++) {
                 long seed = p.scenario().seed() + i;
                 Scenario s = p.scenario().withSeed(seed);
-                all.add(new Job(p, seed, sweep.name + "-p" + p.index() + "-seed" + seed, s, Yaml.write(ScenarioTree.toTree(s))));
+                all.add(new Job(p, seed, sweep.name + "-p" + p.index() + "-seed" + seed, s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint));
             }
         }
 
@@ -144,6 +154,31 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             t.setDaemon(true);
             return t;
         });
+    }
+
+    private static final String TRACE_SHA = "# workload.file sha256: ";
+
+    /**
+     * For a trace workload, a YAML comment with the SHA-256 of the trace file, appended to the stored
+     * scenario: a trace edited between two invocations then no longer matches its recorded runs.
+     */
+    private static String traceFingerprint(SweepFile sweep, SweepFile.Point p, Map<Path, String> cache) {
+        if (!(p.scenario().workload() instanceof WorkloadSpec.Trace t)) {
+            return "";
+        }
+        Path f = sweep.baseDir.resolve(t.file()).toAbsolutePath().normalize();
+        String hex = cache.get(f);
+        if (hex == null) {
+            try {
+                hex = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)));
+            } catch (IOException e) {
+                throw UserError.at(sweep.shown + ": " + p.describe(), "workload.file", "cannot read " + ScenarioLoader.shownPath(f) + ": " + e.getMessage());
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
+            cache.put(f, hex);
+        }
+        return TRACE_SHA + hex + "\n";
     }
 
     /** Prepares every point with its first seed (fabric, failed links, trace), in parallel; the first error by point order wins. */
@@ -197,8 +232,16 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         List<Job> pending = new ArrayList<>();
         for (Job j : all) {
             String yaml = recorded.get(j.runId());
+            int sha = j.yaml().indexOf(TRACE_SHA);
             if (yaml == null) {
                 pending.add(j);
+            } else if (sha >= 0 && !yaml.contains(TRACE_SHA) && yaml.equals(j.yaml().substring(0, sha))) {
+                continue; // recorded before traces were fingerprinted: nothing to compare the trace with
+            } else if (sha >= 0 && yaml.contains(TRACE_SHA) && yaml.substring(0, yaml.indexOf(TRACE_SHA)).equals(j.yaml().substring(0, sha))
+                    && !yaml.equals(j.yaml())) {
+                throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another version of its"
+                        + " trace (workload.file " + ((WorkloadSpec.Trace) j.scenario().workload()).file() + " changed since; its SHA-256 differs);"
+                        + " restore the trace, or use another --out or another name: in the sweep file");
             } else if (!yaml.equals(j.yaml())) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"
                         + " (did the sweep file change?); use another --out, or another name: in the sweep file");
@@ -237,7 +280,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             pool.execute(() -> {
                 Done d;
                 try {
-                    RunResult r = Simulation.prepare(j.scenario(), sweep.baseDir).run();
+                    RunResult r = Simulation.prepare(j.scenario(), sweep.baseDir).run(wallSeconds);
                     if (keepRuns) {
                         writeRunFolder(sweep, dir, j, r, version, commit);
                     }
@@ -389,7 +432,9 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         for (String c : columns) {
             sql.append(", ").append('"').append(c.replace("\"", "\"\"")).append('"');
         }
-        sql.append(", count(*) AS seeds, round(avg(cct_ps) / 1e6, 3) AS mean_cct_us, round(avg(cct_increase_pct), 2) AS mean_vs_bound_pct,"
+        // the means are over finished runs only: an unfinished run's cct_ps is the marker -1
+        sql.append(", count(*) AS seeds, round(avg(cct_ps) FILTER (WHERE cct_ps >= 0) / 1e6, 3) AS mean_cct_us,"
+                + " round(avg(cct_increase_pct) FILTER (WHERE cct_ps >= 0), 2) AS mean_vs_bound_pct,"
                 + " count(*) FILTER (WHERE cct_ps < 0) AS unfinished FROM runs WHERE sweep = ? GROUP BY ALL ORDER BY point");
         try (PreparedStatement ps = store.connection().prepareStatement(sql.toString())) {
             ps.setString(1, sweep.name);

@@ -166,6 +166,12 @@ final class SweepFile {
             for (Map.Entry<?, ?> e : g.entrySet()) {
                 String path = String.valueOf(e.getKey());
                 checkPath(shownName, "grid", path);
+                for (String other : grid.keySet()) {
+                    if (overlap(path, other)) {
+                        throw UserError.at(shownName, "grid." + path, "overlaps grid key '" + other + "' (both set " + (path.length() < other.length()
+                                ? other : path) + "); set each field once");
+                    }
+                }
                 if (!(e.getValue() instanceof List<?> values) || values.isEmpty()) {
                     throw UserError.at(shownName, "grid." + path, "expected a non-empty list of values, such as [1, 2], got "
                             + ScenarioBinder.describe(e.getValue()));
@@ -192,6 +198,18 @@ final class SweepFile {
                         checkPath(shownName, "points[" + i + "]", path);
                         if (grid.containsKey(path)) {
                             throw UserError.at(shownName, "points[" + i + "]." + path, "is also a grid key; set a field in the grid or in the points, not both");
+                        }
+                        for (String other : grid.keySet()) {
+                            if (overlap(path, other)) {
+                                throw UserError.at(shownName, "points[" + i + "]." + path, "overlaps grid key '" + other + "' (both set "
+                                        + (path.length() < other.length() ? other : path) + "); set a field in the grid or in the points, not both");
+                            }
+                        }
+                        for (String other : point.keySet()) {
+                            if (overlap(path, other)) {
+                                throw UserError.at(shownName, "points[" + i + "]." + path, "overlaps '" + other + "' of the same point (both set "
+                                        + (path.length() < other.length() ? other : path) + "); set each field once");
+                            }
                         }
                         point.put(path, e.getValue());
                     }
@@ -259,7 +277,34 @@ final class SweepFile {
                 }
             }
         }
+        refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points");
         return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
+    }
+
+    /** Whether two field paths set the same field: equal, or one a prefix of the other (topology vs topology.k). */
+    static boolean overlap(String a, String b) {
+        List<Object> x = Overrides.parse(a + "=0").path();
+        List<Object> y = Overrides.parse(b + "=0").path();
+        int n = Math.min(x.size(), y.size());
+        return x.subList(0, n).equals(y.subList(0, n));
+    }
+
+    /** Two points that would run the same scenario with the same seed (their seed ranges overlap) are refused. */
+    private static void refuseDuplicates(String shownName, List<Point> points, int seeds, String field) {
+        Map<String, List<Point>> byScenario = new LinkedHashMap<>();
+        for (Point p : points) {
+            String key = Yaml.write(org.lbsim.config.ScenarioTree.toTree(p.scenario().withSeed(0)));
+            List<Point> same = byScenario.computeIfAbsent(key, k -> new ArrayList<>());
+            for (Point q : same) {
+                long seed = Math.max(p.scenario().seed(), q.scenario().seed());
+                long gap = seed - Math.min(p.scenario().seed(), q.scenario().seed()); // exact as an unsigned number
+                if (Long.compareUnsigned(gap, seeds) < 0) {
+                    throw UserError.at(shownName, field, p.describe() + " runs the same scenario as " + q.describe() + " (seed " + seed
+                            + " in both); remove the duplicate");
+                }
+            }
+            same.add(p);
+        }
     }
 
     private static Point bind(String shownName, int index, Map<String, Object> base, Map<String, Object> assignments) {

@@ -91,6 +91,13 @@ final class Yaml {
             String path = path(p.getParsingContext());
             return UserError.at(file, path, "duplicate key (line " + e.getLocation().getLineNr() + ")");
         }
+        if (message.startsWith("Malformed numeric value") && e.getProcessor() instanceof JsonParser p) {
+            // .nan, .inf and the like: name the field rather than only the position
+            String path = path(p.getParsingContext());
+            String line = e.getLocation() != null && e.getLocation().getLineNr() > 0 ? ":" + e.getLocation().getLineNr() : "";
+            return UserError.at(file + line, path.isEmpty() ? "" : path, "must be a finite number; .nan, .inf and -.inf are not allowed ("
+                    + message + ")");
+        }
         if (e.getLocation() != null && e.getLocation().getLineNr() > 0) {
             return UserError.at(file + ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr(), "",
                     "YAML syntax error: " + message);

@@ -175,13 +175,14 @@ class RunTest {
     @Test
     void a_scenario_survives_yaml_text_and_back() {
         Scenario s = ScenarioBinder.bind(Map.of("name", "2024", "seed", -7,
-                "topology", Map.of("type", "leaf-spine", "hostLink", Map.of("rateGbps", 1e-4, "delayNs", 1e20)),
+                "topology", Map.of("type", "leaf-spine", "hostLink", Map.of("rateGbps", 1e-3, "delayNs", 1e8)),
+                "metrics", Map.of("sampleIntervalUs", 1e-4),
                 "workload", Map.of("type", "trace", "file", "a: b #c.csv"),
                 "congestionControl", Map.of("rhoMax", true),
                 "failures", Map.of("links", List.of(Map.of("a", "true", "b", "null")))));
         String yaml = Yaml.write(ScenarioTree.toTree(s));
         assertThat(ScenarioBinder.bind(Yaml.parse(yaml, "x.yaml"))).isEqualTo(s);
-        assertThat(yaml).contains("name: \"2024\"\n").contains("    rateGbps: 1.0E-4\n    delayNs: 1.0E+20\n")
+        assertThat(yaml).contains("name: \"2024\"\n").contains("    rateGbps: 0.001\n    delayNs: 1.0E+8\n").contains("  sampleIntervalUs: 1.0E-4\n")
                 .contains("  links:\n    - a: \"true\"\n      b: \"null\"\n      index: 0\n");
         for (String name : List.of("", "yes", "No", "ON", "y", "~", "0x10", "010", "1_000", "+1", ".5", "1e3", ".inf", "2001-12-14", "1:20",
                 "- a", "a #b", "a: b", "'q'", "\"dq\"", "back\\slash", "tab\there", "line\nbreak", "é", "<<", "=", "trailing ", " leading",

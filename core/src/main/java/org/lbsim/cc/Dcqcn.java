@@ -43,16 +43,16 @@ public final class Dcqcn implements CongestionControl {
             @Doc("on every cut, set the target to the current rate (false: only once recovery had begun)") boolean clampTargetRate,
             @Doc("a NACK counts as a CNP, as on commodity RNICs (Themis 2.2); false = only CNPs cut the rate") boolean nackIsCongestionSignal) {
         public Params {
-            ScenarioException.require(rateIncreaseTimerUs > 0, "rateIncreaseTimerUs", "must be > 0, got " + rateIncreaseTimerUs);
-            ScenarioException.require(rateDecreaseIntervalUs > 0, "rateDecreaseIntervalUs", "must be > 0, got " + rateDecreaseIntervalUs);
+            org.lbsim.scenario.Checks.periodUs(rateIncreaseTimerUs, "rateIncreaseTimerUs");
+            org.lbsim.scenario.Checks.periodUs(rateDecreaseIntervalUs, "rateDecreaseIntervalUs");
             ScenarioException.require(byteCounterBytes >= 0, "byteCounterBytes", "must be >= 0 (0 = off), got " + byteCounterBytes);
-            ScenarioException.require(additiveIncreaseGbps > 0, "additiveIncreaseGbps", "must be > 0, got " + additiveIncreaseGbps);
-            ScenarioException.require(hyperIncreaseGbps > 0, "hyperIncreaseGbps", "must be > 0, got " + hyperIncreaseGbps);
+            org.lbsim.scenario.Checks.rateGbps(additiveIncreaseGbps, "additiveIncreaseGbps");
+            org.lbsim.scenario.Checks.rateGbps(hyperIncreaseGbps, "hyperIncreaseGbps");
             ScenarioException.require(alphaGain > 0 && alphaGain <= 1, "alphaGain", "must be in (0, 1], got " + alphaGain);
-            ScenarioException.require(alphaUpdateUs > 0, "alphaUpdateUs", "must be > 0, got " + alphaUpdateUs);
+            org.lbsim.scenario.Checks.periodUs(alphaUpdateUs, "alphaUpdateUs");
             ScenarioException.require(fastRecoveryStages >= 0, "fastRecoveryStages", "must be >= 0, got " + fastRecoveryStages);
-            ScenarioException.require(minRateGbps > 0, "minRateGbps", "must be > 0, got " + minRateGbps);
-            ScenarioException.require(cnpIntervalUs >= 0, "cnpIntervalUs", "must be >= 0, got " + cnpIntervalUs);
+            org.lbsim.scenario.Checks.rateGbps(minRateGbps, "minRateGbps");
+            org.lbsim.scenario.Checks.periodOrZeroUs(cnpIntervalUs, "cnpIntervalUs");
         }
 
         /**

@@ -19,7 +19,9 @@ public final class FixedRate implements CongestionControl {
             @Doc("pace each queue pair at this rate in Gb/s; 0 = the NIC line rate") double rateGbps,
             @Doc("spread a host's paced queue pairs evenly over the packet period (false: all start in the same instant)") boolean spreadPhases) {
         public Params {
-            org.lbsim.scenario.ScenarioException.require(rateGbps >= 0 && Double.isFinite(rateGbps), "rateGbps", "must be >= 0 (0 = line rate), got " + rateGbps);
+            if (rateGbps != 0) {
+                org.lbsim.scenario.Checks.rateGbps(rateGbps, "rateGbps");
+            }
             org.lbsim.scenario.ScenarioException.require(!(rhoMax && rateGbps > 0), "rateGbps", "cannot be set together with rhoMax: true");
         }
 

@@ -15,6 +15,11 @@ public final class Simulator {
     private long eventsProcessed;
     private boolean stopRequested;
     private long foregroundPending;
+    private boolean timeLimitReached;
+    private long wallDeadlineNanos;
+    private boolean wallLimitReached;
+    /** The wall clock is read once per this many events (a mask): cheap enough to leave on always. */
+    private static final long WALL_CHECK_MASK = (1 << 14) - 1;
     /** Marks a background event inside the kind field; kinds themselves stay small. */
     private static final int BACKGROUND = 1 << 30;
 
@@ -63,6 +68,24 @@ public final class Simulator {
         schedule(handlerId, nowPs + delayPs, kind, tag);
     }
 
+    /**
+     * Makes {@link #run} return once {@code System.nanoTime()} passes {@code deadlineNanos} (checked
+     * every 16384 events); 0 = no wall-clock limit.
+     */
+    public void setWallDeadlineNanos(long deadlineNanos) {
+        this.wallDeadlineNanos = deadlineNanos;
+    }
+
+    /** Whether the last {@link #run} returned because the next event lay beyond its time limit. */
+    public boolean timeLimitReached() {
+        return timeLimitReached;
+    }
+
+    /** Whether the last {@link #run} returned because the wall-clock deadline passed. */
+    public boolean wallLimitReached() {
+        return wallLimitReached;
+    }
+
     /** Makes {@link #run} return after the event being processed. */
     public void stop() {
         stopRequested = true;
@@ -74,11 +97,19 @@ public final class Simulator {
      */
     public void run(long untilPs) {
         stopRequested = false;
+        timeLimitReached = false;
+        wallLimitReached = false;
         EventQueue q = queue;
+        long deadline = wallDeadlineNanos;
         while (foregroundPending > 0 && !stopRequested) {
             long t = q.peekTime();
             if (t > untilPs) {
                 nowPs = untilPs;
+                timeLimitReached = true;
+                return;
+            }
+            if (deadline != 0 && (eventsProcessed & WALL_CHECK_MASK) == 0 && System.nanoTime() - deadline > 0) {
+                wallLimitReached = true;
                 return;
             }
             int h = q.peekHandler();

@@ -24,7 +24,7 @@ public final class AdaptiveRouting implements LoadBalancer {
             @Doc("microseconds between port-quality refreshes (PRO: 1)") double refreshUs,
             @Doc("quantization bands for link load and for queue length") int levels) {
         public Params {
-            ScenarioException.require(refreshUs > 0 && Double.isFinite(refreshUs), "refreshUs", "must be > 0, got " + refreshUs);
+            org.lbsim.scenario.Checks.periodUs(refreshUs, "refreshUs");
             ScenarioException.require(levels >= 2 && levels <= 64, "levels", "must be between 2 and 64, got " + levels);
         }
     }

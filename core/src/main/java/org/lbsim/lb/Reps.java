@@ -46,11 +46,11 @@ public final class Reps implements LoadBalancer {
             @Doc("random entropies are drawn from 0 .. entropyValues-1 (htsim: 16000)") int entropyValues) {
         public Params {
             ScenarioException.require(cacheSize >= 1 && cacheSize <= 1 << 16, "cacheSize", "must be between 1 and 65536, got " + cacheSize);
-            ScenarioException.require(freezeUs >= 0 && Double.isFinite(freezeUs), "freezeUs", "must be >= 0, got " + freezeUs);
+            org.lbsim.scenario.Checks.periodOrZeroUs(freezeUs, "freezeUs");
             ScenarioException.require(exploreRtts >= 0 && Double.isFinite(exploreRtts), "exploreRtts", "must be >= 0, got " + exploreRtts);
             ScenarioException.require(TIMEOUT_ON_REUSE.equals(timeoutFrom) || TIMEOUT_FROM_LOSS_RECOVERY.equals(timeoutFrom), "timeoutFrom",
                     "must be '" + TIMEOUT_ON_REUSE + "' or '" + TIMEOUT_FROM_LOSS_RECOVERY + "', got '" + timeoutFrom + "'");
-            ScenarioException.require(minRtoUs > 0 && Double.isFinite(minRtoUs), "minRtoUs", "must be a positive number of microseconds, got " + minRtoUs);
+            org.lbsim.scenario.Checks.periodUs(minRtoUs, "minRtoUs");
             ScenarioException.require(entropyValues >= 2 && entropyValues <= 1 << 16, "entropyValues", "must be between 2 and 65536, got " + entropyValues);
         }
     }

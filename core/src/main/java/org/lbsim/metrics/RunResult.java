@@ -13,6 +13,11 @@ import java.util.List;
  *                            bound includes those cuts' capacity, docs/lower-bounds.md)
  * @param outOfOrder          reordering seen by the receivers
  * @param series              sampled time series (empty when sampling is off)
+ * @param ending              why the run ended: {@code completed}, {@code time-limit}, {@code wall-limit},
+ *                            {@code pfc-deadlock}, {@code no-route} or {@code stalled}
+ * @param endingDetail        one line on why it ended ("" when completed)
+ * @param seriesDecimations   how often the sampler halved its series to stay within its cap (0 = none; the
+ *                            interval of the series is then metrics.sampleIntervalUs x 2^n)
  */
 public record RunResult(
         String name,
@@ -30,11 +35,25 @@ public record RunResult(
         Counters counters,
         OutOfOrder outOfOrder,
         List<TimeSeries> series,
+        String ending,
+        String endingDetail,
+        int seriesDecimations,
         long wallTimeMs) {
+
+    public static final String COMPLETED = "completed";
+    public static final String TIME_LIMIT = "time-limit";
+    public static final String WALL_LIMIT = "wall-limit";
+    public static final String PFC_DEADLOCK = "pfc-deadlock";
+    public static final String NO_ROUTE = "no-route";
+    public static final String STALLED = "stalled";
 
     /** Whether the fabric has cuts narrower than their NICs, whose capacity the lower bound then counts. */
     public boolean oversubscribed() {
         return oversubscription > 1;
+    }
+
+    public boolean completed() {
+        return COMPLETED.equals(ending);
     }
 
     /** CCT increase over the lower bound, in percent; NaN when unfinished. */

@@ -18,9 +18,10 @@ public record FailureSpec(
         links = links == null ? List.of() : List.copyOf(links);
         dropPackets = dropPackets == null ? List.of() : List.copyOf(dropPackets);
         ScenarioException.require(linkProbability >= 0 && linkProbability < 1, "linkProbability", "must be in [0, 1), got " + linkProbability);
-        ScenarioException.require(convergenceDelayNs == -1 || convergenceDelayNs >= 0, "convergenceDelayNs", "must be -1 (never) or >= 0 ns, got " + convergenceDelayNs);
-        ScenarioException.require(convergenceDelayRtts == -1 || (convergenceDelayRtts >= 0 && Double.isFinite(convergenceDelayRtts)), "convergenceDelayRtts",
-                "must be -1 (use convergenceDelayNs) or >= 0 base RTTs, got " + convergenceDelayRtts);
+        ScenarioException.require(convergenceDelayNs == -1 || (convergenceDelayNs >= 0 && convergenceDelayNs <= Checks.MAX_TIME_US * 1000), "convergenceDelayNs",
+                "must be -1 (never) or between 0 and " + Checks.fmt(Checks.MAX_TIME_US * 1000) + " ns, got " + Checks.fmt(convergenceDelayNs));
+        ScenarioException.require(convergenceDelayRtts == -1 || (convergenceDelayRtts >= 0 && convergenceDelayRtts <= 1e9), "convergenceDelayRtts",
+                "must be -1 (use convergenceDelayNs) or between 0 and 1000000000 base RTTs, got " + convergenceDelayRtts);
     }
 
     /** Without injected packet drops. */

@@ -4,7 +4,7 @@ package org.lbsim.scenario;
 public record LimitsSpec(
         @Doc("simulated time limit in microseconds; flows unfinished by then are reported as incomplete") double maxTimeUs) {
     public LimitsSpec {
-        ScenarioException.require(maxTimeUs > 0 && Double.isFinite(maxTimeUs), "maxTimeUs", "must be a positive number of microseconds, got " + maxTimeUs);
+        Checks.periodUs(maxTimeUs, "maxTimeUs");
     }
 
     public static LimitsSpec defaults() {

@@ -6,8 +6,8 @@ public record LinkSpec(
         @Doc("one-way propagation delay in ns") double delayNs) {
 
     public LinkSpec {
-        ScenarioException.require(rateGbps > 0 && Double.isFinite(rateGbps), "rateGbps", "must be a positive number of Gb/s, got " + rateGbps);
-        ScenarioException.require(delayNs >= 0 && Double.isFinite(delayNs), "delayNs", "must be >= 0 ns, got " + delayNs);
+        Checks.rateGbps(rateGbps, "rateGbps");
+        Checks.delayNs(delayNs, "delayNs");
     }
 
     public static LinkSpec defaults() {

@@ -6,7 +6,7 @@ public record MetricsSpec(
         @Doc("sample the sending rate of this many queue pairs (the first ones by id)") int rateSeriesQps) {
 
     public MetricsSpec {
-        ScenarioException.require(sampleIntervalUs >= 0 && Double.isFinite(sampleIntervalUs), "sampleIntervalUs", "must be >= 0 (0 = off), got " + sampleIntervalUs);
+        Checks.periodOrZeroUs(sampleIntervalUs, "sampleIntervalUs");
         ScenarioException.require(rateSeriesQps >= 0 && rateSeriesQps <= 1024, "rateSeriesQps", "must be between 0 and 1024, got " + rateSeriesQps);
     }
 

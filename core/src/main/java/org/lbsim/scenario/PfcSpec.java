@@ -19,7 +19,7 @@ public record PfcSpec(
         ScenarioException.require(xonBytes >= 0 && xonBytes <= xoffBytes, "xonBytes", "must be between 0 and xoffBytes (" + xoffBytes + "), got " + xonBytes);
         ScenarioException.require(dynamicAlpha >= 0 && Double.isFinite(dynamicAlpha), "dynamicAlpha", "must be >= 0 (0 = static), got " + dynamicAlpha);
         ScenarioException.require(headroomBytes >= 0, "headroomBytes", "must be >= 0, got " + headroomBytes);
-        ScenarioException.require(deadlockCheckUs > 0 && Double.isFinite(deadlockCheckUs), "deadlockCheckUs", "must be > 0, got " + deadlockCheckUs);
+        Checks.periodUs(deadlockCheckUs, "deadlockCheckUs");
     }
 
     public static PfcSpec defaults() {

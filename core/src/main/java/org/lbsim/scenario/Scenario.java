@@ -19,6 +19,9 @@ public record Scenario(
 
     public Scenario {
         ScenarioException.require(name != null, "name", "is required");
+        // the name becomes part of a folder name, so it has to fit one (255 bytes with seed and date)
+        ScenarioException.require(name.length() <= MAX_NAME_LENGTH, "name", "must be at most " + MAX_NAME_LENGTH + " characters, got "
+                + name.length());
         ScenarioException.require(topology != null, "topology", "is required");
         ScenarioException.require(packets != null, "packets", "is required");
         ScenarioException.require(switches != null, "switches", "is required");
@@ -36,6 +39,10 @@ public record Scenario(
             ScenarioException.require(classes.add(trafficClasses.get(i).trafficClass()), "trafficClasses[" + i + "].trafficClass",
                     "class " + trafficClasses.get(i).trafficClass() + " is listed twice; give each class one scheme");
         }
+        if (!(workload instanceof WorkloadSpec.Trace) && topology.hostCount() < 2) {
+            throw new ScenarioException("workload", (workload instanceof WorkloadSpec.Permutation ? "a permutation" : "an all-to-all")
+                    + " needs at least 2 hosts, the topology has " + topology.hostCount());
+        }
         if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
             throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + p.hosts());
         }
@@ -43,6 +50,9 @@ public record Scenario(
             throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + a.hosts());
         }
     }
+
+    /** Longest scenario name. */
+    public static final int MAX_NAME_LENGTH = 100;
 
     /** With the default time-series sampling and one queue pair per connection. */
     public Scenario(String name, long seed, TopologySpec topology, PacketSpec packets, SwitchSpec switches,

@@ -158,8 +158,8 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
             ScenarioException.require(nicsPerServer >= 1 && hosts % nicsPerServer == 0, "nicsPerServer",
                     "must be >= 1 and divide hosts (" + hosts + "), got " + nicsPerServer);
             ScenarioException.require(!switches.isEmpty(), "switches", "needs at least one switch name");
-            ScenarioException.require(linkRateGbps > 0 && Double.isFinite(linkRateGbps), "linkRateGbps", "must be a positive number of Gb/s, got " + linkRateGbps);
-            ScenarioException.require(linkDelayNs >= 0 && Double.isFinite(linkDelayNs), "linkDelayNs", "must be >= 0 ns, got " + linkDelayNs);
+            Checks.rateGbps(linkRateGbps, "linkRateGbps");
+            Checks.delayNs(linkDelayNs, "linkDelayNs");
             java.util.Set<String> names = new java.util.HashSet<>();
             for (int i = 0; i < switches.size(); i++) {
                 String n = switches.get(i);

@@ -57,10 +57,25 @@ public final class PreparedRun {
     }
 
     public RunResult run() {
+        return run(0);
+    }
+
+    /**
+     * Simulates once, giving up after {@code maxWallSeconds} of wall-clock time (0 = no limit; the
+     * run then ends as {@link RunResult#WALL_LIMIT}, its results depend on the machine).
+     */
+    public RunResult run(double maxWallSeconds) {
         if (result != null) {
             throw new IllegalStateException("a prepared run can run only once");
         }
+        if (!(maxWallSeconds >= 0) || Double.isInfinite(maxWallSeconds)) {
+            throw new IllegalArgumentException("maxWallSeconds must be >= 0, got " + maxWallSeconds);
+        }
         long wallStart = System.nanoTime();
+        if (maxWallSeconds > 0) {
+            long deadline = wallStart + (long) Math.min(maxWallSeconds * 1e9, Long.MAX_VALUE / 4.0);
+            sim.setWallDeadlineNanos(deadline == 0 ? 1 : deadline);
+        }
         // When the last connection completes, freeze the fabric statistics at that instant, then let
         // the frames still in flight drain so that late duplicates count as spurious retransmissions.
         transport.onAllDone(() -> {
@@ -75,14 +90,42 @@ public final class PreparedRun {
             watchdog.checkNow(); // the run went quiet with flows unfinished: name the cycle if there is one
         }
         long end = sim.nowPs();
-        result = collect(end, (System.nanoTime() - wallStart) / 1_000_000);
+        String[] ending = ending(end, maxWallSeconds);
+        result = collect(end, ending[0], ending[1], (System.nanoTime() - wallStart) / 1_000_000);
         return result;
+    }
+
+    /** Why the simulation loop returned: the ending and one line of detail. */
+    private String[] ending(long endPs, double maxWallSeconds) {
+        int done = transport.completedFlows();
+        int total = transport.flowCount();
+        if (done == total) {
+            return new String[] {RunResult.COMPLETED, ""};
+        }
+        String unfinished = (total - done) + " of " + total + " queue pairs unfinished";
+        if (watchdog != null && watchdog.report() != null) {
+            return new String[] {RunResult.PFC_DEADLOCK, watchdog.report() + "; " + unfinished};
+        }
+        if (sim.wallLimitReached()) {
+            return new String[] {RunResult.WALL_LIMIT, "wall-clock limit of " + maxWallSeconds + " s reached at " + formatPs(endPs)
+                    + " of simulated time; " + unfinished};
+        }
+        if (sim.timeLimitReached()) {
+            return new String[] {RunResult.TIME_LIMIT, "simulated-time limit limits.maxTimeUs = " + scenario.limits().maxTimeUs()
+                    + " us reached; " + unfinished + (network.noRouteDrops() > 0 ? " (" + network.noRouteDrops()
+                    + " packets dropped for lack of a route)" : "")};
+        }
+        if (network.noRouteDrops() > 0) {
+            return new String[] {RunResult.NO_ROUTE, network.noRouteDrops() + " packets dropped for lack of a route and nothing left to do at "
+                    + formatPs(endPs) + "; " + unfinished};
+        }
+        return new String[] {RunResult.STALLED, "nothing left to simulate at " + formatPs(endPs) + "; " + unfinished};
     }
 
     private long completedAtPs = -1;
     private List<LayerStats> layerSnapshot;
 
-    private RunResult collect(long drainedPs, long wallMs) {
+    private RunResult collect(long drainedPs, String ending, String endingDetail, long wallMs) {
         long endPs = completedAtPs >= 0 ? completedAtPs : drainedPs;
         List<LayerStats> layerStats = layerSnapshot != null ? layerSnapshot : layerStats(endPs);
         long packetHops = 0;
@@ -143,7 +186,8 @@ public final class PreparedRun {
         OutOfOrder ooo = new OutOfOrder(o.samples(), o.outOfOrderArrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
-                rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series, wallMs);
+                rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series,
+                ending, endingDetail, sampler == null ? 0 : sampler.decimations(), wallMs);
     }
 
     private List<LayerStats> layerStats(long endPs) {

@@ -21,7 +21,11 @@ final class Sampler implements EventHandler {
     private final Network network;
     private final Transport transport;
     private final Topology topology;
-    private final long intervalPs;
+    /** Samples kept per series; when full, every other sample is dropped and the interval doubles. */
+    static final int MAX_SAMPLES = 1 << 16;
+    private long intervalPs;
+    private int goodputSeries;
+    private int decimations;
     private final int[] layers;
     private final int[][] portsOfLayer;
     private final int rateQps;
@@ -32,6 +36,7 @@ final class Sampler implements EventHandler {
     private double[][] values;
     private int count;
     private long lastBytes;
+    private long lastSamplePs;
     private boolean stopped;
 
     /** No more samples (the collective has completed; what follows is only the drain). */
@@ -56,6 +61,7 @@ final class Sampler implements EventHandler {
                 add("queue.mean " + topology.layerName(code), "bytes");
             }
         }
+        goodputSeries = names.size();
         add("goodput", "Gb/s");
         add("ooo.held", "packets");
         this.rateQps = Math.min(rateQps, transport.flowCount());
@@ -76,6 +82,9 @@ final class Sampler implements EventHandler {
     public void onEvent(int kind, long tag) {
         if (stopped) {
             return;
+        }
+        if (count == MAX_SAMPLES) {
+            decimate();
         }
         if (count == times.length) {
             times = Arrays.copyOf(times, count * 2);
@@ -103,14 +112,44 @@ final class Sampler implements EventHandler {
             values[s++][count] = sum / (double) ports.length;
         }
         long bytes = transport.deliveredPayloadBytes();
-        values[s++][count] = count == 0 ? 0 : (bytes - lastBytes) * 8.0 / (intervalPs / 1000.0);
+        // over the time since the previous sample: one interval, which decimation may have doubled since
+        values[s++][count] = count == 0 ? 0 : (bytes - lastBytes) * 8.0 / ((now - lastSamplePs) / 1000.0);
         lastBytes = bytes;
+        lastSamplePs = now;
         values[s++][count] = transport.outOfOrder().heldNow();
         for (int q = 0; q < rateQps; q++) {
             values[s++][count] = transport.senderOf(q).congestionControl().rateMbpsAt(now) / 1000.0;
         }
         count++;
         sim.scheduleBackground(handlerId, now + intervalPs, 0, 0);
+    }
+
+    /**
+     * Keeps samples 0, 2, 4 ... (still a regular grid, now of twice the interval); a kept goodput
+     * becomes the mean over the doubled interval before it. Memory stays bounded however long the run.
+     */
+    private void decimate() {
+        for (int s = 0; s < values.length; s++) {
+            double[] v = values[s];
+            for (int i = 0; i < count / 2; i++) {
+                v[i] = s == goodputSeries && i > 0 ? (v[2 * i - 1] + v[2 * i]) / 2 : v[2 * i];
+            }
+        }
+        for (int i = 0; i < count / 2; i++) {
+            times[i] = times[2 * i];
+        }
+        count /= 2;
+        intervalPs *= 2;
+        decimations++;
+    }
+
+    /** How often the series were thinned out (0 = every sample kept; the interval is sampleIntervalUs x 2^n). */
+    int decimations() {
+        return decimations;
+    }
+
+    long intervalPs() {
+        return intervalPs;
     }
 
     List<TimeSeries> series() {

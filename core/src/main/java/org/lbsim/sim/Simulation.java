@@ -80,6 +80,8 @@ public final class Simulation {
     private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
                                        BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
         RandomStreams rng = new RandomStreams(scenario.seed());
+        Feasibility.fabric(scenario);
+        Feasibility.workloadSize(scenario);
         Topology topology = Topologies.build(scenario.topology());
         boolean[] down;
         try {
@@ -100,6 +102,7 @@ public final class Simulation {
         } catch (ScenarioException e) {
             throw e.field().startsWith("workload") ? e : e.under("workload");
         }
+        Feasibility.flows(scenario, flows, topology, healthy);
 
         if (failedLinks > 0) {
             for (int i = 0; i < flows.size(); i++) {
@@ -132,6 +135,10 @@ public final class Simulation {
         if (failures.convergenceDelayRtts() >= 0) {
             // OFAN 5.2 gives G in multiples of the minimum network RTT: that of the longest idle path
             int far = topology.hostCount() - 1;
+            if (PathFacts.path(topology, healthy, 0, far).length == 0 || PathFacts.path(topology, healthy, far, 0).length == 0) {
+                throw new ScenarioException("failures.convergenceDelayRtts", "needs a route between host 0 and host " + far
+                        + " to measure the base RTT; give failures.convergenceDelayNs instead");
+            }
             long rtt = Bounds.baseRttPs(topology, healthy, 0, far, pk);
             convergencePs = Math.round(failures.convergenceDelayRtts() * rtt);
         }

@@ -12,7 +12,7 @@ public final class PathFacts {
     private PathFacts() {
     }
 
-    /** Ports from src's NIC to dst, in order; empty if unreachable. */
+    /** Ports from src's NIC to dst, in order; empty if unreachable (no route, or routes that loop). */
     public static int[] path(Topology t, Fib fib, int src, int dst) {
         int[] ports = new int[2 * t.maxTier() + 2];
         int n = 0;
@@ -21,12 +21,18 @@ public final class PathFacts {
         int node = t.peerNode(port);
         while (!t.isHost(node)) {
             int g = fib.group(node, dst);
-            if (fib.groupSize(g) == 0 || n == ports.length) {
+            if (fib.groupSize(g) == 0 || n > t.nodeCount()) {
                 return new int[0];
+            }
+            if (n == ports.length) { // custom fabrics: all switches share one tier, paths can be longer
+                ports = java.util.Arrays.copyOf(ports, 2 * n);
             }
             port = fib.port(g, 0);
             ports[n++] = port;
             node = t.peerNode(port);
+        }
+        if (node != dst) { // a static route that hands the packet to another host
+            return new int[0];
         }
         return java.util.Arrays.copyOf(ports, n);
     }

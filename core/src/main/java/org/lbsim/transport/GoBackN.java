@@ -16,7 +16,7 @@ import org.lbsim.scenario.ScenarioException;
 public final class GoBackN implements LossRecovery {
     public record Params(@Doc("microseconds without progress before the sender rewinds (PRO: 80)") double rtoUs) {
         public Params {
-            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+            org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
         }
     }
 

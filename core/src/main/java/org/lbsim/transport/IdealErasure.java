@@ -33,7 +33,7 @@ public final class IdealErasure implements LossRecovery {
             @Doc("estimate the RTO per queue pair from its RTT samples (RFC 6298: srtt + 4 rttvar, at least rtoUs); endOfMessage 'rto' only") boolean adaptiveRto,
             @Doc("how the sender decides to send more at the end of a message: 'rto' (presume in-flight symbols lost after the RTO) or 'srtt-after-pass' (the OFAN authors' htsim: csg-htsim constant_cca_erasure.cpp; symbols below the highest acked one count as lost, and one smoothed RTT after the whole message was sent it sends fresh symbols until done)") String endOfMessage) {
         public Params {
-            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+            org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             ScenarioException.require(END_RTO.equals(endOfMessage) || END_SRTT_AFTER_PASS.equals(endOfMessage), "endOfMessage",
                     "must be '" + END_RTO + "' or '" + END_SRTT_AFTER_PASS + "', got '" + endOfMessage + "'");
         }

@@ -19,7 +19,7 @@ public final class Irn implements LossRecovery {
             @Doc("microseconds without progress before everything unacknowledged is resent") double rtoUs,
             @Doc("packets in flight at most, in bandwidth-delay products of the path (IRN's BDP-FC); 0 = no cap") double bdpCap) {
         public Params {
-            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+            org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             ScenarioException.require(bdpCap >= 0 && Double.isFinite(bdpCap), "bdpCap", "must be >= 0 (0 = no cap), got " + bdpCap);
         }
     }

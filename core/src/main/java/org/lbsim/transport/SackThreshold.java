@@ -21,7 +21,7 @@ public final class SackThreshold implements LossRecovery {
             @Doc("microseconds without ACK progress before all unacknowledged packets are resent") double rtoUs) {
         public Params {
             ScenarioException.require(threshold >= 1, "threshold", "must be >= 1 packet, got " + threshold);
-            ScenarioException.require(rtoUs > 0 && Double.isFinite(rtoUs), "rtoUs", "must be a positive number of microseconds, got " + rtoUs);
+            org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
         }
     }
 

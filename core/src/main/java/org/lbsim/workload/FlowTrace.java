@@ -17,6 +17,9 @@ public final class FlowTrace {
     /** The columns every trace must have; {@code class} may be left out. */
     private static final int REQUIRED = 4;
 
+    private static final double MAX_START_NS = org.lbsim.scenario.Checks.MAX_TIME_US * 1000;
+    private static final String MAX_START = org.lbsim.scenario.Checks.fmt(MAX_START_NS);
+
     private FlowTrace() {
     }
 
@@ -107,10 +110,11 @@ public final class FlowTrace {
         try {
             v = Double.parseDouble(s);
         } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got '" + s + "'");
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds between 0 and " + MAX_START + ", got '" + s + "'");
         }
-        if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got " + s);
+        // beyond the longest simulated time the picosecond arithmetic would overflow
+        if (!(v >= 0) || !(v <= MAX_START_NS)) {
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds between 0 and " + MAX_START + ", got " + s);
         }
         return v;
     }

@@ -65,6 +65,9 @@ public final class Workloads {
     /** A uniformly random derangement (no host sends to itself), by rejection: about e tries. */
     public static List<Flow> permutation(int[] hosts, long bytes, SplittableRandom rng) {
         int n = hosts.length;
+        if (n < 2) { // no derangement of one host exists: the rejection loop below would never end
+            throw new ScenarioException("workload", "a permutation needs at least 2 hosts, got " + n);
+        }
         int[] perm = new int[n];
         while (true) {
             for (int i = 0; i < n; i++) {

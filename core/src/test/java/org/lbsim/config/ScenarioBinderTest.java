@@ -192,7 +192,7 @@ class ScenarioBinderTest {
         assertThat(error(map("topology", map("k", 5)))).isEqualTo("topology.k: must be an even integer between 2 and 128, got 5");
         assertThat(error(map("workload", map("messageBytes", -4)))).isEqualTo("workload.messageBytes: must be >= 1 byte, got -4");
         assertThat(error(map("topology", map("type", "leaf-spine", "hostLink", map("rateGbps", 0)))))
-                .isEqualTo("topology.hostLink.rateGbps: must be a positive number of Gb/s, got 0.0");
+                .isEqualTo("topology.hostLink.rateGbps: must be a number of Gb/s between 0.001 and 1000000, got 0");
         assertThat(error(map("failures", map("links", list(map("a", "e0", "b", "a0"), map("a", "e0", "b", "a0", "index", -1))))))
                 .isEqualTo("failures.links[1].index: must be >= 0, got -1");
         assertThat(error(map("congestionControl", map("rhoMax", true, "rateGbps", 100))))

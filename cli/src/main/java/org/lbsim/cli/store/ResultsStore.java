@@ -49,7 +49,7 @@ public final class ResultsStore implements AutoCloseable {
             "rho_max_mbps BIGINT", "simulated_ps BIGINT", "events BIGINT", "packet_hops BIGINT", "drops BIGINT", "link_loss BIGINT",
             "no_route_drops BIGINT", "ecn_marks BIGINT", "retransmissions BIGINT", "spurious_retransmissions BIGINT", "timeouts BIGINT",
             "pfc_pauses BIGINT", "pfc_deadlock VARCHAR", "ooo_max_degree BIGINT", "ooo_max_held BIGINT", "ooo_arrivals BIGINT",
-            "wall_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR");
+            "wall_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR", "ending VARCHAR");
     private static final List<String> RUNS_FIXED_NAMES;
     private static final Map<String, String> CHILD_TABLES = new LinkedHashMap<>();
     private static final Pattern WRAPPED = Pattern.compile("pending query result\\s*Error:\\s*");
@@ -200,6 +200,7 @@ public final class ResultsStore implements AutoCloseable {
             // added after the first release of the schema: a database written before gets them (NULL for its runs)
             s.execute("ALTER TABLE layers ADD COLUMN IF NOT EXISTS max_port_tx_bytes BIGINT");
             s.execute("ALTER TABLE layers ADD COLUMN IF NOT EXISTS mean_port_tx_bytes DOUBLE");
+            s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS ending VARCHAR");
         }
         loadColumns();
         for (String name : RUNS_FIXED_NAMES) {
@@ -419,6 +420,7 @@ public final class ResultsStore implements AutoCloseable {
         ps.setLong(i++, res.wallTimeMs());
         setNullable(ps, i++, r.lbsimVersion());
         setNullable(ps, i++, r.gitCommit());
+        ps.setString(i++, res.ending());
         for (String d : dynamic) {
             Object v = cols.get(d);
             String type = runColumns.get(d.toLowerCase(Locale.ROOT))[1];

@@ -1,0 +1,152 @@
+package org.lbsim.sim;
+
+import java.util.List;
+import java.util.Locale;
+import org.lbsim.kernel.Time;
+import org.lbsim.scenario.FailureSpec;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.scenario.TopologySpec;
+import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.topology.Fib;
+import org.lbsim.topology.PathFacts;
+import org.lbsim.topology.Topology;
+import org.lbsim.workload.Flow;
+
+/**
+ * Checks, before anything large is built, that a run fits: its tables and per-packet state in the
+ * heap, its packet counts in an int, its flows on paths that exist. Each refusal names the field.
+ */
+final class Feasibility {
+    /** Per-packet state of a queue pair (entropy per PSN, receive and ack bitmaps, send order), generously. */
+    private static final long BYTES_PER_PACKET = 16;
+    /** Per queue pair: sender, receiver, loss recovery, congestion control and their small arrays. */
+    private static final long BYTES_PER_QP = 2048;
+    /** Per port: egress queue, statistics, buffers. */
+    private static final long BYTES_PER_PORT = 2048;
+    /** Packet counts are ints; BitSet64 adds 64 bits of slack. */
+    private static final long MAX_PACKETS = Integer.MAX_VALUE - 128;
+
+    private Feasibility() {
+    }
+
+    /** Before the fabric is built: its forwarding tables (one int per switch and destination host, twice with failures). */
+    static void fabric(Scenario s) {
+        TopologySpec t = s.topology();
+        long hosts = t.hostCount();
+        long switches;
+        long ports;
+        if (t instanceof TopologySpec.FatTree f) {
+            long k = f.k();
+            switches = 5 * k * k / 4;
+            ports = switches * k + hosts;
+        } else if (t instanceof TopologySpec.LeafSpine l) {
+            switches = (long) l.leaves() + l.spines();
+            ports = 2 * hosts + 2L * l.leaves() * l.spines() * l.linksPerLeafSpine();
+        } else {
+            TopologySpec.Custom c = (TopologySpec.Custom) t;
+            switches = c.switches().size();
+            ports = 2L * c.links().size();
+        }
+        long entries = switches * hosts;
+        if (entries > Integer.MAX_VALUE - 8) {
+            throw new ScenarioException("topology", String.format(Locale.ROOT, "%d hosts x %d switches = %d forwarding entries, more than a table"
+                    + " can hold (%d); use a smaller fabric", hosts, switches, entries, Integer.MAX_VALUE - 8));
+        }
+        FailureSpec fail = s.failures();
+        long tables = 4 * entries * (fail.any() ? 2 : 1) * 2; // groupOf plus the routing pass's scratch
+        heap("topology", "its forwarding tables and ports", tables + ports * BYTES_PER_PORT);
+    }
+
+    /** Before the workload is generated: how many flows a generated workload makes. */
+    static void workloadSize(Scenario s) {
+        WorkloadSpec w = s.workload();
+        long hosts = s.topology().hostCount();
+        long flows;
+        long bytes;
+        if (w instanceof WorkloadSpec.Permutation p) {
+            long n = p.hosts() == 0 ? hosts : p.hosts();
+            flows = n;
+            bytes = p.messageBytes();
+        } else if (w instanceof WorkloadSpec.AllToAll a) {
+            long n = a.hosts() == 0 ? hosts : a.hosts();
+            flows = n * (n - 1);
+            bytes = a.messageBytes();
+        } else {
+            return; // a trace is checked once read
+        }
+        if (flows > Integer.MAX_VALUE / 2) {
+            throw new ScenarioException("workload.hosts", flows + " flows are more than a run can hold (" + Integer.MAX_VALUE / 2
+                    + "); use fewer hosts (workload.hosts)");
+        }
+        long qps = flows * Math.min(s.nic().qpsPerConnection(), bytes);
+        long packetsPerQp = packets(Math.max(1, bytes / Math.min(s.nic().qpsPerConnection(), bytes)), s.packets().mtuBytes());
+        if (packetsPerQp > MAX_PACKETS) {
+            throw new ScenarioException("workload.messageBytes", String.format(Locale.ROOT, "%d bytes are %d packets of packets.mtuBytes = %d"
+                    + " per queue pair, more than the %d a queue pair can count; send less", bytes, packetsPerQp, s.packets().mtuBytes(), MAX_PACKETS));
+        }
+        heap("workload.messageBytes", qps + " queue pairs of " + packetsPerQp + " packets each",
+                qps * BYTES_PER_QP + multiplySaturated(qps, packetsPerQp) * BYTES_PER_PACKET);
+    }
+
+    /** Once the flows exist: packet counts, start times, memory, and a route for data and ACKs. */
+    static void flows(Scenario s, List<Flow> flows, Topology topology, Fib healthy) {
+        String field = s.workload() instanceof WorkloadSpec.Trace ? "workload.file" : "workload.messageBytes";
+        int qpsPer = s.nic().qpsPerConnection();
+        int mtu = s.packets().mtuBytes();
+        long qps = 0;
+        long packets = 0;
+        long maxTimePs = s.limits().maxTimePs();
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            long n = Math.min(qpsPer, f.bytes());
+            long perQp = packets((f.bytes() + n - 1) / n, mtu);
+            if (perQp > MAX_PACKETS) {
+                throw new ScenarioException(field, String.format(Locale.ROOT, "flow %d: %d bytes are %d packets of packets.mtuBytes = %d per queue pair,"
+                        + " more than the %d a queue pair can count; send less", i, f.bytes(), perQp, mtu, MAX_PACKETS));
+            }
+            if (f.startPs() >= maxTimePs) {
+                throw new ScenarioException("limits.maxTimeUs", String.format(Locale.ROOT, "flow %d starts at %s us, not before the"
+                        + " simulated-time limit of %s us, so the run could never finish; raise limits.maxTimeUs", i,
+                        Time.toUs(f.startPs()), s.limits().maxTimeUs()));
+            }
+            qps += n;
+            packets += perQp * n;
+        }
+        heap(field, qps + " queue pairs carrying " + packets + " packets", qps * BYTES_PER_QP + packets * BYTES_PER_PACKET);
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            for (int[] pair : new int[][] {{f.src(), f.dst()}, {f.dst(), f.src()}}) {
+                if (PathFacts.path(topology, healthy, pair[0], pair[1]).length == 0) {
+                    String where = s.topology() instanceof TopologySpec.Custom c && !c.routes().isEmpty() ? "topology.routes" : "topology.links";
+                    throw new ScenarioException(where, "host " + topology.nodeName(pair[0]) + " has no route to host " + topology.nodeName(pair[1])
+                            + " (flow " + i + (pair[0] == f.src() ? "" : ", its ACKs") + "): the hosts are not connected, or static routes loop"
+                            + " or lead elsewhere");
+                }
+            }
+        }
+    }
+
+    private static long packets(long bytes, int mtu) {
+        return Math.max(1, (bytes + mtu - 1) / mtu);
+    }
+
+    private static long multiplySaturated(long a, long b) {
+        long hi = Math.multiplyHigh(a, b);
+        return hi != 0 || a * b < 0 ? Long.MAX_VALUE / 64 : a * b;
+    }
+
+    /** Refuses an estimate above 80 % of the heap this JVM may use, with how to give it more. */
+    private static void heap(String field, String what, long bytes) {
+        long max = Runtime.getRuntime().maxMemory();
+        if (bytes > max / 10 * 8) {
+            throw new ScenarioException(field, String.format(Locale.ROOT, "%s need about %s of heap, more than this JVM may use (%s);"
+                    + " make the run smaller, or give Java more heap (java -Xmx<size>, or LBSIM_OPTS=-Xmx<size> for the lbsim command)",
+                    what, mib(bytes), mib(max)));
+        }
+    }
+
+    private static String mib(long bytes) {
+        return bytes >= Long.MAX_VALUE / 128 ? "more than 10^16 bytes" : String.format(Locale.ROOT, "%d MiB", bytes >> 20);
+    }
+}
