@@ -39,10 +39,14 @@ final class Feasibility {
         if (t instanceof TopologySpec.FatTree f) {
             long k = f.k();
             switches = 5 * k * k / 4;
-            ports = switches * k + hosts;
+            ports = switches * k + 2 * hosts; // a host's port and its edge's (hostsPerEdge may exceed k/2)
         } else if (t instanceof TopologySpec.LeafSpine l) {
             switches = (long) l.leaves() + l.spines();
             ports = 2 * hosts + 2L * l.leaves() * l.spines() * l.linksPerLeafSpine();
+        } else if (t instanceof TopologySpec.RailLeafSpine r) {
+            long leaves = (long) r.groups() * r.nicsPerServer();
+            switches = leaves + r.spines();
+            ports = 2 * hosts + 2L * leaves * r.spines() * r.linksPerLeafSpine();
         } else {
             TopologySpec.Custom c = (TopologySpec.Custom) t;
             switches = c.switches().size();
