@@ -195,7 +195,7 @@ class MainTest {
         file("t2.csv", "src,dst,bytes\n");
         Path q = file("trace2.yaml", "topology: {k: 4}\nworkload: {type: trace, file: t2.csv}\n");
         assertThat(badInput(q)).isEqualTo("lbsim: " + dir.resolve("t2.csv")
-                + ":1: header must name the 4 columns src,dst,bytes,start_ns, got 'src,dst,bytes'");
+                + ":1: header must name the columns src,dst,bytes,start_ns and optionally class, got 'src,dst,bytes'");
     }
 
     @Test

@@ -314,8 +314,9 @@ public final class Catalog {
         for (RecordComponent c : record.getRecordComponents()) {
             String name = prefix + c.getName();
             String doc = docPrefix + doc(c.getAnnotation(Doc.class));
-            Object def = defaults == null ? null : read(c, defaults);
-            boolean required = defaults == null;
+            org.lbsim.scenario.IntDefault optional = c.getAnnotation(org.lbsim.scenario.IntDefault.class);
+            Object def = defaults != null ? read(c, defaults) : optional != null ? (Object) optional.value() : null;
+            boolean required = defaults == null && optional == null;
             Class<?> raw = c.getType();
             if (raw == ComponentSpec.class || raw.isSealed() && raw.isInterface()) {
                 Choice ch = choice(name, doc, raw, c, def, null);
@@ -340,8 +341,9 @@ public final class Catalog {
     static List<Field> fields(Class<?> record, Object defaults) {
         List<Field> out = new ArrayList<>();
         for (RecordComponent c : record.getRecordComponents()) {
-            Object def = defaults == null ? null : read(c, defaults);
-            out.add(new Field(c.getName(), typeText(c.getType(), c.getGenericType()), tree(def), defaults == null,
+            org.lbsim.scenario.IntDefault optional = c.getAnnotation(org.lbsim.scenario.IntDefault.class);
+            Object def = defaults != null ? read(c, defaults) : optional != null ? (Object) optional.value() : null;
+            out.add(new Field(c.getName(), typeText(c.getType(), c.getGenericType()), tree(def), defaults == null && optional == null,
                     doc(c.getAnnotation(Doc.class))));
         }
         return out;

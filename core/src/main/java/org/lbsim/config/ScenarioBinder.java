@@ -111,6 +111,8 @@ public final class ScenarioBinder {
                 args[i] = value(f.getType(), f.getGenericType(), f, map.get(name), fieldFallback, join(path, name));
             } else if (fallback != null) {
                 args[i] = fieldFallback;
+            } else if (f.getAnnotation(org.lbsim.scenario.IntDefault.class) != null) {
+                args[i] = f.getAnnotation(org.lbsim.scenario.IntDefault.class).value();
             } else {
                 String doc = Schema.doc(f);
                 throw new ScenarioException(join(path, name), "is required" + (typeLabel == null ? "" : " for type '" + typeLabel + "'")

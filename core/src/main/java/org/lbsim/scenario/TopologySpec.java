@@ -148,7 +148,7 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
             @Doc("rate of every link in Gb/s") double linkRateGbps,
             @Doc("propagation delay of every link in ns") double linkDelayNs,
             @Doc("static routes as \"SWITCH HOST NEXT\": at SWITCH, packets for HOST go to neighbour NEXT (overrides shortest paths)") java.util.List<String> routes,
-            @Doc("NIC ports per server: host h is NIC h % nicsPerServer of server h / nicsPerServer; 1 = every host its own server") int nicsPerServer) implements TopologySpec {
+            @Doc("NIC ports per server: host h is NIC h % nicsPerServer of server h / nicsPerServer; 1 = every host its own server (the default)") @IntDefault(1) int nicsPerServer) implements TopologySpec {
 
         public Custom {
             switches = switches == null ? java.util.List.of() : java.util.List.copyOf(switches);
