@@ -13,6 +13,7 @@ import java.util.List;
  *                            bound includes those cuts' capacity, docs/lower-bounds.md)
  * @param outOfOrder          reordering seen by the receivers
  * @param series              sampled time series (empty when sampling is off)
+ * @param failureEvents       failures, repairs and degradations during the run, in time order (empty without any)
  */
 public record RunResult(
         String name,
@@ -30,7 +31,20 @@ public record RunResult(
         Counters counters,
         OutOfOrder outOfOrder,
         List<TimeSeries> series,
-        long wallTimeMs) {
+        long wallTimeMs,
+        List<FailureEventStats> failureEvents) {
+
+    public RunResult {
+        failureEvents = List.copyOf(failureEvents);
+    }
+
+    /** Without failures during the run. */
+    public RunResult(String name, long seed, int hosts, int flows, int flowsFinished, long cctPs, long lowerBoundPs, long rhoMaxMbps,
+                     double oversubscription, long simulatedPs, List<LayerStats> layers, List<FlowResult> flowResults, Counters counters,
+                     OutOfOrder outOfOrder, List<TimeSeries> series, long wallTimeMs) {
+        this(name, seed, hosts, flows, flowsFinished, cctPs, lowerBoundPs, rhoMaxMbps, oversubscription, simulatedPs, layers, flowResults, counters,
+                outOfOrder, series, wallTimeMs, List.of());
+    }
 
     /** Whether the fabric has cuts narrower than their NICs, whose capacity the lower bound then counts. */
     public boolean oversubscribed() {
