@@ -83,21 +83,22 @@ public record FailureSpec(
         public Event {
             node = node == null ? "" : node;
             link = link == null ? FailedLink.defaults() : link;
-            action = action == null ? "" : action;
+            action = action == null ? FailedLink.MISSING : action;
             ScenarioException.require(Double.isNaN(atUs) || (Double.isFinite(atUs) && atUs >= 0), "atUs", "must be a finite time >= 0 us, got " + atUs);
-            ScenarioException.require(action.isEmpty() || ACTIONS.contains(action), "action", "must be one of down, up, degrade, got '" + action + "'");
+            boolean given = !action.equals(FailedLink.MISSING);
+            ScenarioException.require(!given || ACTIONS.contains(action), "action", "must be one of down, up, degrade, got '" + action + "'");
             ScenarioException.require(!hasLink(link) || node.isEmpty(), "node", "give either link or node, not both");
             if (action.equals("degrade")) {
                 ScenarioException.require(node.isEmpty(), "node", "a switch cannot be degraded; degrade one of its links");
                 ScenarioException.require(rateGbps > 0 && Double.isFinite(rateGbps), "rateGbps", "must be > 0 Gb/s for degrade, got " + rateGbps);
-            } else if (!action.isEmpty()) {
+            } else if (given) {
                 ScenarioException.require(rateGbps == 0, "rateGbps", "is only for action degrade, got " + rateGbps + " with " + action);
             }
         }
 
         /** Placeholders (time NaN, no target, no action), so a binder can fill in what is given; what is missing is reported when the run is built. */
         public static Event defaults() {
-            return new Event(Double.NaN, FailedLink.defaults(), "", "", 0);
+            return new Event(Double.NaN, FailedLink.defaults(), "", FailedLink.MISSING, 0);
         }
 
         /** Whether a link (rather than a switch) is named. */

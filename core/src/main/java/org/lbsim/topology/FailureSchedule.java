@@ -49,7 +49,7 @@ public final class FailureSchedule {
             if (Double.isNaN(e.atUs())) {
                 throw new ScenarioException(field + ".atUs", "is required (when, in us from the start of the run)");
             }
-            if (e.action().isEmpty()) {
+            if (FailureSpec.FailedLink.MISSING.equals(e.action())) {
                 throw new ScenarioException(field + ".action", "is required (down, up or degrade)");
             }
             Action action = Action.valueOf(e.action().toUpperCase(java.util.Locale.ROOT));

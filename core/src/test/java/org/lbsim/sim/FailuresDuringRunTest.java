@@ -272,5 +272,7 @@ class FailuresDuringRunTest {
         assertThatThrownBy(() -> Simulation.prepare(noTarget, null)).hasMessage("failures.events[0]: give link: {a: NODE, b: NODE, index: N} or node: SWITCH");
         Scenario noTime = permutation("host-spray", 3, 0, List.of(new Event(Double.NaN, null, "a0", "down", 0)));
         assertThatThrownBy(() -> Simulation.prepare(noTime, null)).hasMessageStartingWith("failures.events[0].atUs: is required");
+        Scenario noAction = permutation("host-spray", 3, 0, List.of(new Event(1, null, "a0", null, 0)));
+        assertThatThrownBy(() -> Simulation.prepare(noAction, null)).hasMessage("failures.events[0].action: is required (down, up or degrade)");
     }
 }
