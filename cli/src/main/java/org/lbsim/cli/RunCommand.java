@@ -139,6 +139,14 @@ final class RunCommand implements Callable<Integer> {
                 r.oversubscribed() ? ", counts the " + java.math.BigDecimal.valueOf(r.oversubscription()).setScale(4, java.math.RoundingMode.HALF_EVEN)
                         .stripTrailingZeros().toPlainString() + ":1 oversubscribed uplinks" : "");
         o.printf(Locale.ROOT, "drops        %d (buffer %d, failed links %d, no route %d)%n", c.dropped(), c.drops(), c.linkLoss(), c.noRouteDrops());
+        if (!r.failureEvents().isEmpty()) {
+            long lostAt = 0;
+            for (org.lbsim.metrics.FailureEventStats e : r.failureEvents()) {
+                lostAt += e.lostAtEvent();
+            }
+            o.printf(Locale.ROOT, "failures     %d events during the run, %d packets lost at them (per event in summary.json;"
+                    + " bound and rho_max are the fabric's before them)%n", r.failureEvents().size(), lostAt);
+        }
         o.printf(Locale.ROOT, "retransmits  %d (spurious %d, timeouts %d)%n", c.retransmissions(), c.spuriousRetransmissions(), c.timeouts());
         StringBuilder queues = new StringBuilder();
         for (LayerStats l : r.layers()) {

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.lbsim.config.ScenarioTree;
+import org.lbsim.metrics.FailureEventStats;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.OutOfOrder;
 import org.lbsim.metrics.RunResult;
@@ -202,6 +203,29 @@ final class RunFolder {
         ooo.put("maxDegree", o.maxDegree());
         ooo.put("maxHeld", o.maxHeld());
         m.put("outOfOrder", ooo);
+        if (!r.failureEvents().isEmpty()) {
+            // only runs with failures during the run carry this key, so every other summary stays as it was
+            m.put("failureEventsNote", "losses before each event, from it to routing convergence (or the end), and after;"
+                    + " the lower bound and rhoMaxMbps are those of the fabric before the first event");
+            List<Object> events = new ArrayList<>();
+            for (FailureEventStats e : r.failureEvents()) {
+                Map<String, Object> em = new LinkedHashMap<>();
+                em.put("index", e.index());
+                em.put("target", e.target());
+                em.put("action", e.action());
+                em.put("atPs", e.atPs());
+                if (e.rateMbps() > 0) {
+                    em.put("rateMbps", e.rateMbps());
+                }
+                em.put("convergedAtPs", e.convergedAtPs());
+                em.put("lostAtEvent", e.lostAtEvent());
+                em.put("before", recordMap(e.before()));
+                em.put("during", recordMap(e.during()));
+                em.put("after", recordMap(e.after()));
+                events.add(em);
+            }
+            m.put("failureEvents", events);
+        }
         return m;
     }
 

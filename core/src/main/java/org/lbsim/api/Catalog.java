@@ -44,7 +44,7 @@ public final class Catalog {
             "congestionControl", CongestionControls.REGISTRY,
             "lossRecovery", LossRecoveries.REGISTRY);
 
-    /** A string default that stands for "not given" (FailureSpec.FailedLink's ends): shown as required. */
+    /** A string default that stands for "not given" (FailureSpec.FailedLink's ends, an event's action): shown as required; so is a NaN default. */
     private static final String PLACEHOLDER = "?";
 
     private Catalog() {
@@ -126,7 +126,8 @@ public final class Catalog {
      */
     public record Field(String name, String type, Object defaultValue, boolean required, String doc) {
         public Field {
-            if (PLACEHOLDER.equals(defaultValue)) { // such as FailedLink.MISSING: a default that only marks "not given"
+            // such as FailedLink.MISSING or an event's NaN time: a default that only marks "not given"
+            if (PLACEHOLDER.equals(defaultValue) || defaultValue instanceof Double d && d.isNaN()) {
                 defaultValue = null;
                 required = true;
             }

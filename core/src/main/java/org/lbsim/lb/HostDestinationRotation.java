@@ -12,7 +12,8 @@ import org.lbsim.topology.Topology;
  * destination (cores for hosts in different pods, aggregation switches within a pod), and source
  * routes each packet through the chosen switch (carried in {@link Packet#pathId}). Data and ACKs
  * are separate classes. Under failures hosts know the converged routes and rotate only over the
- * switches that both ends can reach.
+ * switches that both ends can reach; when routing converges during the run
+ * ({@link #onRoutingChange}), every rotation recomputes its waypoints from the new routes.
  */
 public final class HostDestinationRotation implements LoadBalancer {
     /** No parameters. */
@@ -24,6 +25,15 @@ public final class HostDestinationRotation implements LoadBalancer {
 
     /** Pointer per (source host, class, destination host); created on first use of a source. */
     private final int[][][] pointers = new int[2][][];
+    /** Every rotation made, data and ACKs, so they can learn new routes. */
+    private final java.util.List<Rotation> rotations = new java.util.ArrayList<>();
+
+    @Override
+    public void onRoutingChange(Fib fib) {
+        for (Rotation r : rotations) {
+            r.reroute(fib);
+        }
+    }
 
     @Override
     public EntropyPolicy newEntropyPolicy(HostContext host) {
@@ -58,18 +68,35 @@ public final class HostDestinationRotation implements LoadBalancer {
     }
 
     private final class Rotation implements EntropyPolicy {
-        private final int[] waypoints;
+        private int[] waypoints;
         private final int[] pointerRow;
+        private final Topology topology;
+        private final int src;
         private final int dst;
         private final int entropy;
 
         Rotation(HostContext ctx, int src, int dst, int cls) {
+            this.topology = ctx.topology();
+            this.src = src;
             this.waypoints = waypoints(ctx.topology(), ctx.convergedFib(), src, dst);
             this.pointerRow = pointerRow(cls, src, ctx.topology().hostCount());
             this.dst = dst;
             this.entropy = ctx.rng().nextInt(1 << 16);
             if (pointerRow[dst] < 0 && waypoints.length > 0) {
                 pointerRow[dst] = ctx.rng().nextInt(waypoints.length); // random phase per pointer
+            }
+            rotations.add(this);
+        }
+
+        /** The waypoints of the new routes; the pointer keeps its place, wrapped into the new list. */
+        void reroute(Fib fib) {
+            int[] now = waypoints(topology, fib, src, dst);
+            if (Arrays.equals(now, waypoints)) {
+                return;
+            }
+            waypoints = now;
+            if (now.length > 0) {
+                pointerRow[dst] = Math.max(0, pointerRow[dst]) % now.length;
             }
         }
 

@@ -27,4 +27,14 @@ public interface LoadBalancer {
      */
     default void programSwitch(SwitchContext ctx, Switch sw) {
     }
+
+    /**
+     * Routing has converged to {@code fib} during the run (after failures, repairs or the convergence
+     * delay of failures from time zero). Switch selectors hear of it through
+     * {@link PortSelector#onRoutingChange}; this is for host-side state built from
+     * {@link HostContext#convergedFib()} (source-routed paths), which otherwise keeps the routes of
+     * the run's start. Called after every switch has the new FIB.
+     */
+    default void onRoutingChange(org.lbsim.topology.Fib fib) {
+    }
 }

@@ -18,6 +18,7 @@ import java.util.List;
  * @param endingDetail        one line on why it ended ("" when completed)
  * @param seriesDecimations   how often the sampler halved its series to stay within its cap (0 = none; the
  *                            interval of the series is then metrics.sampleIntervalUs x 2^n)
+ * @param failureEvents       failures, repairs and degradations during the run, in time order (empty without any)
  */
 public record RunResult(
         String name,
@@ -38,7 +39,12 @@ public record RunResult(
         String ending,
         String endingDetail,
         int seriesDecimations,
-        long wallTimeMs) {
+        long wallTimeMs,
+        List<FailureEventStats> failureEvents) {
+
+    public RunResult {
+        failureEvents = List.copyOf(failureEvents);
+    }
 
     public static final String COMPLETED = "completed";
     public static final String TIME_LIMIT = "time-limit";

@@ -17,8 +17,10 @@ public final class EgressPort implements EventHandler {
     private final Simulator sim;
     private final int handlerId;
     private final int port;
-    private final long rateMbps;
-    private final long gapPs;
+    /** The line rate, and the gap after each frame at that rate; a degraded link changes both during the run. */
+    private long rateMbps;
+    private long gapPs;
+    private final int gapBytes;
     private final Link link;
     private final BufferModel buffer;
     private final EcnMarker ecn;
@@ -56,6 +58,7 @@ public final class EgressPort implements EventHandler {
         this.sim = network.simulator();
         this.port = port;
         this.rateMbps = rateMbps;
+        this.gapBytes = gapBytes;
         this.gapPs = Time.serializationPs(gapBytes, rateMbps);
         this.link = link;
         this.buffer = buffer;
@@ -181,6 +184,36 @@ public final class EgressPort implements EventHandler {
                 throw new IllegalStateException("negative queue at port " + port);
             }
         }
+    }
+
+    /**
+     * The link this port feeds has failed: every frame waiting here is lost now, counted as link loss
+     * of this port's layer, and its buffer (and PFC ingress accounting) released. The frame on the
+     * wire was lost with the link and keeps its buffer until its gap ends, as always.
+     */
+    int dropQueued() {
+        long now = sim.nowPs();
+        settle(now);
+        int n = 0;
+        for (Packet p = queue.poll(); p != null; p = queue.poll()) {
+            accountQueue(now);
+            queueBytes -= p.sizeBytes;
+            buffer.remove(p.sizeBytes);
+            admission.onRelease(p.ingressPort, p.sizeBytes);
+            network.dropOnLink(p, port);
+            n++;
+        }
+        return n;
+    }
+
+    /** Frames that start after now are serialized at {@code mbps} (a degraded or restored link). */
+    void setRateMbps(long mbps) {
+        this.rateMbps = mbps;
+        this.gapPs = Time.serializationPs(gapBytes, mbps);
+    }
+
+    public long rateMbps() {
+        return rateMbps;
     }
 
     /** PFC: stop or restart transmission after the frame on the wire. */

@@ -18,6 +18,8 @@ public final class Link implements EventHandler {
     private PacketReceiver receiver;
     private boolean down;
     private long lostPackets;
+    /** Changes when the link fails during the run, so the wake-up of the packets it lost is recognised as stale. */
+    private long epoch;
 
     Link(Network network, int port, int peerPort, long delayPs) {
         this.network = network;
@@ -44,6 +46,24 @@ public final class Link implements EventHandler {
         this.down = down;
     }
 
+    /**
+     * The link fails now: the packets on the wire are lost (counted as link loss of this port's
+     * layer) and their pending arrival is cancelled. Returns how many were lost.
+     */
+    int failNow() {
+        down = true;
+        int n = 0;
+        for (Packet p = inFlight.poll(); p != null; p = inFlight.poll()) {
+            lostPackets++;
+            network.dropOnLink(p, port);
+            n++;
+        }
+        if (n > 0) {
+            epoch++;
+        }
+        return n;
+    }
+
     public int inFlight() {
         return inFlight.size();
     }
@@ -63,16 +83,19 @@ public final class Link implements EventHandler {
         boolean wasEmpty = inFlight.isEmpty();
         inFlight.add(p);
         if (wasEmpty) {
-            sim.schedule(handlerId, p.arrivalPs, 0, 0);
+            sim.schedule(handlerId, p.arrivalPs, 0, epoch);
         }
     }
 
     @Override
     public void onEvent(int kind, long tag) {
+        if (tag != epoch) {
+            return; // the packets it was for were lost when the link failed
+        }
         Packet p = inFlight.poll();
         Packet nextHead = inFlight.peek();
         if (nextHead != null) {
-            sim.schedule(handlerId, nextHead.arrivalPs, 0, 0);
+            sim.schedule(handlerId, nextHead.arrivalPs, 0, epoch);
         }
         receiver.receive(p, peerPort);
     }

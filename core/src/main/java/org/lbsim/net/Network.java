@@ -96,18 +96,60 @@ public final class Network implements PortStates {
         return fib;
     }
 
-    /** Routing has converged to a new FIB: switches use it from now on. */
+    private final java.util.List<java.util.function.Consumer<Fib>> routingListeners = new java.util.ArrayList<>();
+
+    /** Routing has converged to a new FIB: switches use it from now on, then the listeners hear of it. */
     public void installFib(Fib newFib) {
         this.fib = newFib;
         for (Switch s : switches) {
             s.onRoutingChange(newFib);
         }
+        for (java.util.function.Consumer<Fib> l : routingListeners) {
+            l.accept(newFib);
+        }
+    }
+
+    /** {@code listener} hears of every FIB installed after this call (hosts' source-routing state, for instance). */
+    public void addRoutingListener(java.util.function.Consumer<Fib> listener) {
+        routingListeners.add(listener);
     }
 
     public void setLinkDown(int linkId, boolean down) {
         for (int p = 0; p < links.length; p++) {
             if (topology.linkOf(p) == linkId) {
                 links[p].setDown(down);
+            }
+        }
+    }
+
+    /**
+     * Link {@code linkId} fails now, both directions: the packets on the wire and those queued at the
+     * switch ports feeding it are lost (link loss of their layer); later frames sent onto it are lost
+     * in {@link Link#transmit} until it comes back. Returns the packets lost at this moment.
+     */
+    public int failLink(int linkId) {
+        int lost = 0;
+        for (int p = 0; p < links.length; p++) {
+            if (topology.linkOf(p) == linkId) {
+                lost += links[p].failNow();
+                if (egress[p] != null) {
+                    lost += egress[p].dropQueued();
+                }
+            }
+        }
+        return lost;
+    }
+
+    /** Link {@code linkId} carries traffic again (at the rate its ports have now). */
+    public void restoreLink(int linkId) {
+        setLinkDown(linkId, false);
+    }
+
+    /** Later frames on both directions of switch-to-switch link {@code linkId} are serialized at {@code mbps}. */
+    public void setLinkRateMbps(int linkId, long mbps) {
+        for (int p = 0; p < links.length; p++) {
+            if (topology.linkOf(p) == linkId && egress[p] != null) {
+                egress[p].setRateMbps(mbps);
             }
         }
     }

@@ -39,10 +39,13 @@ public final class PreparedRun {
     private final int failedLinks;
     private final PfcWatchdog watchdog;
     private final Sampler sampler;
+    /** Failures during the run, or null without any. */
+    private final FailureTimeline failureTimeline;
     private RunResult result;
 
     PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, List<Flow> flows,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler) {
+                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, FailureTimeline failureTimeline) {
+        this.failureTimeline = failureTimeline;
         this.watchdog = watchdog;
         this.sampler = sampler;
         this.scenario = scenario;
@@ -81,6 +84,7 @@ public final class PreparedRun {
         transport.onAllDone(() -> {
             completedAtPs = sim.nowPs();
             layerSnapshot = layerStats(completedAtPs);
+            lossesAtCompletion = FailureTimeline.losses(network);
             if (sampler != null) {
                 sampler.stop();
             }
@@ -124,6 +128,7 @@ public final class PreparedRun {
 
     private long completedAtPs = -1;
     private List<LayerStats> layerSnapshot;
+    private org.lbsim.metrics.FailureEventStats.Losses lossesAtCompletion;
 
     private RunResult collect(long drainedPs, String ending, String endingDetail, long wallMs) {
         long endPs = completedAtPs >= 0 ? completedAtPs : drainedPs;
@@ -187,7 +192,9 @@ public final class PreparedRun {
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
                 rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series,
-                ending, endingDetail, sampler == null ? 0 : sampler.decimations(), wallMs);
+                ending, endingDetail, sampler == null ? 0 : sampler.decimations(), wallMs,
+                failureTimeline == null ? List.of()
+                        : failureTimeline.stats(endPs, lossesAtCompletion != null ? lossesAtCompletion : FailureTimeline.losses(network)));
     }
 
     private List<LayerStats> layerStats(long endPs) {

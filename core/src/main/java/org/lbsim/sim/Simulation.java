@@ -30,6 +30,7 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.topology.EvenSplitLoad;
 import org.lbsim.topology.FabricCuts;
+import org.lbsim.topology.FailureSchedule;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.LinkFailures;
 import org.lbsim.topology.PathFacts;
@@ -125,6 +126,12 @@ public final class Simulation {
 
         int[] src = flows.stream().mapToInt(Flow::src).toArray();
         int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
+        List<FailureSchedule.Event> schedule;
+        try {
+            schedule = FailureSchedule.resolve(topology, scenario.failures(), down, src, dst);
+        } catch (ScenarioException e) {
+            throw e.under("failures");
+        }
         PacketSpec pk = scenario.packets();
         double ackPerData = (double) (pk.ackBytes() + pk.interFrameGapBytes()) / (pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes());
         long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst, ackPerData);
@@ -174,6 +181,17 @@ public final class Simulation {
         if (failedLinks > 0 && convergencePs > 0) {
             RoutingConvergence.schedule(sim, network, converged, convergencePs);
         }
+        // hosts' source-routing state follows the routes in force (HOST_DR's waypoints)
+        java.util.Set<LoadBalancer> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (LoadBalancer l : lbByClass) {
+            if (distinct.add(l)) {
+                network.addRoutingListener(l::onRoutingChange);
+            }
+        }
+        FailureTimeline timeline = failures.duringRun()
+                ? new FailureTimeline(sim, network, schedule, down, convergencePs, Time.ns(failures.detectionDelayNs()), failures.mtbfUs(),
+                        failures.mttrUs(), rng)
+                : null;
 
         // Each connection (flow) is split over qpsPerConnection queue pairs of (nearly) equal shares.
         int qpsPer = scenario.nic().qpsPerConnection();
@@ -220,7 +238,7 @@ public final class Simulation {
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
                 : null;
-        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks, watchdog, sampler);
+        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks, watchdog, sampler, timeline);
     }
 
     private static BufferModel bufferModel(BufferSpec spec) {

@@ -61,7 +61,8 @@ class ScenarioTreeTest {
         assertThat(tree.get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 3, "rtoUs", 12.75));
         assertThat(tree.get("workload")).isEqualTo(Map.of("type", "trace", "file", "traces/a b.csv"));
         assertThat(tree.get("failures")).isEqualTo(Map.of("links", List.of(Map.of("a", "l0", "b", "s1", "index", 1),
-                Map.of("a", "l2", "b", "s0", "index", 0)), "linkProbability", 0.01, "convergenceDelayNs", -1.0, "dropPackets", List.of(), "convergenceDelayRtts", -1.0));
+                Map.of("a", "l2", "b", "s0", "index", 0)), "linkProbability", 0.01, "convergenceDelayNs", -1.0, "dropPackets", List.of(), "convergenceDelayRtts", -1.0,
+                "events", List.of(), "detectionDelayNs", 0.0, "mtbfUs", 0.0, "mttrUs", 0.0));
         assertThat(((Map<?, ?>) tree.get("switches")).get("buffer"))
                 .isEqualTo(Map.of("type", "shared-dynamic", "totalBytes", 12_000_000_000L, "alpha", 0.125));
     }
