@@ -39,12 +39,14 @@ public final class FixedRate implements CongestionControl {
                 rate = qp.lineRateMbps();
             }
             boolean unpaced = rate >= qp.lineRateMbps();
-            long firstSendPs = 0;
+            long phaseOffsetPs = 0;
             if (!unpaced && params.spreadPhases()) {
                 long periodPs = Time.serializationPs(qp.mtuBytes() + qp.headerBytes() + qp.gapBytes(), rate);
-                firstSendPs = qp.startPs() + Math.round(qp.hostPhase() * periodPs);
+                phaseOffsetPs = Math.round(qp.hostPhase() * periodPs);
             }
-            return new FixedRate(rate, unpaced, qp.gapBytes(), firstSendPs);
+            FixedRate f = new FixedRate(rate, unpaced, qp.gapBytes(), qp.startPs() + phaseOffsetPs);
+            f.phaseOffsetPs = phaseOffsetPs;
+            return f;
         };
     }
 
@@ -52,6 +54,8 @@ public final class FixedRate implements CongestionControl {
     private final boolean unpaced;
     private final int gapBytes;
     private long nextSendPs;
+    /** Where this queue pair sits in its host's packet period, counted from its actual start. */
+    private long phaseOffsetPs;
 
     public FixedRate(long rateMbps, boolean unpaced, int gapBytes) {
         this(rateMbps, unpaced, gapBytes, 0);
@@ -67,6 +71,14 @@ public final class FixedRate implements CongestionControl {
     @Override
     public long earliestSendPs(long nowPs, long inflightBytes) {
         return unpaced ? nowPs : nextSendPs;
+    }
+
+    /** A dependent queue pair starts when its dependencies completed: its phase counts from then. */
+    @Override
+    public void onStart(long nowPs) {
+        if (!unpaced) {
+            nextSendPs = Math.max(nextSendPs, nowPs + phaseOffsetPs);
+        }
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.List;
  *                            bound includes those cuts' capacity, docs/lower-bounds.md)
  * @param outOfOrder          reordering seen by the receivers
  * @param series              sampled time series (empty when sampling is off)
+ * @param jobs                per-job results (JCT, phase CCTs, algbw / busbw); empty for workloads without jobs
  */
 public record RunResult(
         String name,
@@ -30,6 +31,7 @@ public record RunResult(
         Counters counters,
         OutOfOrder outOfOrder,
         List<TimeSeries> series,
+        List<JobResult> jobs,
         long wallTimeMs) {
 
     /** Whether the fabric has cuts narrower than their NICs, whose capacity the lower bound then counts. */
