@@ -335,7 +335,7 @@ public final class Collectives {
      * NCCL's binary tree over ranks 0..n-1 (ncclGetBtree): a rank's parent flips its lowest set bit
      * and sets the next one up, or only flips it when that is out of range; rank 0 is the root.
      */
-    static int[] binaryTreeParents(int n) {
+    public static int[] binaryTreeParents(int n) {
         int[] parent = new int[n];
         parent[0] = -1;
         for (int rank = 1; rank < n; rank++) {
@@ -350,7 +350,7 @@ public final class Collectives {
      * NCCL's second tree (ncclGetDtree): the first one mirrored (rank n-1-r) when n is even, shifted by one
      * when n is odd, so that most leaves of one tree are inner nodes of the other.
      */
-    static int[] mirroredTreeParents(int n) {
+    public static int[] mirroredTreeParents(int n) {
         int[] base = binaryTreeParents(n);
         int[] parent = new int[n];
         for (int rank = 0; rank < n; rank++) {
