@@ -40,11 +40,13 @@ public final class FixedRate implements CongestionControl {
             }
             boolean unpaced = rate >= qp.lineRateMbps();
             long phaseOffsetPs = 0;
+            long firstSendPs = 0;
             if (!unpaced && params.spreadPhases()) {
                 long periodPs = Time.serializationPs(qp.mtuBytes() + qp.headerBytes() + qp.gapBytes(), rate);
                 phaseOffsetPs = Math.round(qp.hostPhase() * periodPs);
+                firstSendPs = qp.startPs() + phaseOffsetPs;
             }
-            FixedRate f = new FixedRate(rate, unpaced, qp.gapBytes(), qp.startPs() + phaseOffsetPs);
+            FixedRate f = new FixedRate(rate, unpaced, qp.gapBytes(), firstSendPs);
             f.phaseOffsetPs = phaseOffsetPs;
             return f;
         };
