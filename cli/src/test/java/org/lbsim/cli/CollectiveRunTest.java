@@ -37,6 +37,11 @@ class CollectiveRunTest {
         assertThat(Double.parseDouble(busbw)).isEqualTo(Double.parseDouble(algbw) * 1.5, org.assertj.core.data.Offset.offset(1e-5));
         assertThat(summary).contains("\"busbwGBps\": " + new java.math.BigDecimal(busbw).stripTrailingZeros().toPlainString());
         assertThat(query(db, "SELECT count(*) FROM job_phases WHERE run_id = 'r1'")).element(1).isEqualTo("2");
+        for (String source : java.util.List.of(dir.resolve("r1").toString(), db.toString())) {
+            Path html = dir.resolve("report-" + source.hashCode() + ".html");
+            ok("report", source, "--out", html.toString());
+            assertThat(Files.readString(html)).as(source).contains(">Jobs</h").contains("all-reduce/ring").contains("busbw");
+        }
         assertThat(out).contains("job job0     all-reduce/ring, 4 ranks: JCT ").contains(String.format(java.util.Locale.ROOT, "busbw %.2f GB/s",
                 Double.parseDouble(busbw)));
     }
