@@ -133,7 +133,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     @Doc("several jobs on one fabric at once, each a collective on its own hosts (taken in order from the hosts earlier jobs left free), plus background traffic")
     record Jobs(
             @Doc("the jobs, each {name, op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, startUs, trafficClass}") java.util.List<JobSpec> jobs,
-            @Doc("background traffic, each {flows, bytes, trafficClass}: long-lived flows between random free hosts") java.util.List<BackgroundSpec> background) implements WorkloadSpec {
+            @Doc("background traffic, each {type: long-lived, flows, bytes} or {type: poisson, cdf, load, durationUs}, on the hosts no job took") java.util.List<BackgroundSpec> background) implements WorkloadSpec {
         public Jobs {
             jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
             background = background == null ? java.util.List.of() : java.util.List.copyOf(background);
@@ -146,23 +146,38 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     }
 
     /**
-     * Background traffic next to the jobs: long-lived flows between random pairs of the hosts no job
-     * took (DLBF II / IV: 5 or 20 ECMP flows of 100 MB in a random pairwise exchange).
+     * Background traffic next to the jobs, on the hosts no job took: long-lived flows between random
+     * pairs (DLBF II / IV: 5 or 20 ECMP flows of 100 MB in a random pairwise exchange), or Poisson
+     * arrivals with sizes from a flow-size CDF at a target load (the web-search and Hadoop workloads of
+     * the HPCC / ConWeave evaluations).
      */
-    @Doc("background traffic: long-lived flows between random pairs of the hosts no job uses, all starting at time 0")
+    @Doc("background traffic on the hosts no job uses: long-lived flows, or Poisson arrivals from a flow-size CDF at a load")
     record BackgroundSpec(
-            @Doc("number of flows") int flows,
-            @Doc("bytes per flow") long bytes,
+            @Doc("long-lived (flows x bytes between random pairs, all at time 0) | poisson (every host: exponential inter-arrival times, sizes from cdf, to a random other host)") String type,
+            @Doc("long-lived: number of flows") int flows,
+            @Doc("long-lived: bytes per flow") long bytes,
+            @Doc("poisson: web-search | hadoop (HPCC's WebSearch and FbHdp flow-size CDFs)") String cdf,
+            @Doc("poisson: offered load per host, a fraction of its NIC rate") double load,
+            @Doc("poisson: arrivals during this many us from time 0") double durationUs,
             @Doc("traffic class (DSCP 0-63); give it its own scheme under trafficClasses (DLBF: ECMP)") int trafficClass) {
         public BackgroundSpec {
+            ScenarioException.require("long-lived".equals(type) || "poisson".equals(type), "type", "must be long-lived or poisson, got '" + type + "'");
             ScenarioException.require(flows >= 1, "flows", "must be >= 1, got " + flows);
             ScenarioException.require(bytes >= 1, "bytes", "must be >= 1 byte, got " + bytes);
+            ScenarioException.require("web-search".equals(cdf) || "hadoop".equals(cdf), "cdf", "must be web-search or hadoop, got '" + cdf + "'");
+            ScenarioException.require(load > 0 && load < 1, "load", "must be in (0, 1), got " + load);
+            ScenarioException.require(durationUs > 0 && Double.isFinite(durationUs), "durationUs", "must be > 0 us, got " + durationUs);
             ScenarioException.require(trafficClass >= 0 && trafficClass <= 63, "trafficClass", "must be a DSCP value 0-63, got " + trafficClass);
+        }
+
+        /** Long-lived flows. */
+        public BackgroundSpec(int flows, long bytes, int trafficClass) {
+            this("long-lived", flows, bytes, "web-search", 0.3, 100, trafficClass);
         }
 
         /** DLBF IV: 5 long-lived flows of 100 MB. */
         public static BackgroundSpec defaults() {
-            return new BackgroundSpec(5, 100_000_000L, 0);
+            return new BackgroundSpec("long-lived", 5, 100_000_000L, "web-search", 0.3, 100, 0);
         }
     }
 

@@ -43,7 +43,7 @@ public final class Workloads {
             }
             for (int i = 0; i < js.background().size(); i++) {
                 try {
-                    Collectives.background(b, js.background().get(i), taken, rng, i);
+                    Collectives.background(b, js.background().get(i), topology, taken, rng, i);
                 } catch (ScenarioException e) {
                     throw e.under("background[" + i + "]");
                 }

@@ -190,7 +190,29 @@ class DependentFlowsTest {
                         new WorkloadSpec.JobSpec("ar", "all-reduce", "ring", 1L << 20, 6, "random", 1, 0, 1, 0, 0),
                         new WorkloadSpec.JobSpec("moe", "many-to-few", "parallel", 300_000, 5, "random", 2, 0, 1, 3, 0),
                         new WorkloadSpec.JobSpec("bc", "broadcast", "ring", 500_000, 3, "packed", 1, 0, 1, 0, 0)),
-                        List.of(new WorkloadSpec.BackgroundSpec(2, 2_000_000, 0))));
+                        List.of(new WorkloadSpec.BackgroundSpec(2, 2_000_000, 0))),
+                new WorkloadSpec.Jobs(List.of(new WorkloadSpec.JobSpec("ar", "all-reduce", "ring", 1L << 20, 8, "random", 1, 0, 1, 0, 0)),
+                        List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, "hadoop", 0.3, 20, 0))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"web-search", "hadoop"})
+    void poissonBackgroundOffersTheTargetLoadWithTheCdfsMean(String cdf) {
+        // HPCC traffic_gen: WebSearch mean = 1,711,250 B, FbHdp (Hadoop) mean = 120,420.75 B (piecewise-linear CDFs)
+        double mean = cdf.equals("hadoop") ? 120_420.75 : 1_711_250;
+        double durationUs = cdf.equals("hadoop") ? 20_000 : 100_000;
+        WorkloadSpec w = new WorkloadSpec.Jobs(List.of(), List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, cdf, 0.4, durationUs, 5)));
+        Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp", w, 9);
+        org.lbsim.workload.Workload built = org.lbsim.workload.Workloads.build(w, org.lbsim.topology.Topologies.build(s.topology()), 4096,
+                new SplittableRandom(9), dir);
+        List<org.lbsim.workload.Flow> flows = built.flows();
+        double bytes = flows.stream().mapToLong(org.lbsim.workload.Flow::bytes).sum();
+        // 16 hosts x 800 Gb/s x 0.4 x duration
+        double offered = 16 * 100e9 * 0.4 * durationUs * 1e-6;
+        assertThat(bytes / offered).isCloseTo(1.0, org.assertj.core.data.Offset.offset(0.06));
+        assertThat(bytes / flows.size()).isCloseTo(mean, org.assertj.core.data.Percentage.withPercentage(6));
+        assertThat(flows).allMatch(f -> f.src() != f.dst() && f.trafficClass() == 5 && !f.dependent() && f.startPs() <= durationUs * 1_000_000);
+        assertThat(built.jobs().get(0).background()).isTrue();
     }
 
     @Test
