@@ -138,6 +138,11 @@ final class RunCommand implements Callable<Integer> {
                 Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc),
                 r.oversubscribed() ? ", counts the " + java.math.BigDecimal.valueOf(r.oversubscription()).setScale(4, java.math.RoundingMode.HALF_EVEN)
                         .stripTrailingZeros().toPlainString() + ":1 oversubscribed uplinks" : "");
+        for (org.lbsim.metrics.JobResult j : r.jobs()) {
+            o.printf(Locale.ROOT, "job %-8s %s, %d ranks: JCT %s, ideal %s (x%.4f)%s%n", j.name(), j.collective(), j.ranks(),
+                    PreparedRun.formatPs(j.jctPs()), PreparedRun.formatPs(j.idealPs()), j.slowdown(),
+                    j.background() || j.jctPs() <= 0 ? "" : String.format(Locale.ROOT, ", algbw %.2f GB/s, busbw %.2f GB/s", j.algbwGBps(), j.busbwGBps()));
+        }
         o.printf(Locale.ROOT, "drops        %d (buffer %d, failed links %d, no route %d)%n", c.dropped(), c.drops(), c.linkLoss(), c.noRouteDrops());
         if (!r.failureEvents().isEmpty()) {
             long lostAt = 0;

@@ -21,6 +21,7 @@ import java.util.stream.Stream;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.FailureEventStats;
 import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.JobResult;
 import org.lbsim.metrics.OutOfOrder;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.metrics.TimeSeries;
@@ -144,7 +145,10 @@ final class RunFolder {
         List<String> header = new ArrayList<>();
         header.add("# The effective scenario of this run: every field, after --set and --seed.");
         header.add("# Run it again with: lbsim run " + SCENARIO);
-        if (scenario.workload() instanceof WorkloadSpec.Trace t) {
+        String traceFile = scenario.workload() instanceof WorkloadSpec.Trace t ? t.file()
+                : scenario.workload() instanceof WorkloadSpec.DagTrace d ? d.file() : null;
+        if (traceFile != null) {
+            WorkloadSpec.Trace t = new WorkloadSpec.Trace(traceFile);
             Path source = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
             String copy = Path.of(t.file()).getFileName().toString();
             if (RESERVED.contains(copy) || copy.startsWith(".")) {
@@ -226,7 +230,45 @@ final class RunFolder {
             }
             m.put("failureEvents", events);
         }
+        if (!r.jobs().isEmpty()) {
+            // only workloads with jobs (collectives, FSDP, dependency graphs) carry this key
+            m.put("jobs", jobs(r.jobs()));
+        }
         return m;
+    }
+
+    /** Per job: JCT, ideal, slowdown (PRO V), NCCL-tests algbw / busbw, each phase's CCT. */
+    static List<Object> jobs(List<JobResult> jobs) {
+        List<Object> out = new ArrayList<>();
+        for (JobResult j : jobs) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("job", j.job());
+            m.put("name", j.name());
+            m.put("collective", j.collective());
+            m.put("background", j.background());
+            m.put("ranks", j.ranks());
+            m.put("bytes", j.bytes());
+            m.put("flows", j.flows());
+            m.put("startPs", j.startPs());
+            m.put("jctPs", j.jctPs());
+            m.put("idealPs", j.idealPs());
+            m.put("slowdown", Json.decimal(j.slowdown(), 6));
+            m.put("algbwGBps", Json.decimal(j.algbwGBps(), 6));
+            m.put("busbwGBps", Json.decimal(j.busbwGBps(), 6));
+            List<Object> phases = new ArrayList<>();
+            for (JobResult.Phase p : j.phases()) {
+                Map<String, Object> pm = new LinkedHashMap<>();
+                pm.put("phase", p.phase());
+                pm.put("name", p.name());
+                pm.put("flows", p.flows());
+                pm.put("startPs", p.startPs());
+                pm.put("cctPs", p.cctPs());
+                phases.add(pm);
+            }
+            m.put("phases", phases);
+            out.add(m);
+        }
+        return out;
     }
 
     /** A record's components in order; doubles rounded to 3 decimals. */

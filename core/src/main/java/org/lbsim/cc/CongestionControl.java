@@ -15,6 +15,13 @@ public interface CongestionControl {
     void onSent(int wireBytes, long nowPs);
 
     /** An ACK arrived (carries ECN echo and the echoed send time). */
+    /**
+     * The queue pair starts sending now: at its start time, or, for a step of a collective, when its
+     * dependencies completed (which nobody knew when this was created).
+     */
+    default void onStart(long nowPs) {
+    }
+
     default void onAck(Packet ack, long nowPs) {
     }
 

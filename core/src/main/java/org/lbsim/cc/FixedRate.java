@@ -41,12 +41,16 @@ public final class FixedRate implements CongestionControl {
                 rate = qp.lineRateMbps();
             }
             boolean unpaced = rate >= qp.lineRateMbps();
+            long phaseOffsetPs = 0;
             long firstSendPs = 0;
             if (!unpaced && params.spreadPhases()) {
                 long periodPs = Time.serializationPs(qp.mtuBytes() + qp.headerBytes() + qp.gapBytes(), rate);
-                firstSendPs = qp.startPs() + Math.round(qp.hostPhase() * periodPs);
+                phaseOffsetPs = Math.round(qp.hostPhase() * periodPs);
+                firstSendPs = qp.startPs() + phaseOffsetPs;
             }
-            return new FixedRate(rate, unpaced, qp.gapBytes(), firstSendPs);
+            FixedRate f = new FixedRate(rate, unpaced, qp.gapBytes(), firstSendPs);
+            f.phaseOffsetPs = phaseOffsetPs;
+            return f;
         };
     }
 
@@ -54,6 +58,8 @@ public final class FixedRate implements CongestionControl {
     private final boolean unpaced;
     private final int gapBytes;
     private long nextSendPs;
+    /** Where this queue pair sits in its host's packet period, counted from its actual start. */
+    private long phaseOffsetPs;
 
     public FixedRate(long rateMbps, boolean unpaced, int gapBytes) {
         this(rateMbps, unpaced, gapBytes, 0);
@@ -69,6 +75,14 @@ public final class FixedRate implements CongestionControl {
     @Override
     public long earliestSendPs(long nowPs, long inflightBytes) {
         return unpaced ? nowPs : nextSendPs;
+    }
+
+    /** A dependent queue pair starts when its dependencies completed: its phase counts from then. */
+    @Override
+    public void onStart(long nowPs) {
+        if (!unpaced) {
+            nextSendPs = Math.max(nextSendPs, nowPs + phaseOffsetPs);
+        }
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.util.List;
  *                            bound includes those cuts' capacity, docs/lower-bounds.md)
  * @param outOfOrder          reordering seen by the receivers
  * @param series              sampled time series (empty when sampling is off)
+ * @param jobs                per-job results (JCT, phase CCTs, algbw / busbw); empty for workloads without jobs
  * @param ending              why the run ended: {@code completed}, {@code time-limit}, {@code wall-limit},
  *                            {@code pfc-deadlock}, {@code no-route} or {@code stalled}
  * @param endingDetail        one line on why it ended ("" when completed)
@@ -36,6 +37,7 @@ public record RunResult(
         Counters counters,
         OutOfOrder outOfOrder,
         List<TimeSeries> series,
+        List<JobResult> jobs,
         String ending,
         String endingDetail,
         int seriesDecimations,

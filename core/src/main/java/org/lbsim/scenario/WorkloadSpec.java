@@ -1,7 +1,16 @@
 package org.lbsim.scenario;
 
 /** The traffic of a run. */
-public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadSpec.AllToAll, WorkloadSpec.Trace {
+public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadSpec.AllToAll, WorkloadSpec.Trace,
+        WorkloadSpec.Collective, WorkloadSpec.Jobs, WorkloadSpec.Fsdp, WorkloadSpec.DagTrace {
+
+    /** Collective operations a job may run. */
+    java.util.List<String> OPS = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce", "all-to-all",
+            "permutation", "incast", "many-to-few");
+    /** Algorithms: ring and tree for reductions, parallel and staggered for all-to-all. */
+    java.util.List<String> ALGORITHMS = java.util.List.of("ring", "tree", "parallel", "staggered");
+    /** How a job's ranks are placed on the fabric's hosts. */
+    java.util.List<String> PLACEMENTS = java.util.List.of("packed", "random", "per-tor", "per-rail");
 
     static WorkloadSpec defaults() {
         return new Permutation(4L << 20, 0);
@@ -43,6 +52,162 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record Trace(@Doc("path of the CSV file") String file) implements WorkloadSpec {
         public Trace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns src,dst,bytes,start_ns)");
+        }
+    }
+
+    /**
+     * One collective, generated NCCL-like as a dependency graph (steps wait for each other).
+     * Shared by {@code collective} (one job) and each entry of {@code jobs}.
+     */
+    @Doc("one job's collective: operation, algorithm, size, ranks and their placement")
+    record JobSpec(
+            @Doc("job name in results (empty = job<i>)") String name,
+            @Doc("all-reduce | reduce-scatter | all-gather | broadcast | reduce | all-to-all | permutation | incast | many-to-few") String op,
+            @Doc("ring | tree (double binary tree for all-reduce, one binary tree for reduce / broadcast) | parallel | staggered (all-to-all)") String algorithm,
+            @Doc("collective size S in bytes (NCCL-tests size): ring steps carry S/n, trees S/2 per tree, all-to-all S/n per pair, point-to-point patterns S per flow") long bytes,
+            @Doc("ranks taking part (0 = all hosts not taken by earlier jobs)") int hosts,
+            @Doc("packed (consecutive hosts) | random (random hosts in random ring order, PRO V's random neighbours) | per-tor (one host per ToR) | per-rail (NIC 0 of each server)") String placement,
+            @Doc("receivers of incast / many-to-few (the first ranks)") int receivers,
+            @Doc("compute gap in ns between a step's dependencies completing and the step starting") double gapNs,
+            @Doc("times the collective runs back to back (each waits for the previous on every rank)") int iterations,
+            @Doc("when the job starts, in us") double startUs,
+            @Doc("traffic class (DSCP 0-63) of the job's flows") int trafficClass) {
+        public JobSpec {
+            name = name == null ? "" : name;
+            ScenarioException.require(OPS.contains(op), "op", "must be one of " + String.join(", ", OPS) + ", got '" + op + "'");
+            ScenarioException.require(ALGORITHMS.contains(algorithm), "algorithm", "must be one of " + String.join(", ", ALGORITHMS) + ", got '" + algorithm + "'");
+            boolean reduction = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce").contains(op);
+            ScenarioException.require(!reduction || algorithm.equals("ring") || algorithm.equals("tree"), "algorithm",
+                    "must be ring or tree for " + op + ", got '" + algorithm + "'");
+            ScenarioException.require(!algorithm.equals("tree") || !op.equals("reduce-scatter") && !op.equals("all-gather"), "algorithm",
+                    "tree is for all-reduce, reduce and broadcast; " + op + " runs on a ring");
+            ScenarioException.require(!op.equals("all-to-all") || algorithm.equals("parallel") || algorithm.equals("staggered"), "algorithm",
+                    "must be parallel or staggered for all-to-all, got '" + algorithm + "'");
+            ScenarioException.require(bytes >= 1, "bytes", "must be >= 1 byte, got " + bytes);
+            ScenarioException.require(hosts == 0 || hosts >= 2, "hosts", "must be 0 (all free hosts) or >= 2, got " + hosts);
+            ScenarioException.require(PLACEMENTS.contains(placement), "placement", "must be one of " + String.join(", ", PLACEMENTS) + ", got '" + placement + "'");
+            ScenarioException.require(receivers >= 1, "receivers", "must be >= 1, got " + receivers);
+            ScenarioException.require(gapNs >= 0 && Double.isFinite(gapNs), "gapNs", "must be >= 0 ns, got " + gapNs);
+            ScenarioException.require(iterations >= 1 && iterations <= 1_000_000, "iterations", "must be between 1 and 1000000, got " + iterations);
+            ScenarioException.require(startUs >= 0 && Double.isFinite(startUs), "startUs", "must be >= 0 us, got " + startUs);
+            ScenarioException.require(trafficClass >= 0 && trafficClass <= 63, "trafficClass", "must be a DSCP value 0-63, got " + trafficClass);
+        }
+
+        /** A ring AllReduce of 16 MiB over every host, packed. */
+        public static JobSpec defaults() {
+            return new JobSpec("", "all-reduce", "ring", 16L << 20, 0, "packed", 1, 0, 1, 0, 0);
+        }
+    }
+
+    @TypeName("collective")
+    @Doc("one NCCL-like collective as dependent steps: ring ReduceScatter / AllGather / AllReduce, (double) binary tree AllReduce / Reduce / Broadcast, AlltoAll (parallel or staggered), permutation, incast, many-to-few")
+    record Collective(
+            @Doc("all-reduce | reduce-scatter | all-gather | broadcast | reduce | all-to-all | permutation | incast | many-to-few") String op,
+            @Doc("ring | tree | parallel | staggered") String algorithm,
+            @Doc("collective size S in bytes (NCCL-tests size)") long bytes,
+            @Doc("ranks taking part (0 = all hosts)") int hosts,
+            @Doc("packed | random | per-tor | per-rail") String placement,
+            @Doc("receivers of incast / many-to-few") int receivers,
+            @Doc("compute gap in ns between steps") double gapNs,
+            @Doc("times the collective runs back to back") int iterations,
+            @Doc("traffic class (DSCP 0-63)") int trafficClass) implements WorkloadSpec {
+        public Collective {
+            job(op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, trafficClass);
+        }
+
+        private static JobSpec job(String op, String algorithm, long bytes, int hosts, String placement, int receivers, double gapNs,
+                                   int iterations, int trafficClass) {
+            return new JobSpec("", op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, 0, trafficClass);
+        }
+
+        public JobSpec asJob() {
+            return job(op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, trafficClass);
+        }
+
+        public static Collective defaults() {
+            return new Collective("all-reduce", "ring", 16L << 20, 0, "packed", 1, 0, 1, 0);
+        }
+    }
+
+    @TypeName("jobs")
+    @Doc("several jobs on one fabric at once, each a collective on its own hosts (taken in order from the hosts earlier jobs left free), plus background traffic")
+    record Jobs(
+            @Doc("the jobs, each {name, op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, startUs, trafficClass}") java.util.List<JobSpec> jobs,
+            @Doc("background traffic, each {type: long-lived, flows, bytes} or {type: poisson, cdf, load, durationUs}, on the hosts no job took") java.util.List<BackgroundSpec> background) implements WorkloadSpec {
+        public Jobs {
+            jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
+            background = background == null ? java.util.List.of() : java.util.List.copyOf(background);
+            ScenarioException.require(!jobs.isEmpty() || !background.isEmpty(), "jobs", "needs at least one job or background entry");
+        }
+
+        public static Jobs defaults() {
+            return new Jobs(java.util.List.of(JobSpec.defaults()), java.util.List.of());
+        }
+    }
+
+    /**
+     * Background traffic next to the jobs, on the hosts no job took: long-lived flows between random
+     * pairs (DLBF II / IV: 5 or 20 ECMP flows of 100 MB in a random pairwise exchange), or Poisson
+     * arrivals with sizes from a flow-size CDF at a target load (the web-search and Hadoop workloads of
+     * the HPCC / ConWeave evaluations).
+     */
+    @Doc("background traffic on the hosts no job uses: long-lived flows, or Poisson arrivals from a flow-size CDF at a load")
+    record BackgroundSpec(
+            @Doc("long-lived (flows x bytes between random pairs, all at time 0) | poisson (every host: exponential inter-arrival times, sizes from cdf, to a random other host)") String type,
+            @Doc("long-lived: number of flows") int flows,
+            @Doc("long-lived: bytes per flow") long bytes,
+            @Doc("poisson: web-search | hadoop (HPCC's WebSearch and FbHdp flow-size CDFs)") String cdf,
+            @Doc("poisson: offered load per host, a fraction of its NIC rate") double load,
+            @Doc("poisson: arrivals during this many us from time 0") double durationUs,
+            @Doc("traffic class (DSCP 0-63); give it its own scheme under trafficClasses (DLBF: ECMP)") int trafficClass) {
+        public BackgroundSpec {
+            ScenarioException.require("long-lived".equals(type) || "poisson".equals(type), "type", "must be long-lived or poisson, got '" + type + "'");
+            ScenarioException.require(flows >= 1, "flows", "must be >= 1, got " + flows);
+            ScenarioException.require(bytes >= 1, "bytes", "must be >= 1 byte, got " + bytes);
+            ScenarioException.require("web-search".equals(cdf) || "hadoop".equals(cdf), "cdf", "must be web-search or hadoop, got '" + cdf + "'");
+            ScenarioException.require(load > 0 && load < 1, "load", "must be in (0, 1), got " + load);
+            ScenarioException.require(durationUs > 0 && Double.isFinite(durationUs), "durationUs", "must be > 0 us, got " + durationUs);
+            ScenarioException.require(trafficClass >= 0 && trafficClass <= 63, "trafficClass", "must be a DSCP value 0-63, got " + trafficClass);
+        }
+
+        /** Long-lived flows. */
+        public BackgroundSpec(int flows, long bytes, int trafficClass) {
+            this("long-lived", flows, bytes, "web-search", 0.3, 100, trafficClass);
+        }
+
+        /** DLBF IV: 5 long-lived flows of 100 MB. */
+        public static BackgroundSpec defaults() {
+            return new BackgroundSpec("long-lived", 5, 100_000_000L, "web-search", 0.3, 100, 0);
+        }
+    }
+
+    @TypeName("fsdp")
+    @Doc("OFAN 8.4: the backward pass of FSDP training of Llama 3 (per layer a ReduceScatter of gradients and an AllGather of weights) over 8 parallel inter-server rings i -> i+8, FP8, random server placement")
+    record Fsdp(
+            @Doc("llama-7b (104 packets per flow, 32 layers) | llama-70b (418, 80) | llama-405b (1570, 126)") String model,
+            @Doc("layers simulated, from the last (0 = all of the model's)") int layers,
+            @Doc("GPUs (NICs) per server, one ring per GPU index (OFAN: 8)") int gpusPerServer,
+            @Doc("servers taking part (0 = every server of the fabric)") int servers,
+            @Doc("compute gap in ns between a layer's collectives") double gapNs) implements WorkloadSpec {
+        public Fsdp {
+            ScenarioException.require(java.util.List.of("llama-7b", "llama-70b", "llama-405b").contains(model), "model",
+                    "must be llama-7b, llama-70b or llama-405b, got '" + model + "'");
+            ScenarioException.require(layers >= 0, "layers", "must be >= 0 (0 = the model's), got " + layers);
+            ScenarioException.require(gpusPerServer >= 1, "gpusPerServer", "must be >= 1, got " + gpusPerServer);
+            ScenarioException.require(servers == 0 || servers >= 2, "servers", "must be 0 (all) or >= 2, got " + servers);
+            ScenarioException.require(gapNs >= 0 && Double.isFinite(gapNs), "gapNs", "must be >= 0 ns, got " + gapNs);
+        }
+
+        public static Fsdp defaults() {
+            return new Fsdp("llama-7b", 0, 8, 0, 0);
+        }
+    }
+
+    @TypeName("dag-trace")
+    @Doc("a dependency graph from a CSV file with header id,src,dst,bytes,deps,gap_ns and optional start_ns,job,phase,class (deps: ids separated by ';'); a relative path is resolved against the scenario file")
+    record DagTrace(@Doc("path of the CSV file") String file) implements WorkloadSpec {
+        public DagTrace {
+            ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns id,src,dst,bytes,deps,gap_ns)");
         }
     }
 }

@@ -137,11 +137,73 @@ final class Bounds {
                 best = Math.max(best, recvFirst[h] + recvWire[h] + recvTail[h]);
             }
         }
+        if (flows.stream().anyMatch(Flow::dependent)) {
+            // (e) the critical path of the dependency graph, each flow alone on its idle path
+            for (long f : earliestFinishPs(t, fib, flows, pk, pacedRateMbps)) {
+                best = Math.max(best, f);
+            }
+        }
         for (FabricCuts.Cut cut : cuts.oversubscribed()) {
             best = Math.max(best, cutPs(t, fib, flows, pk, cuts, cut, true));
             best = Math.max(best, cutPs(t, fib, flows, pk, cuts, cut, false));
         }
         return best - firstStart;
+    }
+
+    /**
+     * Critical path on an idle fabric: the earliest each flow can complete if it ran alone on its idle path
+     * (frames back to back, or one paced slot apart, then its last ACK back), starting at the later of its
+     * start time and its last dependency's earliest completion plus its gap.
+     */
+    static long[] earliestFinishPs(Topology t, Fib fib, List<Flow> flows, PacketSpec pk, long pacedRateMbps) {
+        record Key(int src, int dst, long bytes) {
+        }
+        java.util.Map<Key, Long> aloneOf = new java.util.HashMap<>();
+        long[] finish = new long[flows.size()];
+        int frameBytes = pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes();
+        long pacedSlot = pacedRateMbps == Long.MAX_VALUE ? 0 : Time.serializationPs(frameBytes, pacedRateMbps);
+        for (int i : org.lbsim.workload.FlowGraph.topologicalOrder(flows)) {
+            Flow f = flows.get(i);
+            long alone = aloneOf.computeIfAbsent(new Key(f.src(), f.dst(), f.bytes()), k -> {
+                int packets = (int) Math.max(1, (k.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
+                int lastPayload = (int) (k.bytes() - (long) (packets - 1) * pk.mtuBytes());
+                PathTimes p = pathTimes(t, fib, k.src(), k.dst(), lastPayload, pk);
+                long slot = Math.max(pacedSlot, p.dataSerPs() + p.gapPs());
+                return (long) (packets - 1) * slot + p.lastDataSerPs() + p.dataLatencyPs() + p.ackSerPs() + p.ackLatencyPs();
+            });
+            long start = f.startPs();
+            for (int d : f.deps()) {
+                start = Math.max(start, finish[d] + f.gapPs());
+            }
+            finish[i] = start + alone;
+        }
+        return finish;
+    }
+
+    /**
+     * Each job's ideal completion time (PRO V's "ideal" for the JCT slowdown): its critical path on an
+     * idle fabric, from its first flow's start to its last flow's earliest completion.
+     */
+    static long[] jobBoundsPs(Topology t, Fib fib, org.lbsim.workload.Workload w, PacketSpec pk, long pacedRateMbps) {
+        long[] finish = earliestFinishPs(t, fib, w.flows(), pk, pacedRateMbps);
+        int jobs = w.jobs().size();
+        long[] first = new long[jobs];
+        long[] last = new long[jobs];
+        java.util.Arrays.fill(first, Long.MAX_VALUE);
+        for (int i = 0; i < finish.length; i++) {
+            Flow f = w.flows().get(i);
+            if (f.job() < jobs) {
+                last[f.job()] = Math.max(last[f.job()], finish[i]);
+                if (!f.dependent()) {
+                    first[f.job()] = Math.min(first[f.job()], f.startPs());
+                }
+            }
+        }
+        long[] bound = new long[jobs];
+        for (int j = 0; j < jobs; j++) {
+            bound[j] = first[j] == Long.MAX_VALUE ? 0 : last[j] - first[j];
+        }
+        return bound;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.List;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
 import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.JobResult;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.OutOfOrder;
 import org.lbsim.metrics.TimeSeries;
@@ -22,6 +23,7 @@ import org.lbsim.transport.ReceiverQp;
 import org.lbsim.transport.SenderQp;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
+import org.lbsim.workload.Workload;
 
 /**
  * A run that has been fully built and validated but not started. {@link #run()} simulates it once
@@ -34,6 +36,8 @@ public final class PreparedRun {
     private final Network network;
     private final Transport transport;
     private final List<Flow> flows;
+    private final Workload workload;
+    private final long[] jobIdealPs;
     private final long lowerBoundPs;
     private final long rhoMaxMbps;
     private final int failedLinks;
@@ -43,9 +47,13 @@ public final class PreparedRun {
     private final FailureTimeline failureTimeline;
     private RunResult result;
 
-    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, List<Flow> flows,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, FailureTimeline failureTimeline) {
+    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload,
+                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, long[] jobIdealPs,
+                FailureTimeline failureTimeline) {
+        this.workload = workload;
+        this.jobIdealPs = jobIdealPs;
         this.failureTimeline = failureTimeline;
+        List<Flow> flows = workload.flows();
         this.watchdog = watchdog;
         this.sampler = sampler;
         this.scenario = scenario;
@@ -170,13 +178,16 @@ public final class PreparedRun {
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
             long done = transport.connectionDonePs(i);
-            long fct = done >= 0 ? done - f.startPs() : -1;
-            flowResults.add(new FlowResult(i, f.src(), f.dst(), f.bytes(), f.startPs(), fct, receiverDone[i], sent[i],
+            long started = transport.connectionStartedPs(i); // a dependent flow's actual start; -1 if it never started
+            long fct = done >= 0 ? done - started : -1;
+            flowResults.add(new FlowResult(i, f.src(), f.dst(), f.bytes(), started, fct, receiverDone[i], sent[i],
                     retxOf[i], spuriousOf[i], dupOf[i], timeoutsOf[i]));
             retx += retxOf[i];
             spurious += spuriousOf[i];
             timeouts += timeoutsOf[i];
-            firstStart = Math.min(firstStart, f.startPs());
+            if (started >= 0) {
+                firstStart = Math.min(firstStart, started);
+            }
             if (fct >= 0) {
                 finished++;
                 lastEnd = Math.max(lastEnd, done);
@@ -192,9 +203,70 @@ public final class PreparedRun {
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
                 rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series,
-                ending, endingDetail, sampler == null ? 0 : sampler.decimations(), wallMs,
+                jobResults(flowResults), ending, endingDetail, sampler == null ? 0 : sampler.decimations(), wallMs,
                 failureTimeline == null ? List.of()
                         : failureTimeline.stats(endPs, lossesAtCompletion != null ? lossesAtCompletion : FailureTimeline.losses(network)));
+    }
+
+    /** Per job: JCT, each phase's CCT (from its first flow's start to its last flow's completion), the ideal. */
+    private List<JobResult> jobResults(List<FlowResult> flowResults) {
+        List<org.lbsim.workload.Job> jobs = workload.jobs();
+        if (jobs.isEmpty()) {
+            return List.of();
+        }
+        int n = jobs.size();
+        long[] first = new long[n];
+        long[] last = new long[n];
+        int[] count = new int[n];
+        boolean[] unfinished = new boolean[n];
+        java.util.Arrays.fill(first, Long.MAX_VALUE);
+        long[][] phaseFirst = new long[n][];
+        long[][] phaseLast = new long[n][];
+        int[][] phaseCount = new int[n][];
+        boolean[][] phaseUnfinished = new boolean[n][];
+        for (int j = 0; j < n; j++) {
+            int phases = jobs.get(j).phases().size();
+            phaseFirst[j] = new long[phases];
+            java.util.Arrays.fill(phaseFirst[j], Long.MAX_VALUE);
+            phaseLast[j] = new long[phases];
+            phaseCount[j] = new int[phases];
+            phaseUnfinished[j] = new boolean[phases];
+        }
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            FlowResult r = flowResults.get(i);
+            int j = f.job();
+            int ph = f.phase();
+            count[j]++;
+            phaseCount[j][ph]++;
+            if (r.startPs() >= 0) {
+                first[j] = Math.min(first[j], r.startPs());
+                phaseFirst[j][ph] = Math.min(phaseFirst[j][ph], r.startPs());
+            }
+            if (r.finished()) {
+                long done = r.startPs() + r.fctPs();
+                last[j] = Math.max(last[j], done);
+                phaseLast[j][ph] = Math.max(phaseLast[j][ph], done);
+            } else {
+                unfinished[j] = true;
+                phaseUnfinished[j][ph] = true;
+            }
+        }
+        List<JobResult> out = new ArrayList<>(n);
+        for (int j = 0; j < n; j++) {
+            org.lbsim.workload.Job job = jobs.get(j);
+            List<JobResult.Phase> phases = new ArrayList<>();
+            for (int ph = 0; ph < job.phases().size(); ph++) {
+                long start = phaseFirst[j][ph] == Long.MAX_VALUE ? -1 : phaseFirst[j][ph];
+                long cct = phaseUnfinished[j][ph] || start < 0 ? -1 : phaseLast[j][ph] - start;
+                phases.add(new JobResult.Phase(ph, job.phases().get(ph), phaseCount[j][ph], start, cct));
+            }
+            long start = first[j] == Long.MAX_VALUE ? -1 : first[j];
+            long jct = unfinished[j] || start < 0 ? -1 : last[j] - start;
+            out.add(new JobResult(j, job.name(), job.collective(), job.ranks(), job.bytes(), count[j], start, jct,
+                    j < jobIdealPs.length ? jobIdealPs[j] : 0, job.busFactor(), job.background(), phases));
+        }
+        return List.copyOf(out);
     }
 
     private List<LayerStats> layerStats(long endPs) {
@@ -281,6 +353,16 @@ public final class PreparedRun {
 
     public List<Flow> flows() {
         return flows;
+    }
+
+    /** The flows and their jobs. */
+    public Workload workload() {
+        return workload;
+    }
+
+    /** Each job's critical path on an idle fabric (empty for workloads without jobs). */
+    public long[] jobIdealPs() {
+        return jobIdealPs.clone();
     }
 
     public long lowerBoundPs() {

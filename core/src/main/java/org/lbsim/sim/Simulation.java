@@ -42,6 +42,7 @@ import org.lbsim.transport.LossRecoveryFactory;
 import org.lbsim.transport.QueuePairScheme;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
+import org.lbsim.workload.Workload;
 import org.lbsim.workload.Workloads;
 
 /** Builds a run from a scenario: the one place where topology, routing, network, transport and workload meet. */
@@ -97,12 +98,14 @@ public final class Simulation {
         Fib healthy = Routing.compute(topology, new boolean[topology.linkCount()]);
         Fib converged = failedLinks == 0 ? healthy : Routing.compute(topology, down);
 
-        List<Flow> flows;
+        Workload workload;
         try {
-            flows = Workloads.generate(scenario.workload(), topology.hostCount(), rng.stream("workload"), baseDir);
+            workload = Workloads.build(scenario.workload(), topology, scenario.packets().mtuBytes(), rng.stream("workload"), baseDir);
         } catch (ScenarioException e) {
             throw e.field().startsWith("workload") ? e : e.under("workload");
         }
+        List<Flow> flows = workload.flows();
+        boolean dependent = workload.hasDependencies();
         Feasibility.flows(scenario, flows, topology, healthy);
 
         if (failedLinks > 0) {
@@ -126,6 +129,12 @@ public final class Simulation {
 
         int[] src = flows.stream().mapToInt(Flow::src).toArray();
         int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
+        if (dependent) {
+            // steps between the same two hosts follow each other: each pair loads the fabric once (rho_max, OFAN App. A)
+            long[] pairs = flows.stream().mapToLong(f -> ((long) f.src() << 32) | f.dst()).distinct().toArray();
+            src = java.util.Arrays.stream(pairs).mapToInt(k -> (int) (k >>> 32)).toArray();
+            dst = java.util.Arrays.stream(pairs).mapToInt(k -> (int) k).toArray();
+        }
         List<FailureSchedule.Event> schedule;
         try {
             schedule = FailureSchedule.resolve(topology, scenario.failures(), down, src, dst);
@@ -198,17 +207,22 @@ public final class Simulation {
         List<QpContext> qps = new java.util.ArrayList<>();
         List<Integer> connectionOf = new java.util.ArrayList<>();
         // A host's queue pairs that start together, in flow order: rank and count give each its phase.
-        record HostStart(int src, long startPs) {
+        // Dependent flows start together when they wait for the same flows with the same gap.
+        record HostStart(int src, long startPs, List<Integer> deps, long gapPs) {
+            static HostStart of(Flow f) {
+                return new HostStart(f.src(), f.startPs(), java.util.Arrays.stream(f.deps()).sorted().boxed().toList(), f.gapPs());
+            }
         }
         java.util.Map<HostStart, int[]> together = new java.util.HashMap<>();
         for (Flow f : flows) {
-            together.computeIfAbsent(new HostStart(f.src(), f.startPs()), k -> new int[2])[1] += (int) Math.min(qpsPer, f.bytes());
+            together.computeIfAbsent(HostStart.of(f), k -> new int[2])[1] += (int) Math.min(qpsPer, f.bytes());
         }
+        java.util.Map<Long, Long> rttOfPair = new java.util.HashMap<>();
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
-            long rtt = Bounds.baseRttPs(topology, healthy, f.src(), f.dst(), pk);
+            long rtt = rttOfPair.computeIfAbsent(((long) f.src() << 32) | f.dst(), k -> Bounds.baseRttPs(topology, healthy, f.src(), f.dst(), pk));
             int n = (int) Math.min(qpsPer, f.bytes());
-            int[] rankCount = together.get(new HostStart(f.src(), f.startPs()));
+            int[] rankCount = together.get(HostStart.of(f));
             for (int j = 0; j < n; j++) {
                 long share = f.bytes() / n + (j < f.bytes() % n ? 1 : 0);
                 int packets = (int) Math.max(1, (share + pk.mtuBytes() - 1) / pk.mtuBytes());
@@ -223,8 +237,10 @@ public final class Simulation {
         java.util.Map<LoadBalancer, QueuePairScheme> bundles = new java.util.IdentityHashMap<>();
         QueuePairScheme[] bundleOfQp = java.util.Arrays.stream(lbOfQp).map(l -> bundles.computeIfAbsent(l, x -> bundle.apply(x, recovery)))
                 .toArray(QueuePairScheme[]::new);
+        int[][] deps = dependent ? flows.stream().map(Flow::deps).toArray(int[][]::new) : null;
+        long[] gaps = dependent ? flows.stream().mapToLong(Flow::gapPs).toArray() : null;
         Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
                 scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
@@ -238,7 +254,9 @@ public final class Simulation {
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
                 : null;
-        return new PreparedRun(scenario, sim, topology, network, transport, flows, bound, rhoMax, failedLinks, watchdog, sampler, timeline);
+        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
+                dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
+                timeline);
     }
 
     private static BufferModel bufferModel(BufferSpec spec) {

@@ -18,6 +18,12 @@ import org.lbsim.topology.Fib;
  * workload) is carried by one or more queue pairs (NCCL_IB_QPS_PER_CONNECTION). Starts each queue
  * pair at its start time (one pending wake-up, taken in start order) and stops the simulation when
  * the last connection completes.
+ *
+ * <p>Connections may depend on others (collective steps): such a connection keeps a count of its
+ * unfinished dependencies, and each connection a list of its dependents (CSR arrays). When a
+ * connection completes, each dependent whose count reaches zero is queued to start at
+ * max(its earliest start, now + its gap) in a small heap of pending starts that shares the one
+ * wake-up with the static start order: O(1) per dependency edge plus O(log pending) per start.
  */
 public final class Transport implements EventHandler {
     private final Simulator sim;
@@ -37,6 +43,19 @@ public final class Transport implements EventHandler {
     private final long[] connectionDonePs;
     private int connectionsLeft;
     private Runnable onAllDone;
+    // the dependency graph of connections (empty arrays when every connection is independent)
+    private final int[] depsLeft;
+    private final int[] dependentsFrom;
+    private final int[] dependents;
+    private final long[] gapPsOf;
+    private final long[] earliestStartPsOf;
+    private final long[] startedPsOf;
+    private final int[] qpsFrom;
+    private final int[] qpsOfConnection;
+    private final StartHeap pendingStarts = new StartHeap();
+    /** Time of the live wake-up (Long.MAX_VALUE if none); an event whose tag is not wakeGeneration is stale. */
+    private long wakePs = Long.MAX_VALUE;
+    private long wakeGeneration;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
     private final PacketKinds kinds = new PacketKinds();
 
@@ -129,6 +148,19 @@ public final class Transport implements EventHandler {
     public Transport(Network network, List<QpContext> qps, int[] connectionOfQp, long[] startPsOfQp, int connections,
                      CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
                      Fib convergedFib, int batchPackets) {
+        this(network, qps, connectionOfQp, startPsOfQp, connections, null, null, cc, bundleOfQp, lbOfQp, rng, ackBytes, convergedFib,
+                batchPackets);
+    }
+
+    /**
+     * @param depsOfConnection  the connections each connection waits for (null or all empty: every connection independent);
+     *                          the graph must be acyclic
+     * @param gapPsOfConnection the compute gap after a connection's last dependency completed, before it starts
+     */
+    public Transport(Network network, List<QpContext> qps, int[] connectionOfQp, long[] startPsOfQp, int connections,
+                     int[][] depsOfConnection, long[] gapPsOfConnection,
+                     CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
+                     Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
         java.util.Set<QueuePairScheme> registered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (QueuePairScheme scheme : bundleOfQp) {
@@ -164,15 +196,65 @@ public final class Transport implements EventHandler {
         this.onAllDone = sim::stop;
         lostData = new long[n];
         network.setLossListener((qp, psn) -> lostData[qp]++);
-        Integer[] order = new Integer[n];
+        // dependency graph: count of unfinished dependencies, dependents as CSR, queue pairs per connection as CSR
+        depsLeft = new int[connections];
+        gapPsOf = new long[connections];
+        earliestStartPsOf = new long[connections];
+        startedPsOf = new long[connections];
+        dependentsFrom = new int[connections + 1];
+        qpsFrom = new int[connections + 1];
         for (int i = 0; i < n; i++) {
-            order[i] = i;
+            qpsFrom[connectionOfQp[i] + 1]++;
+            earliestStartPsOf[connectionOfQp[i]] = startPsOfQp[i];
+        }
+        int edges = 0;
+        if (depsOfConnection != null) {
+            for (int c = 0; c < connections; c++) {
+                int[] deps = depsOfConnection[c];
+                depsLeft[c] = deps.length;
+                gapPsOf[c] = gapPsOfConnection[c];
+                for (int d : deps) {
+                    dependentsFrom[d + 1]++;
+                    edges++;
+                }
+            }
+        }
+        for (int c = 0; c < connections; c++) {
+            dependentsFrom[c + 1] += dependentsFrom[c];
+            qpsFrom[c + 1] += qpsFrom[c];
+            startedPsOf[c] = depsLeft[c] == 0 ? earliestStartPsOf[c] : -1;
+        }
+        dependents = new int[edges];
+        int[] fill = Arrays.copyOf(dependentsFrom, connections);
+        if (depsOfConnection != null) {
+            for (int c = 0; c < connections; c++) {
+                for (int d : depsOfConnection[c]) {
+                    dependents[fill[d]++] = c;
+                }
+            }
+        }
+        qpsOfConnection = new int[n];
+        int[] qpFill = Arrays.copyOf(qpsFrom, connections);
+        for (int i = 0; i < n; i++) {
+            qpsOfConnection[qpFill[connectionOfQp[i]]++] = i;
+        }
+        // queue pairs of independent connections start in start order; dependent ones on their dependencies' completion
+        int independent = 0;
+        for (int i = 0; i < n; i++) {
+            independent += depsLeft[connectionOfQp[i]] == 0 ? 1 : 0;
+        }
+        Integer[] order = new Integer[independent];
+        for (int i = 0, j = 0; i < n; i++) {
+            if (depsLeft[connectionOfQp[i]] == 0) {
+                order[j++] = i;
+            }
         }
         Arrays.sort(order, (a, b) -> Long.compare(startPsOfQp[a], startPsOfQp[b]));
         startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
         handlerId = sim.register(this);
-        if (n > 0) {
-            sim.schedule(handlerId, senders[startOrder[0]].startPs(), 0, 0);
+        if (startOrder.length > 0) {
+            wakePs = senders[startOrder[0]].startPs();
+            sim.schedule(handlerId, wakePs, 0, wakeGeneration);
         }
     }
 
@@ -205,13 +287,118 @@ public final class Transport implements EventHandler {
 
     @Override
     public void onEvent(int kind, long tag) {
+        if (tag != wakeGeneration) {
+            return; // superseded by an earlier wake-up for a dependent start
+        }
         long now = sim.nowPs();
+        wakePs = Long.MAX_VALUE;
         while (nextToStart < startOrder.length && senders[startOrder[nextToStart]].startPs() <= now) {
             SenderQp qp = senders[startOrder[nextToStart++]];
+            qp.congestionControl().onStart(now);
             stacks[qp.ctx.src()].activate(qp);
         }
-        if (nextToStart < startOrder.length) {
-            sim.schedule(handlerId, senders[startOrder[nextToStart]].startPs(), 0, 0);
+        while (!pendingStarts.isEmpty() && pendingStarts.topPs() <= now) {
+            int c = pendingStarts.pop();
+            startedPsOf[c] = now;
+            for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
+                SenderQp qp = senders[qpsOfConnection[k]];
+                qp.congestionControl().onStart(now);
+                stacks[qp.ctx.src()].activate(qp);
+            }
+        }
+        long next = nextToStart < startOrder.length ? senders[startOrder[nextToStart]].startPs() : Long.MAX_VALUE;
+        if (!pendingStarts.isEmpty()) {
+            next = Math.min(next, pendingStarts.topPs());
+        }
+        if (next != Long.MAX_VALUE) {
+            wakePs = next;
+            sim.schedule(handlerId, next, 0, ++wakeGeneration);
+        }
+    }
+
+    /** Queues connection {@code c}, whose dependencies all completed, to start after its gap. */
+    private void release(int c, long nowPs) {
+        long at = Math.max(earliestStartPsOf[c], nowPs + gapPsOf[c]);
+        pendingStarts.push(at, c);
+        if (at < wakePs) {
+            wakePs = at;
+            sim.schedule(handlerId, at, 0, ++wakeGeneration);
+        }
+    }
+
+    /**
+     * Pending starts ordered by time, then by when they were queued (deterministic ties): a binary
+     * heap over primitive arrays.
+     */
+    private static final class StartHeap {
+        private long[] timePs = new long[16];
+        private long[] order = new long[16];
+        private int[] connection = new int[16];
+        private int size;
+        private long pushed;
+
+        boolean isEmpty() {
+            return size == 0;
+        }
+
+        long topPs() {
+            return timePs[0];
+        }
+
+        void push(long t, int c) {
+            if (size == timePs.length) {
+                timePs = Arrays.copyOf(timePs, size * 2);
+                order = Arrays.copyOf(order, size * 2);
+                connection = Arrays.copyOf(connection, size * 2);
+            }
+            int i = size++;
+            long o = pushed++;
+            while (i > 0) {
+                int parent = (i - 1) >>> 1;
+                if (!before(t, o, timePs[parent], order[parent])) {
+                    break;
+                }
+                set(i, timePs[parent], order[parent], connection[parent]);
+                i = parent;
+            }
+            set(i, t, o, c);
+        }
+
+        int pop() {
+            int top = connection[0];
+            size--;
+            long t = timePs[size];
+            long o = order[size];
+            int c = connection[size];
+            int i = 0;
+            while (true) {
+                int child = 2 * i + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && before(timePs[child + 1], order[child + 1], timePs[child], order[child])) {
+                    child++;
+                }
+                if (!before(timePs[child], order[child], t, o)) {
+                    break;
+                }
+                set(i, timePs[child], order[child], connection[child]);
+                i = child;
+            }
+            if (size > 0) {
+                set(i, t, o, c);
+            }
+            return top;
+        }
+
+        private static boolean before(long t1, long o1, long t2, long o2) {
+            return t1 < t2 || (t1 == t2 && o1 < o2);
+        }
+
+        private void set(int i, long t, long o, int c) {
+            timePs[i] = t;
+            order[i] = o;
+            connection[i] = c;
         }
     }
 
@@ -238,7 +425,14 @@ public final class Transport implements EventHandler {
         lastCompletionPs = sim.nowPs();
         int c = connectionOfQp[qp.qp()];
         if (--qpsLeft[c] == 0) {
-            connectionDonePs[c] = sim.nowPs();
+            long now = sim.nowPs();
+            connectionDonePs[c] = now;
+            for (int k = dependentsFrom[c]; k < dependentsFrom[c + 1]; k++) {
+                int d = dependents[k];
+                if (--depsLeft[d] == 0) {
+                    release(d, now);
+                }
+            }
             if (--connectionsLeft == 0) {
                 onAllDone.run();
             }
@@ -257,6 +451,14 @@ public final class Transport implements EventHandler {
     /** When every queue pair of connection {@code c} had its data acknowledged, or -1. */
     public long connectionDonePs(int c) {
         return connectionDonePs[c];
+    }
+
+    /**
+     * When connection {@code c} started: its start time if independent, else when its dependencies and
+     * gap allowed it to start; -1 if it never started.
+     */
+    public long connectionStartedPs(int c) {
+        return startedPsOf[c];
     }
 
     /** The connection a queue pair carries part of. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.topology.Topology;
 
 /** Turns a workload description into the list of flows of a run. */
 public final class Workloads {
@@ -18,6 +19,58 @@ public final class Workloads {
     }
 
     /**
+     * The flows and jobs of a workload on a fabric.
+     *
+     * @param baseDir where a relative trace path is resolved (the scenario file's folder)
+     */
+    public static Workload build(WorkloadSpec spec, Topology topology, int mtuBytes, SplittableRandom rng, Path baseDir) {
+        if (spec instanceof WorkloadSpec.Collective c) {
+            Collectives.Builder b = new Collectives.Builder();
+            int[] hosts = Collectives.place(topology, c.placement(), c.hosts(), new boolean[topology.hostCount()], rng);
+            Collectives.job(b, c.asJob(), hosts, rng);
+            return b.build();
+        }
+        if (spec instanceof WorkloadSpec.Jobs js) {
+            Collectives.Builder b = new Collectives.Builder();
+            boolean[] taken = new boolean[topology.hostCount()];
+            for (int i = 0; i < js.jobs().size(); i++) {
+                WorkloadSpec.JobSpec j = js.jobs().get(i);
+                try {
+                    Collectives.job(b, j, Collectives.place(topology, j.placement(), j.hosts(), taken, rng), rng);
+                } catch (ScenarioException e) {
+                    throw e.under("jobs[" + i + "]");
+                }
+            }
+            for (int i = 0; i < js.background().size(); i++) {
+                try {
+                    Collectives.background(b, js.background().get(i), topology, taken, rng, i);
+                } catch (ScenarioException e) {
+                    throw e.under("background[" + i + "]");
+                }
+            }
+            return b.build();
+        }
+        if (spec instanceof WorkloadSpec.Fsdp f) {
+            Collectives.Builder b = new Collectives.Builder();
+            Collectives.fsdp(b, f, topology, rng, mtuBytes);
+            return b.build();
+        }
+        if (spec instanceof WorkloadSpec.DagTrace t) {
+            Path file = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
+            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                return DagTrace.read(in, t.file(), topology.hostCount());
+            } catch (NoSuchFileException e) {
+                throw new ScenarioException("file", "no such file: " + file);
+            } catch (IOException e) {
+                throw new ScenarioException("file", "cannot read " + file + ": " + e.getMessage());
+            }
+        }
+        return Workload.independent(generate(spec, topology.hostCount(), rng, baseDir));
+    }
+
+    /**
+     * The flows of a classic workload (permutation, all-to-all, trace), all independent.
+     *
      * @param baseDir where a relative trace path is resolved (the scenario file's folder)
      */
     public static List<Flow> generate(WorkloadSpec spec, int hostCount, SplittableRandom rng, Path baseDir) {

@@ -188,6 +188,17 @@ public final class HtmlReport {
         }
         body.append("</div>\n");
 
+        if (!run.jobs().isEmpty()) {
+            // PRO V: JCT slowdown against the idle-fabric critical path; NCCL-tests algbw / busbw in GB/s
+            section(h, idPrefix + "jobs", "Jobs", top);
+            StringBuilder jt = new StringBuilder("<div class=\"scroll\"><table>\n");
+            Html.row(jt, RunData.JOB_COLUMNS.stream().map(Html::header).toList(), true);
+            for (Map<String, Object> j : run.jobs()) {
+                Html.row(jt, RunData.JOB_COLUMNS.stream().map(c -> cellByName(c, j.get(c))).toList(), false);
+            }
+            body.append(jt).append("</table></div>\n");
+        }
+
         section(h, idPrefix + "layers", "Queues and drops per layer", top);
         if (run.layers().isEmpty()) {
             body.append("<p class=\"note\">No per-layer statistics.</p>\n");

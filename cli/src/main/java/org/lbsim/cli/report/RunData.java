@@ -35,10 +35,34 @@ import org.lbsim.metrics.TimeSeries;
  * @param oooHistogram out-of-order log2 histogram (empty when unknown)
  * @param meta       version, commit ... (may be empty)
  * @param notes      what the source lacked, to say in the report
+ * @param jobs       per job: name, collective, ranks, jct_ps, ideal_ps, slowdown, algbw_gbps, busbw_gbps (empty without jobs)
  */
 public record RunData(String title, String scenarioYaml, Map<String, Object> summary, List<Map<String, Object>> layers,
                       Map<String, Object> counters, Map<String, Object> outOfOrder, double[] fctPs, List<TimeSeries> series,
-                      long[] oooHistogram, Map<String, Object> meta, List<String> notes) {
+                      long[] oooHistogram, Map<String, Object> meta, List<String> notes, List<Map<String, Object>> jobs) {
+    /** The columns of the report's job table, as the results store names them. */
+    static final List<String> JOB_COLUMNS = List.of("name", "collective", "ranks", "bytes", "jct_ps", "ideal_ps", "slowdown", "algbw_gbps",
+            "busbw_gbps");
+
+    private static Map<String, Object> jobRow(String name, String collective, Object ranks, Object bytes, Object jct, Object ideal, Object slowdown,
+                                              Object algbw, Object busbw) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        m.put("collective", collective);
+        m.put("ranks", ranks);
+        m.put("bytes", bytes);
+        m.put("jct_ps", jct);
+        m.put("ideal_ps", ideal);
+        m.put("slowdown", slowdown);
+        m.put("algbw_gbps", algbw);
+        m.put("busbw_gbps", busbw);
+        return m;
+    }
+
+    private static Object finite(double v) {
+        return Double.isNaN(v) ? null : v;
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final YAMLMapper YAML = new YAMLMapper();
 
@@ -105,8 +129,13 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         ooo.put("max_degree", o.maxDegree());
         ooo.put("max_held", o.maxHeld());
         double[] fct = r.flowResults().stream().filter(FlowResult::finished).mapToDouble(FlowResult::fctPs).toArray();
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        for (org.lbsim.metrics.JobResult j : r.jobs()) {
+            jobs.add(jobRow(j.name(), j.collective(), j.ranks(), j.bytes(), j.jctPs(), j.idealPs(), finite(j.slowdown()), finite(j.algbwGBps()),
+                    finite(j.busbwGBps())));
+        }
         return new RunData(title, scenarioYaml, s, layers, counters, ooo, fct, r.series(),
-                o.log2Histogram() == null ? new long[0] : o.log2Histogram().clone(), meta == null ? Map.of() : meta, List.of());
+                o.log2Histogram() == null ? new long[0] : o.log2Histogram().clone(), meta == null ? Map.of() : meta, List.of(), jobs);
     }
 
     /**
@@ -162,7 +191,17 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
             Map<String, Object> meta = Files.isRegularFile(dir.resolve("meta.json"))
                     ? snakeKeys(JSON.readValue(dir.resolve("meta.json").toFile(), Map.class)) : Map.of();
             String title = dir.toAbsolutePath().normalize().getFileName() == null ? shown : dir.toAbsolutePath().normalize().getFileName().toString();
-            return new RunData(title, yaml, s, layers, counters, ooo, fct, series, hist, meta, notes);
+            List<Map<String, Object>> jobs = new ArrayList<>();
+            if (summary.get("jobs") instanceof List<?> js) {
+                for (Object o : js) {
+                    if (o instanceof Map<?, ?> j) {
+                        jobs.add(jobRow(String.valueOf(j.get("name")), String.valueOf(j.get("collective")), number(j.get("ranks")),
+                                number(j.get("bytes")), number(j.get("jctPs")), number(j.get("idealPs")), number(j.get("slowdown")),
+                                number(j.get("algbwGBps")), number(j.get("busbwGBps"))));
+                    }
+                }
+            }
+            return new RunData(title, yaml, s, layers, counters, ooo, fct, series, hist, meta, notes, jobs);
         } catch (IOException e) {
             throw new PlotException(shown + ": cannot read the run folder: " + e.getMessage(), e);
         }
@@ -202,8 +241,14 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("lbsim_version", row.get("lbsim_version"));
         meta.put("git_commit", row.get("git_commit"));
+        List<Map<String, Object>> jobs = new ArrayList<>();
+        if (db.hasTable("jobs")) {
+            for (Map<String, Object> j : db.query("SELECT " + String.join(", ", JOB_COLUMNS) + " FROM jobs WHERE run_id = ? ORDER BY job", id)) {
+                jobs.add(j);
+            }
+        }
         return new RunData(id, row.get("scenario_yaml") == null ? "" : String.valueOf(row.get("scenario_yaml")), s, layers, counters, ooo,
-                fct, db.series(id), db.outOfOrderHistogram(id), meta, List.of());
+                fct, db.series(id), db.outOfOrderHistogram(id), meta, List.of(), jobs);
     }
 
     private static Object number(Object o) {

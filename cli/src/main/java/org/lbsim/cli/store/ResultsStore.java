@@ -41,7 +41,7 @@ public final class ResultsStore implements AutoCloseable {
     /** The database file a sweep writes into its output folder. */
     public static final String DEFAULT_FILE = "results.duckdb";
     /** The tables, in the order of docs/results.md. */
-    public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "series", "ooo_histogram");
+    public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "series", "ooo_histogram", "jobs", "job_phases");
 
     private static final String RUNS_FIXED = String.join(", ",
             "run_id VARCHAR PRIMARY KEY", "sweep VARCHAR", "point INTEGER", "seed BIGINT", "scenario_name VARCHAR", "scenario_yaml VARCHAR",
@@ -70,6 +70,10 @@ public final class ResultsStore implements AutoCloseable {
         CHILD_TABLES.put("counters", "run_id VARCHAR, name VARCHAR, value BIGINT");
         CHILD_TABLES.put("series", "run_id VARCHAR, series VARCHAR, unit VARCHAR, t_ps BIGINT, value DOUBLE");
         CHILD_TABLES.put("ooo_histogram", "run_id VARCHAR, bucket INTEGER, count BIGINT");
+        CHILD_TABLES.put("jobs", "run_id VARCHAR, job INTEGER, name VARCHAR, collective VARCHAR, background BOOLEAN, ranks INTEGER,"
+                + " bytes BIGINT, flows INTEGER, start_ps BIGINT, jct_ps BIGINT, ideal_ps BIGINT, slowdown DOUBLE, algbw_gbps DOUBLE,"
+                + " busbw_gbps DOUBLE");
+        CHILD_TABLES.put("job_phases", "run_id VARCHAR, job INTEGER, phase INTEGER, name VARCHAR, flows INTEGER, start_ps BIGINT, cct_ps BIGINT");
     }
 
     private final String shown;
@@ -481,6 +485,23 @@ public final class ResultsStore implements AutoCloseable {
                 double[] v = s.values();
                 for (int k = 0; k < t.length; k++) {
                     a.beginRow().append(id).append(s.name()).append(s.unit()).append(t[k]).append(v[k]).endRow();
+                }
+            }
+        }
+        if (!res.jobs().isEmpty()) {
+            try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "jobs")) {
+                for (org.lbsim.metrics.JobResult j : res.jobs()) {
+                    a.beginRow().append(id).append(j.job()).append(j.name()).append(j.collective()).append(j.background()).append(j.ranks())
+                            .append(j.bytes()).append(j.flows()).append(j.startPs()).append(j.jctPs()).append(j.idealPs())
+                            .append(j.slowdown()).append(j.algbwGBps()).append(j.busbwGBps()).endRow();
+                }
+            }
+            try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "job_phases")) {
+                for (org.lbsim.metrics.JobResult j : res.jobs()) {
+                    for (org.lbsim.metrics.JobResult.Phase p : j.phases()) {
+                        a.beginRow().append(id).append(j.job()).append(p.phase()).append(p.name()).append(p.flows()).append(p.startPs())
+                                .append(p.cctPs()).endRow();
+                    }
                 }
             }
         }
