@@ -16,7 +16,7 @@ class TopologyOptionsExplainedTest {
         assertThat(Catalog.explain("leaf-spine"))
                 .containsPattern("\n  nicsPerServer +integer +1 ")
                 .contains("oversubscription = hostsPerLeaf x hostLink rate / (spines x linksPerLeafSpine x leafSpineLink rate)");
-        assertThat(Catalog.explain("custom")).containsPattern("\n  nicsPerServer +integer +required");
+        assertThat(Catalog.explain("custom")).containsPattern("\n  nicsPerServer +integer +1 ");
         assertThat(Catalog.explain("topology")).contains("fat-tree | leaf-spine | rail-leaf-spine | custom");
     }
 
