@@ -117,13 +117,7 @@ public final class Simulation {
                 }
             }
         }
-        LoadBalancer lb = scheme != null ? scheme : component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
-        LoadBalancer[] lbByClass = new LoadBalancer[64];
-        java.util.Arrays.fill(lbByClass, lb);
-        for (int i = 0; i < scenario.trafficClasses().size(); i++) {
-            org.lbsim.scenario.TrafficClassSpec tc = scenario.trafficClasses().get(i);
-            lbByClass[tc.trafficClass()] = component(LoadBalancers.REGISTRY, tc.loadBalancing(), "trafficClasses[" + i + "].loadBalancing");
-        }
+        LoadBalancer[] lbByClass = schemesByClass(scenario, scheme);
         CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
         LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
 
@@ -147,18 +141,77 @@ public final class Simulation {
 
         Simulator sim = new Simulator();
         FailureSpec failures = scenario.failures();
-        long convergencePs = failures.convergenceDelayNs() < 0 ? -1 : Time.ns(failures.convergenceDelayNs());
-        if (failures.convergenceDelayRtts() >= 0) {
-            // OFAN 5.2 gives G in multiples of the minimum network RTT: that of the longest idle path
-            int far = topology.hostCount() - 1;
-            if (PathFacts.path(topology, healthy, 0, far).length == 0 || PathFacts.path(topology, healthy, far, 0).length == 0) {
-                throw new ScenarioException("failures.convergenceDelayRtts", "needs a route between host 0 and host " + far
-                        + " to measure the base RTT; give failures.convergenceDelayNs instead");
-            }
-            long rtt = Bounds.baseRttPs(topology, healthy, 0, far, pk);
-            convergencePs = Math.round(failures.convergenceDelayRtts() * rtt);
-        }
+        long convergencePs = convergencePs(failures, topology, healthy, pk);
         Fib initial = convergencePs == 0 ? converged : healthy;
+        Network network = network(scenario, sim, topology, initial, rng, down);
+        PfcSpec pfcSpec = scenario.switches().pfc();
+        PfcWatchdog watchdog = pfcSpec.enabled() ? new PfcWatchdog(network, Time.us(pfcSpec.deadlockCheckUs())) : null;
+        programSwitches(scenario, network, initial, rng, lbByClass);
+        if (failedLinks > 0 && convergencePs > 0) {
+            RoutingConvergence.schedule(sim, network, converged, convergencePs);
+        }
+        FailureTimeline timeline = failures.duringRun()
+                ? new FailureTimeline(sim, network, schedule, down, convergencePs, Time.ns(failures.detectionDelayNs()), failures.mtbfUs(),
+                        failures.mttrUs(), rng)
+                : null;
+
+        QueuePairs queuePairs = queuePairs(flows, scenario.nic().qpsPerConnection(), topology, healthy, pk, rhoMax);
+        List<QpContext> qps = queuePairs.contexts();
+        LoadBalancer[] lbOfQp = qps.stream().map(q -> lbByClass[q.trafficClass()]).toArray(LoadBalancer[]::new);
+        java.util.Map<LoadBalancer, QueuePairScheme> bundles = new java.util.IdentityHashMap<>();
+        QueuePairScheme[] bundleOfQp = java.util.Arrays.stream(lbOfQp).map(l -> bundles.computeIfAbsent(l, x -> bundle.apply(x, recovery)))
+                .toArray(QueuePairScheme[]::new);
+        int[][] deps = dependent ? flows.stream().map(Flow::deps).toArray(int[][]::new) : null;
+        long[] gaps = dependent ? flows.stream().mapToLong(Flow::gapPs).toArray() : null;
+        Transport transport = new Transport(network, qps, queuePairs.connectionOf(),
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
+                scenario.nic().batchPackets());
+        long pacedMbps = Long.MAX_VALUE;
+        if (flows.size() > 0) {
+            long rate = transport.senderOf(0).congestionControl().rateMbps();
+            if (rate < topology.rateMbps(topology.hostPort(flows.get(0).src()))) {
+                pacedMbps = rate;
+            }
+        }
+        long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
+                pacedMbps, FabricCuts.of(topology));
+        Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
+                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
+                : null;
+        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
+                dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
+                timeline);
+    }
+
+    /** The load-balancing scheme of each traffic class (DSCP 0-63): the run's, or the class's own from {@code trafficClasses}. */
+    private static LoadBalancer[] schemesByClass(Scenario scenario, LoadBalancer override) {
+        LoadBalancer lb = override != null ? override : component(LoadBalancers.REGISTRY, scenario.loadBalancing(), "loadBalancing");
+        LoadBalancer[] lbByClass = new LoadBalancer[64];
+        java.util.Arrays.fill(lbByClass, lb);
+        for (int i = 0; i < scenario.trafficClasses().size(); i++) {
+            org.lbsim.scenario.TrafficClassSpec tc = scenario.trafficClasses().get(i);
+            lbByClass[tc.trafficClass()] = component(LoadBalancers.REGISTRY, tc.loadBalancing(), "trafficClasses[" + i + "].loadBalancing");
+        }
+        return lbByClass;
+    }
+
+    /** The routing convergence delay G in picoseconds, -1 for never. */
+    private static long convergencePs(FailureSpec failures, Topology topology, Fib healthy, PacketSpec pk) {
+        if (failures.convergenceDelayRtts() < 0) {
+            return failures.convergenceDelayNs() < 0 ? -1 : Time.ns(failures.convergenceDelayNs());
+        }
+        // OFAN 5.2 gives G in multiples of the minimum network RTT: that of the longest idle path
+        int far = topology.hostCount() - 1;
+        if (PathFacts.path(topology, healthy, 0, far).length == 0 || PathFacts.path(topology, healthy, far, 0).length == 0) {
+            throw new ScenarioException("failures.convergenceDelayRtts", "needs a route between host 0 and host " + far
+                    + " to measure the base RTT; give failures.convergenceDelayNs instead");
+        }
+        long rtt = Bounds.baseRttPs(topology, healthy, 0, far, pk);
+        return Math.round(failures.convergenceDelayRtts() * rtt);
+    }
+
+    /** Links, ports (buffers, ECN, PFC), switches and NICs, with the links down from time zero and the injected drops. */
+    private static Network network(Scenario scenario, Simulator sim, Topology topology, Fib initial, RandomStreams rng, boolean[] down) {
         BufferSpec bufferSpec = scenario.switches().buffer();
         EcnSpec ecnSpec = scenario.switches().ecn();
         EcnMarker ecn = new EcnMarker(ecnSpec.enabled(), ecnSpec.kminBytes(), ecnSpec.kmaxBytes(), ecnSpec.pmax());
@@ -166,16 +219,28 @@ public final class Simulation {
         Network.PfcConfig pfc = pfcSpec.enabled()
                 ? new Network.PfcConfig(pfcSpec.xoffBytes(), pfcSpec.xonBytes(), pfcSpec.dynamicAlpha(), pfcSpec.headroomBytes())
                 : null;
-        Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn, pk.interFrameGapBytes(), pfc);
-        PfcWatchdog watchdog = pfc == null ? null : new PfcWatchdog(network, Time.us(pfcSpec.deadlockCheckUs()));
+        Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn,
+                scenario.packets().interFrameGapBytes(), pfc);
         for (int link = 0; link < down.length; link++) {
             if (down[link]) {
                 network.setLinkDown(link, true);
             }
         }
+        FailureSpec failures = scenario.failures();
         if (!failures.dropPackets().isEmpty()) {
             network.setInjectedDrops(failures.dropPackets().stream().mapToLong(d -> ((long) d.qp() << 32) | d.psn()).toArray());
         }
+        return network;
+    }
+
+    /**
+     * Every switch gets the run's port selector and switch program, and each traffic class with a
+     * scheme of its own its selector and program; every scheme hears of new routes.
+     */
+    private static void programSwitches(Scenario scenario, Network network, Fib initial, RandomStreams rng, LoadBalancer[] lbByClass) {
+        Topology topology = network.topology();
+        Simulator sim = network.simulator();
+        LoadBalancer lb = lbByClass[0];
         for (int node = topology.hostCount(); node < topology.nodeCount(); node++) {
             SwitchContext ctx = new SwitchContext(node, topology, initial, rng.stream("switch", node), network, sim);
             network.setSelector(node, lb.newPortSelector(ctx));
@@ -187,9 +252,6 @@ public final class Simulation {
                 classLb.programSwitch(classCtx, network.switchAt(node));
             }
         }
-        if (failedLinks > 0 && convergencePs > 0) {
-            RoutingConvergence.schedule(sim, network, converged, convergencePs);
-        }
         // hosts' source-routing state follows the routes in force (HOST_DR's waypoints)
         java.util.Set<LoadBalancer> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (LoadBalancer l : lbByClass) {
@@ -197,13 +259,14 @@ public final class Simulation {
                 network.addRoutingListener(l::onRoutingChange);
             }
         }
-        FailureTimeline timeline = failures.duringRun()
-                ? new FailureTimeline(sim, network, schedule, down, convergencePs, Time.ns(failures.detectionDelayNs()), failures.mtbfUs(),
-                        failures.mttrUs(), rng)
-                : null;
+    }
 
+    /** The queue pairs of a run and the connection (flow) each carries part of. */
+    private record QueuePairs(List<QpContext> contexts, int[] connectionOf) {
+    }
+
+    private static QueuePairs queuePairs(List<Flow> flows, int qpsPer, Topology topology, Fib healthy, PacketSpec pk, long rhoMax) {
         // Each connection (flow) is split over qpsPerConnection queue pairs of (nearly) equal shares.
-        int qpsPer = scenario.nic().qpsPerConnection();
         List<QpContext> qps = new java.util.ArrayList<>();
         List<Integer> connectionOf = new java.util.ArrayList<>();
         // A host's queue pairs that start together, in flow order: rank and count give each its phase.
@@ -233,30 +296,7 @@ public final class Simulation {
                 connectionOf.add(i);
             }
         }
-        LoadBalancer[] lbOfQp = qps.stream().map(q -> lbByClass[q.trafficClass()]).toArray(LoadBalancer[]::new);
-        java.util.Map<LoadBalancer, QueuePairScheme> bundles = new java.util.IdentityHashMap<>();
-        QueuePairScheme[] bundleOfQp = java.util.Arrays.stream(lbOfQp).map(l -> bundles.computeIfAbsent(l, x -> bundle.apply(x, recovery)))
-                .toArray(QueuePairScheme[]::new);
-        int[][] deps = dependent ? flows.stream().map(Flow::deps).toArray(int[][]::new) : null;
-        long[] gaps = dependent ? flows.stream().mapToLong(Flow::gapPs).toArray() : null;
-        Transport transport = new Transport(network, qps, connectionOf.stream().mapToInt(Integer::intValue).toArray(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
-                scenario.nic().batchPackets());
-        long pacedMbps = Long.MAX_VALUE;
-        if (flows.size() > 0) {
-            long rate = transport.senderOf(0).congestionControl().rateMbps();
-            if (rate < topology.rateMbps(topology.hostPort(flows.get(0).src()))) {
-                pacedMbps = rate;
-            }
-        }
-        long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
-                pacedMbps, FabricCuts.of(topology));
-        Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
-                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
-                : null;
-        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
-                dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
-                timeline);
+        return new QueuePairs(qps, connectionOf.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static BufferModel bufferModel(BufferSpec spec) {
