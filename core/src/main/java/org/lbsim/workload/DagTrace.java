@@ -53,15 +53,15 @@ public final class DagTrace {
             if (cells.length != columns) {
                 throw new TraceFormatException(fileName, lineNo, "", "expected " + columns + " comma-separated values (as the header), got " + cells.length);
             }
-            long id = integer(cells[index[0]], fileName, lineNo, "id", 0, Long.MAX_VALUE);
-            long src = integer(cells[index[1]], fileName, lineNo, "src", 0, hostCount - 1);
-            long dst = integer(cells[index[2]], fileName, lineNo, "dst", 0, hostCount - 1);
-            long bytes = integer(cells[index[3]], fileName, lineNo, "bytes", 1, Long.MAX_VALUE / 8_000_000);
+            long id = TraceColumns.integer(cells[index[0]], fileName, lineNo, "id", 0, Long.MAX_VALUE);
+            long src = TraceColumns.integer(cells[index[1]], fileName, lineNo, "src", 0, hostCount - 1);
+            long dst = TraceColumns.integer(cells[index[2]], fileName, lineNo, "dst", 0, hostCount - 1);
+            long bytes = TraceColumns.integer(cells[index[3]], fileName, lineNo, "bytes", 1, Long.MAX_VALUE / 8_000_000);
             long gapPs = Math.round(nanoseconds(cells[index[5]], fileName, lineNo, "gap_ns") * 1000);
             long startPs = index[6] < 0 ? 0 : Math.round(nanoseconds(cells[index[6]], fileName, lineNo, "start_ns") * 1000);
-            long job = index[7] < 0 ? 0 : integer(cells[index[7]], fileName, lineNo, "job", 0, 1_000_000);
-            long phase = index[8] < 0 ? 0 : integer(cells[index[8]], fileName, lineNo, "phase", 0, 1_000_000);
-            long cls = index[9] < 0 ? 0 : integer(cells[index[9]], fileName, lineNo, "class", 0, 63);
+            long job = index[7] < 0 ? 0 : TraceColumns.integer(cells[index[7]], fileName, lineNo, "job", 0, 1_000_000);
+            long phase = index[8] < 0 ? 0 : TraceColumns.integer(cells[index[8]], fileName, lineNo, "phase", 0, 1_000_000);
+            long cls = index[9] < 0 ? 0 : TraceColumns.integer(cells[index[9]], fileName, lineNo, "class", 0, 63);
             if (src == dst) {
                 throw new TraceFormatException(fileName, lineNo, "dst", "must differ from src (" + src + ")");
             }
@@ -100,7 +100,7 @@ public final class DagTrace {
             String[] cells = depCells.get(i);
             int[] deps = new int[cells.length];
             for (int k = 0; k < cells.length; k++) {
-                long dep = integer(cells[k], fileName, (int) row[9], "deps", 0, Long.MAX_VALUE);
+                long dep = TraceColumns.integer(cells[k], fileName, (int) row[9], "deps", 0, Long.MAX_VALUE);
                 Integer f = flowOfId.get(dep);
                 if (f == null) {
                     throw new TraceFormatException(fileName, (int) row[9], "deps", "flow " + row[0] + " waits for id " + dep + ", which no row has");
@@ -162,40 +162,7 @@ public final class DagTrace {
     }
 
     private static int[] header(String[] cells, String file, int line) {
-        int[] index = new int[COLUMNS.length];
-        Arrays.fill(index, -1);
-        List<String> names = Arrays.asList(COLUMNS);
-        for (int i = 0; i < cells.length; i++) {
-            String name = cells[i].strip();
-            int c = names.indexOf(name);
-            if (c < 0) {
-                throw new TraceFormatException(file, line, name, "unknown column; allowed columns are " + String.join(", ", COLUMNS));
-            }
-            if (index[c] >= 0) {
-                throw new TraceFormatException(file, line, name, "column appears twice");
-            }
-            index[c] = i;
-        }
-        for (int c = 0; c < REQUIRED; c++) {
-            if (index[c] < 0) {
-                throw new TraceFormatException(file, line, COLUMNS[c], "column is missing; the header must name id, src, dst, bytes, deps and gap_ns");
-            }
-        }
-        return index;
-    }
-
-    private static long integer(String cell, String file, int line, String column, long min, long max) {
-        String s = cell.strip();
-        long v;
-        try {
-            v = Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, column, "must be an integer between " + min + " and " + max + ", got '" + s + "'");
-        }
-        if (v < min || v > max) {
-            throw new TraceFormatException(file, line, column, "must be an integer between " + min + " and " + max + ", got " + v);
-        }
-        return v;
+        return TraceColumns.index(cells, COLUMNS, REQUIRED, file, line);
     }
 
     private static double nanoseconds(String cell, String file, int line, String column) {

@@ -45,14 +45,14 @@ public final class FlowTrace {
             if (cells.length != columns) {
                 throw new TraceFormatException(fileName, lineNo, "", "expected " + columns + " comma-separated values (as the header), got " + cells.length);
             }
-            long src = integer(cells[index[0]], fileName, lineNo, "src", 0, hostCount - 1);
-            long dst = integer(cells[index[1]], fileName, lineNo, "dst", 0, hostCount - 1);
-            long bytes = integer(cells[index[2]], fileName, lineNo, "bytes", 1, Long.MAX_VALUE / 8_000_000);
+            long src = TraceColumns.integer(cells[index[0]], fileName, lineNo, "src", 0, hostCount - 1);
+            long dst = TraceColumns.integer(cells[index[1]], fileName, lineNo, "dst", 0, hostCount - 1);
+            long bytes = TraceColumns.integer(cells[index[2]], fileName, lineNo, "bytes", 1, Long.MAX_VALUE / 8_000_000);
             double startNs = decimal(cells[index[3]], fileName, lineNo, "start_ns");
             if (src == dst) {
                 throw new TraceFormatException(fileName, lineNo, "dst", "must differ from src (" + src + ")");
             }
-            int trafficClass = index[4] < 0 ? 0 : (int) integer(cells[index[4]], fileName, lineNo, "class", 0, 63);
+            int trafficClass = index[4] < 0 ? 0 : (int) TraceColumns.integer(cells[index[4]], fileName, lineNo, "class", 0, 63);
             flows.add(new Flow((int) src, (int) dst, bytes, Math.round(startNs * 1000), trafficClass));
         }
         if (index == null) {
@@ -65,43 +65,11 @@ public final class FlowTrace {
     }
 
     private static int[] header(String[] cells, String file, int line) {
-        int[] index = new int[COLUMNS.length];
-        java.util.Arrays.fill(index, -1);
         if (cells.length != REQUIRED && cells.length != COLUMNS.length) {
             throw new TraceFormatException(file, line, "", "header must name the columns src,dst,bytes,start_ns and optionally class, got '"
                     + String.join(",", cells) + "'");
         }
-        for (int i = 0; i < cells.length; i++) {
-            String name = cells[i].strip();
-            int c = java.util.Arrays.asList(COLUMNS).indexOf(name);
-            if (c < 0) {
-                throw new TraceFormatException(file, line, name, "unknown column; allowed columns are src, dst, bytes, start_ns, class");
-            }
-            if (index[c] >= 0) {
-                throw new TraceFormatException(file, line, name, "column appears twice");
-            }
-            index[c] = i;
-        }
-        for (int c = 0; c < REQUIRED; c++) {
-            if (index[c] < 0) {
-                throw new TraceFormatException(file, line, COLUMNS[c], "column is missing; the header must name src, dst, bytes and start_ns");
-            }
-        }
-        return index;
-    }
-
-    private static long integer(String cell, String file, int line, String column, long min, long max) {
-        String s = cell.strip();
-        long v;
-        try {
-            v = Long.parseLong(s);
-        } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, column, "must be an integer between " + min + " and " + max + ", got '" + s + "'");
-        }
-        if (v < min || v > max) {
-            throw new TraceFormatException(file, line, column, "must be an integer between " + min + " and " + max + ", got " + v);
-        }
-        return v;
+        return TraceColumns.index(cells, COLUMNS, REQUIRED, file, line);
     }
 
     private static double decimal(String cell, String file, int line, String column) {
