@@ -142,10 +142,15 @@ public final class Topologies {
 
     /** 2-tier leaf-spine with {@code parallel} links between every leaf-spine pair. */
     public static Topology leafSpine(int hostsPerLeaf, int leaves, int spines, int parallel, LinkSpec host, LinkSpec fabric) {
-        TopologyBuilder b = new TopologyBuilder("leaf-spine", new String[] {"H", "L", "S"});
-        int hosts = hostsPerLeaf * leaves;
+        return leavesAndSpines("leaf-spine", hostsPerLeaf * leaves, leaves, spines, parallel, host, fabric, h -> h / hostsPerLeaf).build();
+    }
+
+    /** Hosts under the leaf {@code leafOf} names, every leaf linked to every spine by {@code parallel} links. */
+    private static TopologyBuilder leavesAndSpines(String kind, int hosts, int leaves, int spines, int parallel, LinkSpec host,
+                                                   LinkSpec fabric, java.util.function.IntUnaryOperator leafOf) {
+        TopologyBuilder b = new TopologyBuilder(kind, new String[] {"H", "L", "S"});
         for (int h = 0; h < hosts; h++) {
-            b.addNode("h" + h, 0, h / hostsPerLeaf);
+            b.addNode("h" + h, 0, leafOf.applyAsInt(h));
         }
         int leaf0 = hosts;
         for (int l = 0; l < leaves; l++) {
@@ -156,7 +161,7 @@ public final class Topologies {
             b.addNode("s" + s, 2);
         }
         for (int h = 0; h < hosts; h++) {
-            b.link(h, leaf0 + h / hostsPerLeaf, host.rateMbps(), host.delayPs());
+            b.link(h, leaf0 + leafOf.applyAsInt(h), host.rateMbps(), host.delayPs());
         }
         for (int l = 0; l < leaves; l++) {
             for (int s = 0; s < spines; s++) {
@@ -165,7 +170,7 @@ public final class Topologies {
                 }
             }
         }
-        return b.build();
+        return b;
     }
 
     /**
@@ -178,32 +183,8 @@ public final class Topologies {
      */
     public static Topology railLeafSpine(int serversPerGroup, int groups, int nics, int spines, int parallel, LinkSpec host,
                                          LinkSpec fabric) {
-        TopologyBuilder b = new TopologyBuilder("rail-leaf-spine", new String[] {"H", "L", "S"});
-        int servers = serversPerGroup * groups;
-        int hosts = servers * nics;
-        int leaves = groups * nics;
-        for (int h = 0; h < hosts; h++) {
-            b.addNode("h" + h, 0, railLeaf(h, serversPerGroup, nics));
-        }
-        int leaf0 = hosts;
-        for (int l = 0; l < leaves; l++) {
-            b.addNode("l" + l, 1, l);
-        }
-        int spine0 = leaf0 + leaves;
-        for (int s = 0; s < spines; s++) {
-            b.addNode("s" + s, 2);
-        }
-        for (int h = 0; h < hosts; h++) {
-            b.link(h, leaf0 + railLeaf(h, serversPerGroup, nics), host.rateMbps(), host.delayPs());
-        }
-        for (int l = 0; l < leaves; l++) {
-            for (int s = 0; s < spines; s++) {
-                for (int p = 0; p < parallel; p++) {
-                    b.link(leaf0 + l, spine0 + s, fabric.rateMbps(), fabric.delayPs());
-                }
-            }
-        }
-        Topology t = b.build();
+        Topology t = leavesAndSpines("rail-leaf-spine", serversPerGroup * groups * nics, groups * nics, spines, parallel, host, fabric,
+                h -> railLeaf(h, serversPerGroup, nics)).build();
         t.setNicsPerServer(nics);
         return t;
     }
