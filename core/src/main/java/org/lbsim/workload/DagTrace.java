@@ -1,6 +1,5 @@
 package org.lbsim.workload;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -30,29 +29,10 @@ public final class DagTrace {
     }
 
     public static Workload read(Reader in, String fileName, int hostCount) throws IOException {
-        BufferedReader r = new BufferedReader(in);
-        int[] index = null;
-        int columns = 0;
-        int lineNo = 0;
         List<long[]> rows = new ArrayList<>(); // id, src, dst, bytes, gapPs, startPs, job, phase, class, line
         List<String[]> depCells = new ArrayList<>();
         Map<Long, Integer> flowOfId = new HashMap<>();
-        String line;
-        while ((line = r.readLine()) != null) {
-            lineNo++;
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-                continue;
-            }
-            String[] cells = trimmed.split(",", -1);
-            if (index == null) {
-                index = header(cells, fileName, lineNo);
-                columns = cells.length;
-                continue;
-            }
-            if (cells.length != columns) {
-                throw new TraceFormatException(fileName, lineNo, "", "expected " + columns + " comma-separated values (as the header), got " + cells.length);
-            }
+        TraceColumns.read(in, fileName, "id,src,dst,bytes,deps,gap_ns", DagTrace::header, (cells, index, lineNo) -> {
             long id = TraceColumns.integer(cells[index[0]], fileName, lineNo, "id", 0, Long.MAX_VALUE);
             long src = TraceColumns.integer(cells[index[1]], fileName, lineNo, "src", 0, hostCount - 1);
             long dst = TraceColumns.integer(cells[index[2]], fileName, lineNo, "dst", 0, hostCount - 1);
@@ -71,13 +51,7 @@ public final class DagTrace {
             }
             rows.add(new long[] {id, src, dst, bytes, gapPs, startPs, job, phase, cls, lineNo});
             depCells.add(cells[index[4]].strip().isEmpty() ? new String[0] : cells[index[4]].strip().split(";", -1));
-        }
-        if (index == null) {
-            throw new TraceFormatException(fileName, Math.max(1, lineNo), "", "empty trace: expected a header row id,src,dst,bytes,deps,gap_ns");
-        }
-        if (rows.isEmpty()) {
-            throw new TraceFormatException(fileName, lineNo, "", "the trace has a header but no flows");
-        }
+        });
         // jobs and their phases, numbered densely in increasing order of the file's values
         TreeMap<Long, TreeSet<Long>> phasesOfJob = new TreeMap<>();
         for (long[] row : rows) {

@@ -1,6 +1,5 @@
 package org.lbsim.workload;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
@@ -24,27 +23,8 @@ public final class FlowTrace {
     }
 
     public static List<Flow> read(Reader in, String fileName, int hostCount) throws IOException {
-        BufferedReader r = new BufferedReader(in);
         List<Flow> flows = new ArrayList<>();
-        int[] index = null;
-        int columns = 0;
-        int lineNo = 0;
-        String line;
-        while ((line = r.readLine()) != null) {
-            lineNo++;
-            String trimmed = line.strip();
-            if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-                continue;
-            }
-            String[] cells = trimmed.split(",", -1);
-            if (index == null) {
-                index = header(cells, fileName, lineNo);
-                columns = cells.length;
-                continue;
-            }
-            if (cells.length != columns) {
-                throw new TraceFormatException(fileName, lineNo, "", "expected " + columns + " comma-separated values (as the header), got " + cells.length);
-            }
+        TraceColumns.read(in, fileName, "src,dst,bytes,start_ns", FlowTrace::header, (cells, index, lineNo) -> {
             long src = TraceColumns.integer(cells[index[0]], fileName, lineNo, "src", 0, hostCount - 1);
             long dst = TraceColumns.integer(cells[index[1]], fileName, lineNo, "dst", 0, hostCount - 1);
             long bytes = TraceColumns.integer(cells[index[2]], fileName, lineNo, "bytes", 1, Long.MAX_VALUE / 8_000_000);
@@ -54,13 +34,7 @@ public final class FlowTrace {
             }
             int trafficClass = index[4] < 0 ? 0 : (int) TraceColumns.integer(cells[index[4]], fileName, lineNo, "class", 0, 63);
             flows.add(new Flow((int) src, (int) dst, bytes, Math.round(startNs * 1000), trafficClass));
-        }
-        if (index == null) {
-            throw new TraceFormatException(fileName, Math.max(1, lineNo), "", "empty trace: expected a header row src,dst,bytes,start_ns");
-        }
-        if (flows.isEmpty()) {
-            throw new TraceFormatException(fileName, lineNo, "", "the trace has a header but no flows");
-        }
+        });
         return flows;
     }
 
