@@ -33,6 +33,30 @@ final class Bounds {
                 Time.serializationPs(pk.ackBytes(), nicRate), ackLatency);
     }
 
+    /**
+     * Whether independent flows are a permutation in App. B's sense, whatever workload made them (a
+     * trace, a collective step): one message each, all of one size and one start time, every host
+     * that sends sends once and receives once, so its NIC carries its data and the ACKs of the one
+     * message it receives.
+     */
+    static boolean formPermutation(List<Flow> flows) {
+        if (flows.size() < 2) {
+            return false;
+        }
+        Flow first = flows.get(0);
+        java.util.BitSet senders = new java.util.BitSet();
+        java.util.BitSet receivers = new java.util.BitSet();
+        for (Flow f : flows) {
+            if (f.deps().length > 0 || f.bytes() != first.bytes() || f.startPs() != first.startPs()
+                    || senders.get(f.src()) || receivers.get(f.dst())) {
+                return false;
+            }
+            senders.set(f.src());
+            receivers.set(f.dst());
+        }
+        return senders.equals(receivers);
+    }
+
     /** Round trip of one MTU frame and its ACK over an idle path. */
     static long baseRttPs(Topology t, Fib fib, int src, int dst, PacketSpec pk) {
         PathTimes p = pathTimes(t, fib, src, dst, pk.mtuBytes(), pk);

@@ -173,7 +173,8 @@ public final class Simulation {
                 pacedMbps = rate;
             }
         }
-        long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
+        long bound = Bounds.collectivePs(topology, healthy, flows,
+                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(flows), pk,
                 pacedMbps, FabricCuts.of(topology));
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())

@@ -90,6 +90,24 @@ class PermutationLowerBoundTest {
         assertThat(seedsAtBound).hasSizeBetween(2, 12);
     }
 
+    @Test
+    void aTraceThatIsAPermutationGetsAppendixBsBoundAndOtherTracesTheGeneralOne() {
+        long bytes = (long) M * 4096;
+        Scenario pair = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp",
+                trace(dir, "pair.csv", List.of(flow(0, 15, bytes), flow(15, 0, bytes))), 17);
+        assertThat(CheckedRun.of(pair, dir).result().lowerBoundPs()).isEqualTo(BOUND_PS);
+        // not a permutation: one host sends without receiving, sizes or start times differ
+        List<List<long[]>> others = List.of(List.of(flow(0, 15, bytes), flow(15, 1, bytes)),
+                List.of(flow(0, 15, bytes), flow(15, 0, bytes - 4096)));
+        int i = 0;
+        for (List<long[]> rows : others) {
+            Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp", trace(dir, "other" + i++ + ".csv", rows), 17);
+            assertThat(CheckedRun.of(s, dir).result().lowerBoundPs()).isLessThan(BOUND_PS);
+        }
+        assertThat(Bounds.formPermutation(List.of(new org.lbsim.workload.Flow(0, 1, 10, 0), new org.lbsim.workload.Flow(1, 0, 10, 5))))
+                .as("different start times").isFalse();
+    }
+
     private static int busySwitchPorts(CheckedRun run) {
         int busy = 0;
         for (int p = 0; p < run.prepared().topology().portCount(); p++) {
