@@ -141,6 +141,7 @@ final class ReproduceCommand implements Callable<Integer> {
                 .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
                 .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "").append("\n\n");
         md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
+        md.append(verdicts(def, db, where, quick));
         md.append("## What lbsim measures\n\n").append(missing);
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> tables = (List<Map<String, Object>>) def.getOrDefault("tables", List.of());
@@ -178,11 +179,70 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         md.append("Everything is in `results.duckdb` (tables: docs/results.md); `report.html` shows it all.\n");
         Files.writeString(dir.resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
-        Main.execute(new String[] {"report", db.toString(), "--out", dir.resolve("report.html").toString()},
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), main.err);
+        writeReport(dir, db, String.valueOf(def.get("title")), md.toString());
         main.out.println("reproduce " + name + ": " + ScenarioLoader.shownPath(dir.resolve("README.md")) + ", report.html, "
                 + plots.size() + " plot(s)");
         return rc;
+    }
+
+    /**
+     * The report of the sweep with the README's text (paper, verdicts, tables, notes) before it; the
+     * README's images are left out (the report draws its own figures). A report that cannot be
+     * written is said on stderr; the README stands.
+     */
+    private void writeReport(Path dir, Path db, String title, String readme) {
+        String preface = readme.lines().skip(1).filter(l -> !l.startsWith("![")).collect(java.util.stream.Collectors.joining("\n"));
+        try (org.lbsim.cli.plot.ResultsReader r = org.lbsim.cli.plot.ResultsReader.open(db, db.toString())) {
+            String html = org.lbsim.cli.report.HtmlReport.forDatabase(r, title, "lbsim " + BuildInfo.version(), preface);
+            ReportInputs.writeAtomically(dir.resolve("report.html"), html, dir.resolve("report.html").toString());
+        } catch (RuntimeException e) {
+            main.err.println("lbsim: reproduce: report.html not written: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The definition's {@code claims}: each of the paper's statements, our value ({@code ours}, a
+     * query over the sweep's runs) and a verdict computed by its {@code holds} query (true: the
+     * claim's {@code ifHolds}, default "matches"; false: its {@code otherwise}, default "differs").
+     * In both queries {@code {where}} stands for the sweep's runs.
+     */
+    @SuppressWarnings("unchecked")
+    private String verdicts(Map<String, Object> def, Path db, String where, boolean quick) {
+        List<Map<String, Object>> claims = (List<Map<String, Object>>) def.getOrDefault("claims", List.of());
+        if (claims.isEmpty()) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder("## The paper's statements against ours\n\n");
+        if (quick) {
+            md.append("Computed on the quick version: indicative only.\n\n");
+        }
+        md.append("| the paper | lbsim | verdict |\n|---|---|---|\n");
+        for (Map<String, Object> c : claims) {
+            String ours = scalar(db, String.valueOf(c.get("ours")).replace("{where}", where));
+            String holds = scalar(db, String.valueOf(c.get("holds")).replace("{where}", where));
+            String verdict = "true".equalsIgnoreCase(holds) ? String.valueOf(c.getOrDefault("ifHolds", "matches"))
+                    : "false".equalsIgnoreCase(holds) ? String.valueOf(c.getOrDefault("otherwise", "differs")) : "not computed (" + holds + ")";
+            md.append("| ").append(cell(c.get("paper"))).append(" | ").append(cell(ours)).append(" | ").append(cell(verdict)).append(" |\n");
+        }
+        return md.append("\n").toString();
+    }
+
+    private static String cell(Object text) {
+        return String.valueOf(text).strip().replace("\n", " ").replace("|", "\\|");
+    }
+
+    /** The first cell of a query's one-row answer, or why there is none. */
+    private String scalar(Path db, String sql) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        String[] lines = buf.toString(StandardCharsets.UTF_8).strip().split("\n");
+        if (rc != Main.OK || lines.length < 2) {
+            return "query failed: " + err.toString(StandardCharsets.UTF_8).strip();
+        }
+        String v = lines[1].strip();
+        return v.startsWith("\"") && v.endsWith("\"") && v.length() >= 2 ? v.substring(1, v.length() - 1).replace("\"\"", "\"") : v;
     }
 
     /** Runs of the sweep recorded in the database. */

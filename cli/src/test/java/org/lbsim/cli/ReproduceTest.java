@@ -24,7 +24,8 @@ import org.lbsim.sim.Simulation;
 /** {@code lbsim reproduce}: fig1's quick version end to end, and every reproduction's definition without running it. */
 class ReproduceTest {
     static final List<String> SCHEMES = List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan");
-    static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "tables", "plots");
+    static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "claims", "tables", "plots");
+    static final Set<String> CLAIM_KEYS = Set.of("paper", "ours", "holds", "ifHolds", "otherwise");
     static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
 
@@ -48,6 +49,12 @@ class ReproduceTest {
         assertThat(Files.readString(out.resolve("report.html"))).startsWith("<!DOCTYPE html>").contains("<svg");
 
         String readme = Files.readString(out.resolve("README.md"));
+        // the paper's statements with our numbers and a computed verdict, in the README and in the report
+        assertThat(readme).contains("## The paper's statements against ours").containsPattern(
+                "\\| all-to-all: packet-based schemes within 1% of the lower bound \\| host-pkt-ar -?\\d+\\.\\d\\d%, .* \\| (matches|differs) \\|");
+        assertThat(readme).doesNotContain("query failed").doesNotContain("not computed");
+        assertThat(Files.readString(out.resolve("report.html"))).contains("The paper and lbsim").contains("<table>")
+                .contains("all-to-all: packet-based schemes within 1% of the lower bound");
         assertThat(readme).startsWith("# OFAN Fig. 1").contains("## What the paper reports").contains("## What lbsim measures")
                 .contains("## Notes").contains("![CCT increase over the bound (%)](cct-increase.png)").doesNotContain("table failed");
         // the table: a header with the two workloads, then one row per scheme with a number in each cell
@@ -100,6 +107,10 @@ class ReproduceTest {
             assertThat(def.keySet()).as(name).isSubsetOf(KEYS).contains("title", "paper", "sweep", "tables", "plots");
             assertThat((String) def.get("title")).as(name).isNotBlank();
             assertThat(String.valueOf(def.get("paper"))).as(name).isNotBlank();
+            for (Map<String, Object> c : (List<Map<String, Object>>) def.getOrDefault("claims", List.of())) {
+                assertThat(c.keySet()).as(name + " claim " + c).isSubsetOf(CLAIM_KEYS).contains("paper", "ours", "holds");
+                assertThat(String.valueOf(c.get("ours")) + c.get("holds")).as(name + ": claims query the sweep's runs").contains("{where}");
+            }
             for (Map<String, Object> t : (List<Map<String, Object>>) def.get("tables")) {
                 assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).contains("rows");
             }

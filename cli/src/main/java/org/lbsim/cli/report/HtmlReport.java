@@ -76,7 +76,19 @@ public final class HtmlReport {
 
     /** The report of a results database: one section per sweep, then the single runs. */
     public static String forDatabase(ResultsReader db, String title, String generator) {
+        return forDatabase(db, title, generator, "");
+    }
+
+    /**
+     * The report of a results database with a preface in markdown before the sweeps: a
+     * reproduction's paper statements, our tables and the verdicts ("" for none).
+     */
+    public static String forDatabase(ResultsReader db, String title, String generator, String prefaceMarkdown) {
         HtmlReport r = new HtmlReport();
+        if (!prefaceMarkdown.isBlank()) {
+            r.section("h2", "paper", "The paper and lbsim", true);
+            r.body.append("<div class=\"preface\">\n").append(Markdown.toHtml(prefaceMarkdown)).append("</div>\n");
+        }
         List<String> sweeps = db.sweeps();
         int total = 0;
         for (String sweep : sweeps) {
