@@ -263,6 +263,10 @@ public final class ScenarioBinder {
     // --- scalars ---------------------------------------------------------------------------
 
     private static Object scalar(Class<?> type, Object node, String path) {
+        boolean integral = type == int.class || type == Integer.class || type == long.class || type == Long.class;
+        if ((integral || type == double.class || type == Double.class) && node instanceof String s && Units.unitOf(path) != null) {
+            node = Units.convert(s, path, integral, describe(node)); // "1MiB", "400Gbps", "500ns" into the field's own unit
+        }
         if (type == int.class || type == Integer.class) {
             return integer(node, path, Integer.MIN_VALUE, Integer.MAX_VALUE).intValue();
         }

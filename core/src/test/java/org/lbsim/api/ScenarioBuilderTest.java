@@ -133,7 +133,7 @@ class ScenarioBuilderTest {
         Scenario ok = Lbsim.scenario().set("switches.ecn.kminBytes", 500_000).set("switches.ecn.kmaxBytes", 600_000).build();
         assertThat(ok.switches().ecn().kmaxBytes()).isEqualTo(600_000);
         assertThat(error(() -> Lbsim.scenario().set("workload.messageBytes", "big").build()).getMessage())
-                .isEqualTo("workload.messageBytes: expected an integer, got the string \"big\"");
+                .isEqualTo("workload.messageBytes: expected an integer or a size with a unit (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB), got the string \"big\"");
     }
 
     @Test

@@ -175,9 +175,36 @@ class ScenarioBinderTest {
         assertThat(error(map("switches", map("ecn", map("enabled", "yes"))))).isEqualTo("switches.ecn.enabled: expected true or false, got the string \"yes\"");
         assertThat(error(map("name", 42))).isEqualTo("name: expected a string, got the integer 42 (put it in quotes to use it as text)");
         assertThat(error(map("topology", map("hostLink", map("rateGbps", "fast")))))
-                .isEqualTo("topology.hostLink.rateGbps: expected a number, got the string \"fast\"");
+                .isEqualTo("topology.hostLink.rateGbps: expected a number or a rate with a unit (bps, Kbps, Mbps, Gbps, Tbps), got the string \"fast\"");
         assertThat(error(map("failures", map("links", list(map("a", "e0", "b", "a0", "index", true))))))
                 .isEqualTo("failures.links[0].index: expected an integer, got the boolean true");
+    }
+
+    @Test
+    void fields_named_after_their_unit_take_values_with_units_converted_exactly() {
+        Scenario s = ScenarioBinder.bind(map("topology", map("type", "leaf-spine", "hostLink", map("rateGbps", "400Gbps", "delayNs", "0.5us")),
+                "workload", map("messageBytes", "1MiB"), "limits", map("maxTimeUs", "2ms")));
+        TopologySpec.LeafSpine t = (TopologySpec.LeafSpine) s.topology();
+        assertThat(t.hostLink().rateGbps()).isEqualTo(400.0);
+        assertThat(t.hostLink().delayNs()).isEqualTo(500.0);
+        assertThat(((WorkloadSpec.Permutation) s.workload()).messageBytes()).isEqualTo(1_048_576);
+        assertThat(s.limits().maxTimeUs()).isEqualTo(2000.0);
+        assertThat(((WorkloadSpec.Permutation) ScenarioBinder.bind(map("workload", map("messageBytes", "1.5KiB"))).workload()).messageBytes())
+                .isEqualTo(1536);
+        assertThat(ScenarioBinder.bind(map("topology", map("type", "leaf-spine", "hostLink", map("rateGbps", "100 Mbps")))).topology())
+                .extracting(x -> ((TopologySpec.LeafSpine) x).hostLink().rateGbps()).isEqualTo(0.1);
+    }
+
+    @Test
+    void a_unit_of_another_dimension_an_unknown_unit_or_a_fraction_of_an_integer_unit_is_one_line_naming_what_is_allowed() {
+        assertThat(error(map("workload", map("messageBytes", "5us"))))
+                .isEqualTo("workload.messageBytes: '5us' is a time; this field takes a size with a unit (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB)");
+        assertThat(error(map("workload", map("messageBytes", "1MiBs"))))
+                .startsWith("workload.messageBytes: unknown unit 'MiBs'").endsWith("; this field takes a size with a unit (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB)");
+        assertThat(error(map("workload", map("messageBytes", "0.5B")))).isEqualTo("workload.messageBytes: '0.5B' is not a whole number of B (0.5 B)");
+        assertThat(error(map("workload", map("messageBytes", "big"))))
+                .isEqualTo("workload.messageBytes: expected an integer or a size with a unit (B, KB, KiB, MB, MiB, GB, GiB, TB, TiB), got the string \"big\"");
+        assertThat(error(map("topology", map("k", "8KiB")))).isEqualTo("topology.k: expected an integer, got the string \"8KiB\"");
     }
 
     @Test
