@@ -40,7 +40,7 @@ final class QueryCommand implements Callable<Integer> {
             try {
                 hasRows = s.execute(sql);
             } catch (SQLException e) {
-                throw new UserError("query: " + ResultsStore.message(e));
+                throw new UserError("query: " + ResultsStore.message(e) + dottedColumnHint(ResultsStore.message(e), sql));
             }
             if (!hasRows) {
                 throw new UserError("query: the statement returned no rows; lbsim query opens the database read-only, for SELECT-like queries");
@@ -52,6 +52,21 @@ final class QueryCommand implements Callable<Integer> {
         } catch (SQLException e) {
             throw new UserError("query: " + ResultsStore.message(e));
         }
+    }
+
+    /**
+     * Scenario columns have dots in their names ({@code loadBalancing.type}); unquoted, SQL reads the
+     * part before the dot as a table. Names the quoted spelling when DuckDB says so.
+     */
+    static String dottedColumnHint(String message, String sql) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Referenced table \"([A-Za-z0-9_]+)\" not found").matcher(message);
+        if (!m.find()) {
+            return "";
+        }
+        java.util.regex.Matcher col = java.util.regex.Pattern.compile("(?<![\"\\w.])" + java.util.regex.Pattern.quote(m.group(1)) + "\\.([A-Za-z0-9_.]+)")
+                .matcher(sql);
+        return " (scenario columns have dots in their names: quote them, e.g. \"" + m.group(1) + "." + (col.find() ? col.group(1) : "type")
+                + "\")";
     }
 
     static Connection open(Path db, String shown) {

@@ -91,6 +91,10 @@ final class SweepFile {
             throw UserError.at(shownName, "", (tree == null ? "the sweep file is empty" : "expected a map at the top level, got "
                     + ScenarioBinder.describe(tree)) + "; expected keys " + String.join(", ", KEYS));
         }
+        if (!top.containsKey("base") && !top.containsKey("baseFile") && (top.containsKey("topology") || top.containsKey("workload"))) {
+            throw UserError.at(shownName, "", "this is a scenario file, not a sweep file: run it with 'lbsim run " + shownName
+                    + "', or sweep it from a sweep file with 'baseFile: " + file.getFileName() + "' and a grid or points (docs/sweeps.md)");
+        }
         for (Object k : top.keySet()) {
             String key = String.valueOf(k);
             if (!KEYS.contains(key)) {

@@ -152,7 +152,7 @@ public final class ScenarioBinder {
     }
 
     private static Object sealed(Class<?> iface, Object node, Object fallback, String path) {
-        Map<?, ?> map = map(node, path);
+        Map<?, ?> map = typedMap(node, path);
         List<String> names = Schema.variantNames(iface);
         Class<?> variant;
         if (map.containsKey("type")) {
@@ -174,7 +174,7 @@ public final class ScenarioBinder {
     }
 
     private static ComponentSpec component(Registry<?> registry, Object node, ComponentSpec fallback, String path) {
-        Map<?, ?> map = map(node, path);
+        Map<?, ?> map = typedMap(node, path);
         List<String> names = registry.names();
         String name;
         if (map.containsKey("type")) {
@@ -228,6 +228,15 @@ public final class ScenarioBinder {
             out.add(value(element, element, null, item, elementDefaults, at));
         }
         return out;
+    }
+
+    /** A map with a {@code type:} key; a bare name in its place ({@code --set loadBalancing=ofan}) gets a hint. */
+    private static Map<?, ?> typedMap(Object node, String path) {
+        if (node instanceof String s && s.matches("[A-Za-z0-9][A-Za-z0-9_-]*")) {
+            throw new ScenarioException(path, "expected a map, got " + describe(node) + " (to choose the type, write " + path + ".type: " + s
+                    + ", or " + path + ": {type: " + s + "})");
+        }
+        return map(node, path);
     }
 
     private static Map<?, ?> map(Object node, String path) {

@@ -169,7 +169,9 @@ class ScenarioBinderTest {
         assertThat(error(map("seed", new BigInteger("12345678901234567890"))))
                 .isEqualTo("seed: expected an integer between -9223372036854775808 and 9223372036854775807, got 12345678901234567890");
         assertThat(error(map("topology", list(1, 2)))).isEqualTo("topology: expected a map, got a list");
-        assertThat(error(map("topology", "fat-tree"))).isEqualTo("topology: expected a map, got the string \"fat-tree\"");
+        assertThat(error(map("topology", "fat-tree"))).isEqualTo("topology: expected a map, got the string \"fat-tree\" (to choose the type, write topology.type: fat-tree, or topology: {type: fat-tree})");
+        assertThat(error(map("loadBalancing", "ofan")))
+                .isEqualTo("loadBalancing: expected a map, got the string \"ofan\" (to choose the type, write loadBalancing.type: ofan, or loadBalancing: {type: ofan})");
         assertThat(error(map("failures", map("links", map("a", "e0"))))).isEqualTo("failures.links: expected a list, got a map");
         assertThat(error(map("failures", map("links", list("e0-a0"))))).isEqualTo("failures.links[0]: expected a map, got the string \"e0-a0\"");
         assertThat(error(map("switches", map("ecn", map("enabled", "yes"))))).isEqualTo("switches.ecn.enabled: expected true or false, got the string \"yes\"");
