@@ -128,6 +128,11 @@ public final class Themis implements LoadBalancer {
         }
     }
 
+    @Override
+    public void reportCounters(org.lbsim.counters.CounterSink sink) {
+        counters().forEach(sink::add);
+    }
+
     /** The run's Themis counters, summed over its ToRs (ring high-water mark and Eq. 4 memory: the largest ToR). */
     public Map<String, Long> counters() {
         Map<String, Long> c = new java.util.LinkedHashMap<>();
