@@ -90,7 +90,7 @@ class ReproduceTest {
         }
         assertThat(new TreeSet<>(ReproduceCommand.names())).isEqualTo(files);
         assertThat(ReproduceCommand.names()).contains("fig1", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8", "fig9", "fig10", "fig11", "fig12",
-                "themis-fig1");
+                "themis-fig1", "themis-fig5");
     }
 
     /**
