@@ -33,7 +33,9 @@ public final class LoadBalancers {
             Component.of("host-dr", "HOST_DR (DRB): per-destination round-robin at the source over the lowest common layer's switches, source-routed",
                     "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), p -> new HostDestinationRotation()),
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
-                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new));
+                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
+            Component.of("dlbf", "DLBF: one path per flow, moved off ECN-marked paths by Algorithm 1 (unprobed / available / unavailable), selective duplicates from the one-way-delay gap, notifications on unprobed paths, receiver buffer threshold",
+                    "DLBF III-B..D", org.lbsim.lb.dlbf.Dlbf.Params.defaults(), org.lbsim.lb.dlbf.Dlbf::new));
 
     private LoadBalancers() {
     }
