@@ -50,6 +50,8 @@ final class DlbfReceiver implements ReceiverPolicy {
         if (!waiting && nackedFor != rx.expectedPsn()) {
             nackedFor = rx.expectedPsn();
             rx.nack();
+        } else if (data.ecnMarked) {
+            rx.ack(); // III-B: CE marks are echoed per path, also for data held out of order (a cumulative ACK teaches nic-sr nothing new)
         }
         if (!bufferHigh && rx.heldOutOfOrder() > thresholdPackets) {
             bufferHigh = true; // III-D: stop notifications, send full duplicates

@@ -33,8 +33,13 @@ class DlbfMechanismTest {
     @Test
     void fig3SelectiveDuplicatesArriveBeforeNewDataAndTheLateCopyIsDiscardedAndAcked() throws Exception {
         TwoPathLab lab = new TwoPathLab();
+        // paced at 50 Gb/s (one packet per 173 ns) so nothing but DLBF reacts to the ECN marks; the
+        // copies go out on that pacing grid, so each reaches the receiver (12 slots) 2.077 us after its
+        // original left: the slow path's 2.1 us extra leaves them a margin (Eq. 3 does not count the
+        // wait for the next slot: with exactly 2 us the oldest copy, and all behind it, lose by 77 ns)
+        lab.fixedRateGbps = 50;
         lab.slowRole = TwoPathLab.SECOND;
-        lab.slowDelayPs = 2_000_000;
+        lab.slowDelayPs = 2_100_000;
         lab.ecnPsnOnRole[TwoPathLab.FIRST] = 20;
         lab.ecnPsnOnRole[TwoPathLab.SECOND] = 150;
         lab.prepare(dir, 300_000, Map.of("notifications", false, "unavailUs", 1.0));
@@ -61,14 +66,21 @@ class DlbfMechanismTest {
             }
         }
         assertEquals(dups, secondIndex.size());
+        int firstDup = Integer.MAX_VALUE;
+        int lastDup = -1;
         for (Map.Entry<Integer, Integer> e : secondIndex.entrySet()) {
             int psn = e.getKey();
-            int copy = firstIndex.get(psn);
-            assertEquals(TwoPathLab.FIRST, order.get(copy)[1], "the copy of " + psn + " comes on the new (fast) path");
-            assertEquals(TwoPathLab.SECOND, order.get(e.getValue())[1], "the original of " + psn + " on the old (slow) path");
-            assertTrue(copy < firstIndex.get(psn + 1), "P" + psn + " before P" + (psn + 1));
-            assertTrue(e.getValue() > firstIndex.get(psn + 1), "the original of P" + psn + " arrives after P" + (psn + 1));
+            int first = firstIndex.get(psn);
+            // P2's copy on the new path, then P3; the old path's P2 is the one discarded
+            assertEquals(TwoPathLab.FIRST, order.get(first)[1], "the copy of P" + psn + " arrives first, on the new path");
+            assertEquals(TwoPathLab.SECOND, order.get(e.getValue())[1], "the original of P" + psn + " arrives second, on the old path");
+            assertTrue(first < firstIndex.get(psn + 1), "P" + psn + " before P" + (psn + 1));
+            firstDup = Math.min(firstDup, first);
+            lastDup = Math.max(lastDup, e.getValue());
         }
+        // the copies were needed: the old path still carried originals when the first copy arrived, so
+        // new data sent in the copies' place would have overtaken them (P1 P3 P2 without duplicates)
+        assertTrue(lastDup > firstDup);
     }
 
     /** Without the slow path there is no gap: the switches duplicate nothing. */
@@ -175,7 +187,6 @@ class DlbfMechanismTest {
         lab.prepare(dir, 300_000, Map.of("thetaUs", 50.0, "bufferThresholdPackets", 4, "unavailUs", 1.0));
         lab.runAndCheck();
         Dlbf d = lab.dlbf;
-        System.out.println(d.counters());
         assertEquals(1, counter(d, "dlbf.thresholdSwitches"));
         assertEquals(1, counter(d, "dlbf.thresholdRecoveries"));
         assertEquals(1, counter(d, "dlbf.notifications"), "the second switch went to an unprobed path without a notification");

@@ -49,6 +49,9 @@ final class TwoPathLab {
     long acks;
     long notifyArrivalPs = -1;
 
+    /** Congestion control of the flow: DCQCN, or a fixed rate in Gb/s when positive (nothing reacts to ECN then but DLBF). */
+    double fixedRateGbps;
+
     PreparedRun run;
     Dlbf dlbf;
 
@@ -57,6 +60,9 @@ final class TwoPathLab {
         Files.writeString(trace, "src,dst,bytes,start_ns\n0,1," + bytes + ",0\n");
         ScenarioBuilder b = Lbsim.scenario().leafSpine(1, 2, 2).linkRateGbps(100).linkDelayNs(100).trace(trace.toString())
                 .lossRecovery("nic-sr").congestionControl("dcqcn").scheme("dlbf").set("packets.mtuBytes", 1000).seed(1);
+        if (fixedRateGbps > 0) {
+            b.congestionControl("fixed-rate").set("congestionControl.rateGbps", fixedRateGbps);
+        }
         b.set("loadBalancing.paths", 2);
         for (Map.Entry<String, Object> e : dlbfParams.entrySet()) {
             b.set("loadBalancing." + e.getKey(), e.getValue());
