@@ -3,15 +3,16 @@ package org.lbsim.lb.dlbf;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.lbsim.counters.CounterSink;
 import org.lbsim.kernel.Time;
 import org.lbsim.lb.EcmpHashSelector;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.transport.BundledScheme;
 import org.lbsim.transport.LossRecovery;
 import org.lbsim.transport.LossRecoveryFactory;
 import org.lbsim.transport.PacketKinds;
@@ -28,7 +29,7 @@ import org.lbsim.transport.QueuePairScheme;
  * receiver is nic-sr's with the notification cases. One bundle: entropy policy, sender hooks and
  * receiver policy of each queue pair share the scheme's per-run state.
  */
-public final class Dlbf implements LoadBalancer {
+public final class Dlbf implements BundledScheme {
     public record Params(
             @Doc("candidate paths (UDP source ports) per flow; 16 = the (k/2)^2 core paths between pods of a k = 8 fat tree") int paths,
             @Doc("T_avail in microseconds: an available path not confirmed by an unmarked ACK for this long turns unprobed (paper: not given)") double availUs,
@@ -74,7 +75,19 @@ public final class Dlbf implements LoadBalancer {
         return new EcmpHashSelector(sw.fib(), sw.rng().nextLong()); // III-B: the path is the hash of the five-tuple
     }
 
+    @Override
+    public void reportCounters(CounterSink sink) {
+        for (Map.Entry<String, Number> e : counters().entrySet()) {
+            if (e.getValue() instanceof Double d) {
+                sink.add(e.getKey(), d.doubleValue());
+            } else {
+                sink.add(e.getKey(), e.getValue().longValue());
+            }
+        }
+    }
+
     /** Every queue pair's parts for one run: DLBF's entropy policy, sender hooks and receiver with the run's loss recovery. */
+    @Override
     public QueuePairScheme queuePairScheme(LossRecoveryFactory recovery) {
         DlbfRun fresh = new DlbfRun();
         run = fresh;
