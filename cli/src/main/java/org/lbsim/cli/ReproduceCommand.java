@@ -207,8 +207,11 @@ final class ReproduceCommand implements Callable<Integer> {
         String value = (String) t.getOrDefault("value", "cct_increase_pct");
         String unit = (String) t.getOrDefault("unit", "%");
         String filter = t.containsKey("where") ? where + " AND (" + t.get("where") + ")" : where;
-        String colExpr = cols == null ? "'all'" : "CAST(\"" + cols + "\" AS VARCHAR)";
-        String sql = "SELECT CAST(\"" + rows + "\" AS VARCHAR) AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value
+        // columnsSql: an SQL expression over runs instead of a scenario column (a job's size inside the jobs list)
+        String colExpr = t.containsKey("columnsSql") ? "CAST((" + t.get("columnsSql") + ") AS VARCHAR)"
+                : cols == null ? "'all'" : "CAST(\"" + cols + "\" AS VARCHAR)";
+        String rowExpr = t.containsKey("rowsSql") ? "CAST((" + t.get("rowsSql") + ") AS VARCHAR)" : "CAST(\"" + rows + "\" AS VARCHAR)";
+        String sql = "SELECT " + rowExpr + " AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value
                 + ") AS lo, max(" + value + ") AS hi, count(*) AS n FROM runs WHERE " + filter + " GROUP BY ALL ORDER BY min(point), 2";
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8), main.err);

@@ -145,7 +145,7 @@ public final class Dlbf implements BundledScheme {
                 notesSent += s.senderQp().notificationsSent();
             }
         }
-        long case1 = 0, case1Losses = 0, case2 = 0, received = 0;
+        long case1 = 0, case1Losses = 0, case2 = 0, received = 0, late = 0;
         double area = 0;
         long active = 0;
         int maxHeld = 0;
@@ -154,6 +154,7 @@ public final class Dlbf implements BundledScheme {
             case1Losses += r.case1Losses;
             case2 += r.case2Sacks;
             received += r.notificationsReceived;
+            late += r.notificationsLate;
             area += r.heldPacketPs;
             active += r.activePs();
             maxHeld = Math.max(maxHeld, r.maxHeld);
@@ -167,6 +168,7 @@ public final class Dlbf implements BundledScheme {
         c.put("dlbf.notificationsSuppressed", suppressed);
         c.put("dlbf.controlPacketsSent", notesSent);
         c.put("dlbf.notificationsReceived", received);
+        c.put("dlbf.notificationsLate", late);
         c.put("dlbf.case1Waits", case1);
         c.put("dlbf.case1Losses", case1Losses);
         c.put("dlbf.case2Sacks", case2);

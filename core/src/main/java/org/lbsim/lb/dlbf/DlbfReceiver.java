@@ -34,6 +34,7 @@ final class DlbfReceiver implements ReceiverPolicy {
     long case1Losses;
     long case2Sacks;
     long notificationsReceived;
+    long notificationsLate;
 
     DlbfReceiver(DlbfRun run, long thetaPs, int thresholdPackets) {
         this.run = run;
@@ -96,6 +97,7 @@ final class DlbfReceiver implements ReceiverPolicy {
         notificationsReceived++;
         int upTo = p.schemeBits;
         if (rx.expectedPsn() > upTo) {
+            notificationsLate++;
             return; // everything sent on the old path is already here
         }
         if (!p.ecnMarked) {
