@@ -25,7 +25,7 @@ import org.lbsim.sim.Simulation;
 class ReproduceTest {
     static final List<String> SCHEMES = List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan");
     static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "tables", "plots");
-    static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where");
+    static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
 
     @TempDir
@@ -101,7 +101,7 @@ class ReproduceTest {
             assertThat((String) def.get("title")).as(name).isNotBlank();
             assertThat(String.valueOf(def.get("paper"))).as(name).isNotBlank();
             for (Map<String, Object> t : (List<Map<String, Object>>) def.get("tables")) {
-                assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).contains("rows");
+                assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).containsAnyOf("rows", "rowsSql");
             }
             Set<String> plotFiles = new TreeSet<>();
             for (Map<String, Object> p : (List<Map<String, Object>>) def.get("plots")) {
