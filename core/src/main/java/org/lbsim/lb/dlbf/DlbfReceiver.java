@@ -10,9 +10,9 @@ import org.lbsim.transport.ReceiverQp;
  * duplicate, dropped and ACKed, DLBF III-C) plus the notification handling of III-D. A notification
  * names the PSN range sent on the old path. Marked (Case 1): record the range and, for up to theta,
  * hold later data without NACKing while the range is incomplete; a hole left at theta is a loss.
- * Unmarked (Case 2): answer at once with a SACK naming the range's missing PSNs so the sender resends
- * only those on the new path; the range is then pending in the same way (the SACK already asked
- * for it). Above the buffer threshold the receiver tells the sender to send full duplicates instead
+ * Unmarked (Case 2): answer at once with a SACK naming the range's missing PSNs and echoing the
+ * notification's timestamps, so the sender resends on the new path only those Eq. 3 calls
+ * reordering-prone; the range then pends in the same way (the SACK already asked for it). Above the buffer threshold the receiver tells the sender to send full duplicates instead
  * of notifications; at half of it, a recovery notice lets it use notifications again. Keeps the
  * time integral of its out-of-order buffer for the per-queue-pair time average.
  */

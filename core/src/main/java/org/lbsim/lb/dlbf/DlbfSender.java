@@ -29,6 +29,8 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     private int cumAck;
     /** The receiver's buffer is over its threshold: full duplicates instead of notifications (III-D). */
     private boolean receiverBufferHigh;
+    /** The path the flow left when it last sent a notification (Delta's old path when the Case 2 SACK comes back). */
+    private int notifiedFrom = -1;
     long pathSwitches;
     long selectiveDuplicates;
     long sackResends;
@@ -104,6 +106,7 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
             n.psn = cumAck; // the range of packets sent before the switch: [psn, schemeBits]
             n.schemeBits = highestSent;
             sender.inject(n);
+            notifiedFrom = old;
             notifications++;
             return;
         }
@@ -152,21 +155,27 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     }
 
     /**
-     * III-D Case 2: the notification came through unmarked, so the new path is available; the
-     * receiver's SACK names which packets of the old path's range it still misses, and only those
-     * go again, on the current path, before new data. Bit j of the map is PSN cumAck + j.
+     * III-D Case 2: the notification came through unmarked, so the new path is available, and its
+     * t1 / t2 echoed in the SACK give the new path's one-way delay. The SACK names which packets of
+     * the old path's range the receiver still misses; of those, only the ones "most likely to cause
+     * reordering" go again, on the current path, before new data: Eq. 3 now that Delta is known
+     * (a missing packet that has spent at least Delta on the old path arrives before anything sent
+     * now). Bit j of the map is PSN cumAck + j.
      */
     private void onCase2Sack(Packet sack, long nowPs) {
         int i = paths.indexOf(sack.entropy);
-        if (i >= 0) {
-            paths.recordOwd(i, sack.echoSentPs + srcClockPs, sack.echoNicRxPs + dstClockPs);
-            paths.onEcho(i, false, nowPs);
+        if (i < 0 || notifiedFrom < 0) {
+            return;
         }
+        paths.recordOwd(i, sack.echoSentPs + srcClockPs, sack.echoNicRxPs + dstClockPs);
+        paths.onEcho(i, false, nowPs);
+        long delta = paths.deltaPs(notifiedFrom, i);
         cumAck = Math.max(cumAck, sack.cumAck);
         int port = paths.port(current);
-        int last = Math.min(sack.schemeBits, sack.cumAck + 63);
+        int last = Math.min(Math.min(sack.schemeBits, sack.cumAck + 63), sentPsByPsn.length - 1);
         for (int psn = cumAck; psn <= last; psn++) {
-            if ((sack.sackBits & (1L << (psn - sack.cumAck))) == 0) {
+            boolean missing = (sack.sackBits & (1L << (psn - sack.cumAck))) == 0;
+            if (missing && nowPs - sentPsByPsn[psn] < delta) {
                 Packet dup = sender.newDuplicate(psn);
                 dup.entropy = port;
                 sender.inject(dup);
