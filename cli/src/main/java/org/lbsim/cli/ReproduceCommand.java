@@ -267,8 +267,11 @@ final class ReproduceCommand implements Callable<Integer> {
         String value = (String) t.getOrDefault("value", "cct_increase_pct");
         String unit = (String) t.getOrDefault("unit", "%");
         String filter = t.containsKey("where") ? where + " AND (" + t.get("where") + ")" : where;
-        String colExpr = cols == null ? "'all'" : "CAST(\"" + cols + "\" AS VARCHAR)";
-        String sql = "SELECT CAST(\"" + rows + "\" AS VARCHAR) AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value
+        // columnsSql: an SQL expression over runs instead of a scenario column (a job's size inside the jobs list)
+        String colExpr = t.containsKey("columnsSql") ? "CAST((" + t.get("columnsSql") + ") AS VARCHAR)"
+                : cols == null ? "'all'" : "CAST(\"" + cols + "\" AS VARCHAR)";
+        String rowExpr = t.containsKey("rowsSql") ? "CAST((" + t.get("rowsSql") + ") AS VARCHAR)" : "CAST(\"" + rows + "\" AS VARCHAR)";
+        String sql = "SELECT " + rowExpr + " AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value
                 + ") AS lo, max(" + value + ") AS hi, count(*) AS n FROM runs WHERE " + filter + " GROUP BY ALL ORDER BY min(point), 2";
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8), main.err);
@@ -293,7 +296,7 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         StringBuilder sb = new StringBuilder();
         sb.append("**").append(t.getOrDefault("title", value + " by " + rows)).append("** — mean [min, max] over seeds, ").append(unit).append("\n\n");
-        sb.append("| ").append(rows).append(" |");
+        sb.append("| ").append(rows != null ? rows : "setting").append(" |");
         for (String c : colKeys) {
             sb.append(' ').append(c).append(" |");
         }

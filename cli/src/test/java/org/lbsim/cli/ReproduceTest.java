@@ -26,7 +26,7 @@ class ReproduceTest {
     static final List<String> SCHEMES = List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan");
     static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "claims", "tables", "plots");
     static final Set<String> CLAIM_KEYS = Set.of("paper", "ours", "holds", "ifHolds", "otherwise");
-    static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where");
+    static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
 
     @TempDir
@@ -112,7 +112,7 @@ class ReproduceTest {
                 assertThat(String.valueOf(c.get("ours")) + c.get("holds")).as(name + ": claims query the sweep's runs").contains("{where}");
             }
             for (Map<String, Object> t : (List<Map<String, Object>>) def.get("tables")) {
-                assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).contains("rows");
+                assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).containsAnyOf("rows", "rowsSql");
             }
             Set<String> plotFiles = new TreeSet<>();
             for (Map<String, Object> p : (List<Map<String, Object>>) def.get("plots")) {

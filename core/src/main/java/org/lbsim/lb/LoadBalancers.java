@@ -35,7 +35,9 @@ public final class LoadBalancers {
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
                     "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
             Component.of("themis", org.lbsim.lb.themis.Themis.summary(), "Themis (APNet 2025) 3.2-3.4, 4, 6",
-                    org.lbsim.lb.themis.Themis.Params.defaults(), org.lbsim.lb.themis.Themis::new));
+                    org.lbsim.lb.themis.Themis.Params.defaults(), org.lbsim.lb.themis.Themis::new),
+            Component.of("dlbf", "DLBF: one path per flow, moved off ECN-marked paths by Algorithm 1 (unprobed / available / unavailable), selective duplicates from the one-way-delay gap, notifications on unprobed paths, receiver buffer threshold",
+                    "DLBF III-B..D", org.lbsim.lb.dlbf.Dlbf.Params.defaults(), org.lbsim.lb.dlbf.Dlbf::new));
 
     private LoadBalancers() {
     }

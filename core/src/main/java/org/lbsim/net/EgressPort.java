@@ -101,7 +101,8 @@ public final class EgressPort implements EventHandler {
             return;
         }
         admission.onAdmit(p.ingressPort, p.sizeBytes);
-        if (p.kind == Packet.DATA && ecn.shouldMark(queueBytes, rng)) {
+        // ECN-capable: data and schemes' own packets (DLBF III-D: a notification can be marked); not ACK / NACK / CNP
+        if ((p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes, rng)) {
             if (!p.ecnMarked) {
                 ecnMarks++;
             }
