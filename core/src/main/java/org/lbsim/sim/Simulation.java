@@ -168,7 +168,7 @@ public final class Simulation {
                 scenario.nic().batchPackets());
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
-            long rate = transport.senderOf(0).congestionControl().rateMbps();
+            long rate = cc.create(qps.get(0)).rateMbps(); // queue pair 0's start rate (it may not be built yet)
             if (rate < topology.rateMbps(topology.hostPort(flows.get(0).src()))) {
                 pacedMbps = rate;
             }
