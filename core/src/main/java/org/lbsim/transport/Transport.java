@@ -84,6 +84,8 @@ public final class Transport implements EventHandler {
     /** Kept until the end (for the sampler's rate series), never released. */
     private final boolean[] kept;
     private boolean releasing = true;
+    /** rho_max of the fabric as routing last converged, once it changed during the run; -1 before. */
+    private long rhoMaxNowMbps = -1;
     private int live;
     private int maxLive;
     private long released;
@@ -360,6 +362,9 @@ public final class Transport implements EventHandler {
         receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
                 lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
                 parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
+        if (rhoMaxNowMbps >= 0) {
+            congestion.onRhoMaxChange(rhoMaxNowMbps, sim.nowPs());
+        }
         maxLive = Math.max(maxLive, ++live);
         return senders[i];
     }
@@ -368,7 +373,22 @@ public final class Transport implements EventHandler {
         return lazy[qp];
     }
 
-    /** A packet of queue pair {@code qp} was made by its sender or receiver. */
+    /**
+     * Routing converged around a failure or repair and the fabric's rho_max is now {@code mbps}: every
+     * queue pair built so far hears of it, and those built later start with it (OFAN App. A's sender
+     * for the fabric as it is; congestion controls other than a rho_max sender ignore it).
+     */
+    public void setRhoMaxMbps(long mbps) {
+        rhoMaxNowMbps = mbps;
+        long now = sim.nowPs();
+        for (SenderQp s : senders) {
+            if (s != null) {
+                s.congestionControl().onRhoMaxChange(mbps, now);
+            }
+        }
+    }
+
+        /** A packet of queue pair {@code qp} was made by its sender or receiver. */
     void made(int qp) {
         outstanding[qp]++;
     }
