@@ -81,7 +81,7 @@ class FailureEventsCliTest {
                 + " before_buffer_drops || '/' || before_link_loss || '/' || before_no_route AS before,"
                 + " during_buffer_drops || '/' || during_link_loss || '/' || during_no_route AS during,"
                 + " after_buffer_drops || '/' || after_link_loss || '/' || after_no_route AS after"
-                + " FROM failure_events WHERE run_id = 'a' ORDER BY event");
+                + " FROM failure_events WHERE run_id = 'a' ORDER BY at_ps");
         assertThat(rows).hasSize(6).isEqualTo(expected);
         // the first event took a link down while traffic flowed: losses are counted somewhere around it
         assertThat(SweepTest.query(db, "SELECT sum(during_link_loss + during_buffer_drops + during_no_route + lost_at_event) > 0"

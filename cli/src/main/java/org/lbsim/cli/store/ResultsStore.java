@@ -76,7 +76,8 @@ public final class ResultsStore implements AutoCloseable {
                 + " bytes BIGINT, flows INTEGER, start_ps BIGINT, jct_ps BIGINT, ideal_ps BIGINT, slowdown DOUBLE, algbw_gbps DOUBLE,"
                 + " busbw_gbps DOUBLE");
         CHILD_TABLES.put("job_phases", "run_id VARCHAR, job INTEGER, phase INTEGER, name VARCHAR, flows INTEGER, start_ps BIGINT, cct_ps BIGINT");
-        // one row per failure event during the run (summary.json's failureEvents); losses before it, from it to convergence, after
+        // one row per failure event during the run (summary.json's failureEvents; event = index in failures.events, -1 random):
+        // losses before it, from it to convergence, after
         CHILD_TABLES.put("failure_events", "run_id VARCHAR, event INTEGER, target VARCHAR, action VARCHAR, at_ps BIGINT, rate_mbps BIGINT,"
                 + " converged_at_ps BIGINT, lost_at_event BIGINT, before_buffer_drops BIGINT, before_link_loss BIGINT, before_no_route BIGINT,"
                 + " during_buffer_drops BIGINT, during_link_loss BIGINT, during_no_route BIGINT, after_buffer_drops BIGINT,"
