@@ -61,6 +61,42 @@ class FailureEventsCliTest {
         assertThat(Files.readString(dir.resolve("c/summary.json"))).doesNotContain("failureEvents");
     }
 
+    @Test
+    void theDatabaseHoldsOneFailureEventRowPerEventWithTheNumbersOfSummaryJson() throws IOException {
+        Path p = dir.resolve("f.yaml");
+        Files.writeString(p, WITH_EVENTS);
+        Path db = dir.resolve("r.duckdb");
+        MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("a").toString(), "--db", db.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        com.fasterxml.jackson.databind.JsonNode events = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(Files.readString(dir.resolve("a/summary.json"))).get("failureEvents");
+        List<String> expected = new java.util.ArrayList<>();
+        expected.add("event,target,action,at_ps,rate_mbps,converged_at_ps,lost_at_event,before,during,after");
+        for (com.fasterxml.jackson.databind.JsonNode e : events) {
+            expected.add(String.join(",", e.get("index").asText(), e.get("target").asText(), e.get("action").asText(), e.get("atPs").asText(),
+                    e.has("rateMbps") ? e.get("rateMbps").asText() : "0", e.get("convergedAtPs").asText(), e.get("lostAtEvent").asText(),
+                    losses(e.get("before")), losses(e.get("during")), losses(e.get("after"))));
+        }
+        List<String> rows = SweepTest.query(db, "SELECT event, target, action, at_ps, rate_mbps, converged_at_ps, lost_at_event,"
+                + " before_buffer_drops || '/' || before_link_loss || '/' || before_no_route AS before,"
+                + " during_buffer_drops || '/' || during_link_loss || '/' || during_no_route AS during,"
+                + " after_buffer_drops || '/' || after_link_loss || '/' || after_no_route AS after"
+                + " FROM failure_events WHERE run_id = 'a' ORDER BY at_ps");
+        assertThat(rows).hasSize(6).isEqualTo(expected);
+        // the first event took a link down while traffic flowed: losses are counted somewhere around it
+        assertThat(SweepTest.query(db, "SELECT sum(during_link_loss + during_buffer_drops + during_no_route + lost_at_event) > 0"
+                + " FROM failure_events")).element(1).isEqualTo("true");
+        // a run without events adds no rows
+        Path plain = dir.resolve("plain.yaml");
+        Files.writeString(plain, SMALL);
+        assertThat(lbsim("run", plain.toString(), "--out", dir.resolve("c").toString(), "--db", db.toString()).code()).isZero();
+        assertThat(SweepTest.query(db, "SELECT count(*) FROM failure_events WHERE run_id = 'c'")).element(1).isEqualTo("0");
+    }
+
+    private static String losses(com.fasterxml.jackson.databind.JsonNode l) {
+        return l.get("bufferDrops").asText() + "/" + l.get("linkLoss").asText() + "/" + l.get("noRoute").asText();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "failures.events[0].atUs=-3 | failures.events[0].atUs: must be a finite time >= 0 us, got -3.0",

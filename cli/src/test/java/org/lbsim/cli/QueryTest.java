@@ -85,8 +85,9 @@ class QueryTest {
         Path db = twoRuns();
         Path csv = dir.resolve("csv");
         String printed = ok("export", db.toString(), "--format", "csv", "--out", csv.toString());
-        List<String> tables = List.of("runs", "flows", "layers", "counters", "scheme_counters", "series", "ooo_histogram", "jobs", "job_phases");
-        assertThat(printed.lines().toList()).hasSize(9).first().isEqualTo(csv.resolve("runs.csv") + " (2 rows)");
+        List<String> tables = List.of("runs", "flows", "layers", "counters", "scheme_counters", "series", "ooo_histogram", "jobs", "job_phases",
+                "failure_events");
+        assertThat(printed.lines().toList()).hasSize(10).first().isEqualTo(csv.resolve("runs.csv") + " (2 rows)");
         for (String t : tables) {
             assertThat(csv.resolve(t + ".csv")).exists();
         }

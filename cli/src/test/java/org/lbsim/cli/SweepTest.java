@@ -92,7 +92,7 @@ class SweepTest {
 
         // the tables and columns of docs/results.md
         assertThat(query(db, "SELECT table_name FROM information_schema.tables ORDER BY table_name")).containsExactly("table_name",
-                "counters", "flows", "job_phases", "jobs", "layers", "ooo_histogram", "runs", "scheme_counters", "series");
+                "counters", "failure_events", "flows", "job_phases", "jobs", "layers", "ooo_histogram", "runs", "scheme_counters", "series");
         List<String> runs = columns(db, "runs");
         assertThat(runs.subList(0, RUNS_COLUMNS.size())).isEqualTo(RUNS_COLUMNS);
         assertThat(runs.subList(RUNS_COLUMNS.size(), runs.size())).contains("topology.type", "topology.k", "topology.hostLink.rateGbps",

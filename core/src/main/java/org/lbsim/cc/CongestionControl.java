@@ -34,6 +34,13 @@ public interface CongestionControl {
     }
 
     /** The loss-recovery layer declared a timeout. */
+    /**
+     * Routing converged around a failure or repair during the run and rho_max (OFAN App. A) of the
+     * fabric as it is now is {@code rhoMaxMbps}; only a sender paced at rho_max cares.
+     */
+    default void onRhoMaxChange(long rhoMaxMbps, long nowPs) {
+    }
+
     default void onTimeout(long nowPs) {
     }
 

@@ -17,7 +17,9 @@ public final class FixedRate implements CongestionControl {
     public record Params(
             @Doc("pace each queue pair at rho_max (OFAN App. A): the per-flow rate that spreads evenly over the available paths without overload") boolean rhoMax,
             @Doc("pace each queue pair at this rate in Gb/s; 0 = the NIC line rate") double rateGbps,
-            @Doc("spread a host's paced queue pairs evenly over the packet period (false: all start in the same instant)") boolean spreadPhases) {
+            @Doc("spread a host's paced queue pairs evenly over the packet period (false: all start in the same instant)") boolean spreadPhases,
+            @Doc("with rhoMax: when routing converges around a failure or repair during the run, pace at rho_max of the fabric as it is"
+                    + " then (false: keep rho_max of the fabric before the first event); docs/cli.md, \"Failures\"") boolean recomputeRhoMax) {
         public Params {
             if (rateGbps != 0) {
                 org.lbsim.scenario.Checks.rateGbps(rateGbps, "rateGbps");
@@ -28,7 +30,14 @@ public final class FixedRate implements CongestionControl {
         public Params(boolean rhoMax, double rateGbps) {
             this(rhoMax, rateGbps, true);
         }
+
+        public Params(boolean rhoMax, double rateGbps, boolean spreadPhases) {
+            this(rhoMax, rateGbps, spreadPhases, DEFAULT_RECOMPUTE_RHO_MAX);
+        }
     }
+
+    /** Whether a rho_max sender follows the fabric's rho_max after a failure during the run, unless told (docs/cli.md, "Failures"). */
+    public static final boolean DEFAULT_RECOMPUTE_RHO_MAX = true;
 
     public static CongestionControlFactory factory(Params params) {
         return qp -> {
@@ -50,12 +59,17 @@ public final class FixedRate implements CongestionControl {
             }
             FixedRate f = new FixedRate(rate, unpaced, qp.gapBytes(), firstSendPs);
             f.phaseOffsetPs = phaseOffsetPs;
+            if (params.rhoMax() && params.recomputeRhoMax()) {
+                f.followRhoMaxUpToMbps = qp.lineRateMbps();
+            }
             return f;
         };
     }
 
-    private final long rateMbps;
-    private final boolean unpaced;
+    private long rateMbps;
+    private boolean unpaced;
+    /** The line rate when pacing follows the fabric's rho_max after failures; 0 = the rate never changes. */
+    private long followRhoMaxUpToMbps;
     private final int gapBytes;
     private long nextSendPs;
     /** Where this queue pair sits in its host's packet period, counted from its actual start. */
@@ -95,5 +109,14 @@ public final class FixedRate implements CongestionControl {
     @Override
     public long rateMbps() {
         return rateMbps;
+    }
+
+    /** OFAN App. A's ideal sender for the fabric as it is: after routing converged, rho_max of the new routes. */
+    @Override
+    public void onRhoMaxChange(long rhoMaxMbps, long nowPs) {
+        if (followRhoMaxUpToMbps > 0) {
+            rateMbps = Math.min(rhoMaxMbps, followRhoMaxUpToMbps);
+            unpaced = rateMbps >= followRhoMaxUpToMbps;
+        }
     }
 }

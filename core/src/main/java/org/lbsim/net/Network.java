@@ -225,6 +225,10 @@ public final class Network implements PortStates {
     /** Told about every data packet the fabric loses, so retransmissions can be split into necessary and spurious. */
     public interface LossListener {
         void onDataLost(int flow, int psn);
+
+        /** Any packet carrying {@code flow} was dropped, lost on a link or consumed by a switch (data included). */
+        default void onPacketGone(int flow) {
+        }
     }
 
     private LossListener lossListener = (flow, psn) -> { };
@@ -269,6 +273,7 @@ public final class Network implements PortStates {
         if (p.kind == Packet.DATA) {
             lossListener.onDataLost(p.flow, p.psn);
         }
+        lossListener.onPacketGone(p.flow);
     }
 
     void dropAtPort(Packet p, int port) {

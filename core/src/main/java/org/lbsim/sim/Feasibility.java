@@ -22,6 +22,12 @@ final class Feasibility {
     private static final long BYTES_PER_PACKET = 16;
     /** Per queue pair: sender, receiver, loss recovery, congestion control and their small arrays. */
     private static final long BYTES_PER_QP = 2048;
+    /**
+     * Per queue pair of a dependent connection while it waits or after it was released: its flow, context and
+     * dependency entries, the transport's per-queue-pair and per-connection arrays and its result row
+     * (measured: FSDP 405B on 1,024 GPUs, bench/README.md).
+     */
+    static final long BYTES_PER_WAITING_QP = 700;
     /** Per port: egress queue, statistics, buffers. */
     private static final long BYTES_PER_PORT = 2048;
     /** Packet counts are ints; BitSet64 adds 64 bits of slack. */
@@ -93,13 +99,16 @@ final class Feasibility {
                 qps * BYTES_PER_QP + multiplySaturated(qps, packetsPerQp) * BYTES_PER_PACKET);
     }
 
-    /** Once the flows exist: packet counts, start times, memory, and a route for data and ACKs. */
+    /**
+     * Once the flows exist: packet counts, start times, memory, and a route for data and ACKs. Queue
+     * pairs of independent flows are built up front; those of dependent flows (collective steps) are
+     * built when they start and released when done, so they cost their full state only while alive:
+     * estimated as two levels of the dependency graph's widest level (one finishing, the next starting).
+     */
     static void flows(Scenario s, List<Flow> flows, Topology topology, Fib healthy) {
         String field = s.workload() instanceof WorkloadSpec.Trace ? "workload.file" : "workload.messageBytes";
         int qpsPer = s.nic().qpsPerConnection();
         int mtu = s.packets().mtuBytes();
-        long qps = 0;
-        long packets = 0;
         long maxTimePs = s.limits().maxTimePs();
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
@@ -114,10 +123,12 @@ final class Feasibility {
                         + " simulated-time limit of %s us, so the run could never finish; raise limits.maxTimeUs", i,
                         Time.toUs(f.startPs()), s.limits().maxTimeUs()));
             }
-            qps += n;
-            packets += perQp * n;
         }
-        heap(field, qps + " queue pairs carrying " + packets + " packets", qps * BYTES_PER_QP + packets * BYTES_PER_PACKET);
+        Estimate e = estimate(flows, qpsPer, mtu);
+        String what = e.waitingQps() == 0 ? e.qps() + " queue pairs carrying " + e.packets() + " packets"
+                : e.qps() + " queue pairs built up front carrying " + e.packets() + " packets and " + e.waitingQps()
+                        + " of dependent flows (about " + e.liveQps() + " alive at once, carrying " + e.livePackets() + " packets)";
+        heap(field, what, e.bytes());
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);
             for (int[] pair : new int[][] {{f.src(), f.dst()}, {f.dst(), f.src()}}) {
@@ -129,6 +140,98 @@ final class Feasibility {
                 }
             }
         }
+    }
+
+    /**
+     * The queue pairs of a run for the heap estimate: {@code qps} built up front carrying {@code packets},
+     * and {@code waitingQps} of dependent flows, of which about {@code liveQps} carrying {@code livePackets}
+     * are alive at once.
+     */
+    record Estimate(long qps, long packets, long waitingQps, long liveQps, long livePackets) {
+        long bytes() {
+            return (qps + liveQps) * BYTES_PER_QP + multiplySaturated(packets + livePackets, BYTES_PER_PACKET) + waitingQps * BYTES_PER_WAITING_QP;
+        }
+    }
+
+    static Estimate estimate(List<Flow> flows, int qpsPer, int mtu) {
+        long qps = 0;
+        long packets = 0;
+        long waitingQps = 0;
+        int[] level = levels(flows);
+        int levels = 0;
+        for (int l : level) {
+            levels = Math.max(levels, l + 1);
+        }
+        long[] qpsAtLevel = new long[levels];
+        long[] packetsAtLevel = new long[levels];
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            long n = Math.min(qpsPer, f.bytes());
+            long perQp = packets((f.bytes() + n - 1) / n, mtu);
+            if (f.dependent()) {
+                waitingQps += n;
+                qpsAtLevel[level[i]] += n;
+                packetsAtLevel[level[i]] += perQp * n;
+            } else {
+                qps += n;
+                packets += perQp * n;
+            }
+        }
+        int widest = 0;
+        for (int l = 1; l < levels; l++) {
+            widest = packetsAtLevel[l] > packetsAtLevel[widest] ? l : widest;
+        }
+        long liveQps = waitingQps == 0 ? 0 : Math.min(waitingQps, 2 * qpsAtLevel[widest]);
+        long livePackets = waitingQps == 0 ? 0 : 2 * packetsAtLevel[widest];
+        return new Estimate(qps, packets, waitingQps, liveQps, livePackets);
+    }
+
+    /**
+     * Each flow's level in the dependency graph: 0 without dependencies, else one more than its
+     * deepest dependency (Kahn's order, so flows need not be listed after what they wait for). The
+     * graph was checked for cycles when the workload was built.
+     */
+    static int[] levels(List<Flow> flows) {
+        int n = flows.size();
+        int[] level = new int[n];
+        int[] waiting = new int[n];
+        int[] from = new int[n + 1];
+        for (int i = 0; i < n; i++) {
+            int[] deps = flows.get(i).deps();
+            waiting[i] = deps.length;
+            for (int d : deps) {
+                from[d + 1]++;
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            from[i + 1] += from[i];
+        }
+        int[] dependents = new int[from[n]];
+        int[] fill = java.util.Arrays.copyOf(from, n);
+        for (int i = 0; i < n; i++) {
+            for (int d : flows.get(i).deps()) {
+                dependents[fill[d]++] = i;
+            }
+        }
+        int[] ready = new int[n];
+        int head = 0;
+        int tail = 0;
+        for (int i = 0; i < n; i++) {
+            if (waiting[i] == 0) {
+                ready[tail++] = i;
+            }
+        }
+        while (head < tail) {
+            int c = ready[head++];
+            for (int k = from[c]; k < from[c + 1]; k++) {
+                int d = dependents[k];
+                level[d] = Math.max(level[d], level[c] + 1);
+                if (--waiting[d] == 0) {
+                    ready[tail++] = d;
+                }
+            }
+        }
+        return level;
     }
 
     private static long packets(long bytes, int mtu) {

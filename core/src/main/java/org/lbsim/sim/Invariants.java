@@ -35,12 +35,27 @@ public final class Invariants {
             waitingAtHosts += tr.stack(h).controlBacklog();
         }
         for (int q = 0; q < tr.flowCount(); q++) {
-            waitingAtHosts += tr.senderOf(q).extrasQueued(); // packets a scheme injected, not yet sent
+            var sender = tr.senderOf(q); // null before a dependent queue pair starts and once it is released
+            waitingAtHosts += sender == null ? 0 : sender.extrasQueued(); // packets a scheme injected, not yet sent
         }
         long outstanding = net.pool().outstanding();
         if (outstanding != inFabric + net.held() + waitingAtHosts) {
             out.add("packet pool leak: " + outstanding + " packets out of the pool, but " + inFabric + " in the fabric, "
                     + net.held() + " held by switches and " + waitingAtHosts + " waiting at hosts");
+        }
+        if (net.originated() == 0) {
+            // every packet out of the pool was made by a queue pair, which counts its own until delivered or lost
+            long counted = 0;
+            for (int q = 0; q < tr.flowCount(); q++) {
+                int n = tr.outstandingPackets(q);
+                if (n < 0) {
+                    out.add("queue pair " + q + " has " + n + " packets outstanding");
+                }
+                counted += n;
+            }
+            if (counted != outstanding) {
+                out.add("queue pairs count " + counted + " packets of theirs outstanding, the pool " + outstanding);
+            }
         }
         for (int p = 0; p < t.portCount(); p++) {
             EgressPort e = net.egress(p);

@@ -20,9 +20,6 @@ import org.lbsim.net.PfcWatchdog;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.topology.FabricCuts;
 import org.lbsim.topology.Topology;
-import org.lbsim.transport.LossRecovery;
-import org.lbsim.transport.ReceiverQp;
-import org.lbsim.transport.SenderQp;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workload;
@@ -169,16 +166,16 @@ public final class PreparedRun {
         long[] receiverDone = new long[flows.size()];
         for (int q = 0; q < transport.flowCount(); q++) {
             int c = transport.connectionOf(q);
-            SenderQp s = transport.senderOf(q);
-            ReceiverQp r = transport.receiverOf(q);
-            LossRecovery rec = s.recovery();
-            sent[c] += s.sentPackets();
-            retxOf[c] += rec.retransmissions();
+            long retransmissions = transport.retransmissions(q);
+            long duplicates = transport.duplicatesReceived(q);
+            long receiverCompletedPs = transport.receiverCompletedPs(q);
+            sent[c] += transport.sentPackets(q);
+            retxOf[c] += retransmissions;
             // the receiver already had it; copies a scheme sent on purpose are not retransmissions
-            spuriousOf[c] += Math.min(rec.retransmissions(), Math.max(0, r.duplicates() - s.duplicatesSent()));
-            dupOf[c] += r.duplicates();
-            timeoutsOf[c] += rec.timeouts();
-            receiverDone[c] = receiverDone[c] < 0 || r.completedPs() < 0 ? -1 : Math.max(receiverDone[c], r.completedPs());
+            spuriousOf[c] += Math.min(retransmissions, Math.max(0, duplicates - transport.duplicatesSent(q)));
+            dupOf[c] += duplicates;
+            timeoutsOf[c] += transport.timeouts(q);
+            receiverDone[c] = receiverDone[c] < 0 || receiverCompletedPs < 0 ? -1 : Math.max(receiverDone[c], receiverCompletedPs);
         }
         for (int i = 0; i < flows.size(); i++) {
             Flow f = flows.get(i);

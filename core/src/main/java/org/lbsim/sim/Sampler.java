@@ -65,6 +65,7 @@ final class Sampler implements EventHandler {
         add("goodput", "Gb/s");
         add("ooo.held", "packets");
         this.rateQps = Math.min(rateQps, transport.flowCount());
+        transport.keepQueuePairs(this.rateQps); // their senders must exist from the start to the end
         for (int q = 0; q < this.rateQps; q++) {
             add("rate qp" + q, "Gb/s");
         }

@@ -166,9 +166,15 @@ public final class Simulation {
         Transport transport = new Transport(network, qps, queuePairs.connectionOf(),
                 qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
                 scenario.nic().batchPackets());
+        if (failures.duringRun()) {
+            // OFAN App. A for the fabric as it is: each time routing converges, rho_max of the new routes (a rho_max sender may follow it)
+            int[] pairSrc = src;
+            int[] pairDst = dst;
+            network.addRoutingListener(fib -> transport.setRhoMaxMbps(EvenSplitLoad.rhoMaxMbps(topology, fib, pairSrc, pairDst, ackPerData)));
+        }
         long pacedMbps = Long.MAX_VALUE;
         if (flows.size() > 0) {
-            long rate = transport.senderOf(0).congestionControl().rateMbps();
+            long rate = cc.create(qps.get(0)).rateMbps(); // queue pair 0's start rate (it may not be built yet)
             if (rate < topology.rateMbps(topology.hostPort(flows.get(0).src()))) {
                 pacedMbps = rate;
             }

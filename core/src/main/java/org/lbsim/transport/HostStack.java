@@ -39,6 +39,10 @@ public final class HostStack implements PacketSource {
         return host;
     }
 
+    Transport transport() {
+        return transport;
+    }
+
     @Override
     public Packet poll(long nowPs) {
         if (lastWasData && !control.isEmpty()) {
@@ -96,6 +100,7 @@ public final class HostStack implements PacketSource {
         if (p.kind == Packet.DATA) {
             transport.receiver(p.flow).onData(p, now);
             transport.countDataArrival(p);
+            transport.gone(p.flow);
             pool.release(p);
             if (!control.isEmpty()) {
                 nic.kick();
@@ -112,6 +117,7 @@ public final class HostStack implements PacketSource {
                 kickIfControlWaiting(); // a receiver may have answered
             }
         }
+        transport.gone(p.flow);
         pool.release(p);
     }
 

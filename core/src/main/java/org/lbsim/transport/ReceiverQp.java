@@ -1,6 +1,5 @@
 package org.lbsim.transport;
 
-import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.AckPolicy;
 import org.lbsim.net.Packet;
@@ -16,7 +15,7 @@ import org.lbsim.net.PacketQueue;
  * packet, now or from a timer) is decided by its {@link ReceiverPolicy}, through the public methods
  * here. Answers go to the host's control queue and are labelled by the load balancer's {@link AckPolicy}.
  */
-public final class ReceiverQp implements EventHandler {
+public final class ReceiverQp {
     private final int qp;
     private final int host;
     private final int peer;
@@ -48,8 +47,8 @@ public final class ReceiverQp implements EventHandler {
     private long lastSentPs;
     private long lastNicRxPs;
     private boolean lastEcn;
-    // the policy's timer: registered with the kernel on first use, stale wake-ups told apart by generation
-    private int handlerId = -1;
+    // the policy's timer: the transport's receiver-timer handler, by queue pair; stale wake-ups told apart by generation
+    private final int handlerId;
     private long timerGeneration;
     private long timerPs = Long.MAX_VALUE;
 
@@ -70,6 +69,7 @@ public final class ReceiverQp implements EventHandler {
         this.pool = pool;
         this.sim = sim;
         this.received = new BitSet64(packets + 64);
+        this.handlerId = stack.transport().receiverTimerHandler();
     }
 
     /** Consumes a data packet; the answers (ACK, NACK, CNP) go to the host's control queue. */
@@ -163,6 +163,7 @@ public final class ReceiverQp implements EventHandler {
 
     private Packet header(byte kind) {
         Packet p = pool.acquire();
+        stack.transport().made(qp);
         p.kind = kind;
         p.flow = qp;
         p.src = host;
@@ -192,11 +193,8 @@ public final class ReceiverQp implements EventHandler {
      * {@link ReceiverPolicy#onTimer} is then called. A pending timer keeps the simulation running: cancel it when done.
      */
     public void setTimer(long atPs) {
-        if (handlerId < 0) {
-            handlerId = sim.register(this);
-        }
         timerPs = atPs;
-        sim.schedule(handlerId, atPs, 0, ++timerGeneration);
+        sim.schedule(handlerId, atPs, qp, ++timerGeneration);
     }
 
     /** Cancels the pending timer, if any. */
@@ -210,8 +208,8 @@ public final class ReceiverQp implements EventHandler {
         return timerPs;
     }
 
-    @Override
-    public void onEvent(int kind, long tag) {
+    /** The timer set with generation {@code tag} fired (stale unless it is the latest). */
+    void onTimer(long tag) {
         if (tag != timerGeneration) {
             return;
         }

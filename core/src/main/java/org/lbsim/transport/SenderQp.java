@@ -1,7 +1,6 @@
 package org.lbsim.transport;
 
 import org.lbsim.cc.CongestionControl;
-import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.net.Packet;
@@ -17,7 +16,7 @@ import org.lbsim.qp.QpContext;
  * before the next data packet, within the congestion control's pacing, and are counted as what
  * they are, never as data sent or retransmissions.
  */
-public final class SenderQp implements EventHandler {
+public final class SenderQp {
     final QpContext ctx;
     private final HostStack host;
     private final Simulator sim;
@@ -29,6 +28,7 @@ public final class SenderQp implements EventHandler {
     private final PacketQueue extras = new PacketQueue();
     private final int headerBytes;
     private final byte trafficClass;
+    private final Transport transport;
     private final int handlerId;
     private final long startPs;
     private long timerPs = Long.MAX_VALUE;
@@ -66,7 +66,8 @@ public final class SenderQp implements EventHandler {
         this.headerBytes = ctx.headerBytes();
         this.trafficClass = (byte) ctx.trafficClass();
         this.startPs = startPs;
-        this.handlerId = sim.register(this);
+        this.transport = host.transport();
+        this.handlerId = transport.senderTimerHandler();
         this.entropyByPsn = new int[ctx.packets()];
         this.reportLoss = psn -> {
             if (psn < entropyByPsn.length) {
@@ -142,6 +143,7 @@ public final class SenderQp implements EventHandler {
     private Packet dataPacket(int psn) {
         int payload = ctx.payloadOf(psn);
         Packet p = pool.acquire();
+        transport.made(ctx.qp());
         p.kind = Packet.DATA;
         p.flow = ctx.qp();
         p.src = ctx.src();
@@ -159,6 +161,7 @@ public final class SenderQp implements EventHandler {
      */
     public Packet newControl(byte kind) {
         Packet p = pool.acquire();
+        transport.made(ctx.qp());
         p.kind = kind;
         p.flow = ctx.qp();
         p.src = ctx.src();
@@ -176,6 +179,7 @@ public final class SenderQp implements EventHandler {
      */
     public void inject(Packet p) {
         if (completedPs >= 0) {
+            transport.gone(ctx.qp());
             pool.release(p);
             return;
         }
@@ -216,6 +220,7 @@ public final class SenderQp implements EventHandler {
             if (completedPs < 0) {
                 completedPs = nowPs;
                 while (!extras.isEmpty()) {
+                    transport.gone(ctx.qp());
                     pool.release(extras.poll());
                 }
                 host.onSenderComplete(this);
@@ -231,12 +236,12 @@ public final class SenderQp implements EventHandler {
         // Lazy timer: keep the earlier pending wake-up; when it fires we re-check the real deadline.
         if (deadline < timerPs) {
             timerPs = deadline;
-            sim.schedule(handlerId, deadline, 0, ++timerGeneration);
+            sim.schedule(handlerId, deadline, ctx.qp(), ++timerGeneration); // the transport's timer handler, by queue pair
         }
     }
 
-    @Override
-    public void onEvent(int kind, long tag) {
+    /** The timer armed with generation {@code tag} fired (stale unless it is the latest). */
+    void onTimer(long tag) {
         if (tag != timerGeneration) {
             return;
         }

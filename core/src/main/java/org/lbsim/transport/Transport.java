@@ -24,6 +24,14 @@ import org.lbsim.topology.Fib;
  * connection completes, each dependent whose count reaches zero is queued to start at
  * max(its earliest start, now + its gap) in a small heap of pending starts that shares the one
  * wake-up with the static start order: O(1) per dependency edge plus O(log pending) per start.
+ *
+ * <p>Queue pairs of independent connections are built up front. Those of dependent connections
+ * (collective steps, which may number tens of millions) are built when their connection starts
+ * and released once done and nothing refers to them any more: the sender has all its data
+ * acknowledged, no packet it or its receiver made is still anywhere (in the fabric, a host's
+ * control queue or the sender's extras), and the receiver's timer is idle. What the results need
+ * of a released queue pair (packets sent, retransmissions, duplicates, ...) is kept in a few
+ * primitive arrays. So memory follows the queue pairs in progress, not all of them.
  */
 public final class Transport implements EventHandler {
     private final Simulator sim;
@@ -58,6 +66,42 @@ public final class Transport implements EventHandler {
     private long wakeGeneration;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
     private final PacketKinds kinds = new PacketKinds();
+    // building queue pairs when they start (dependent connections) and releasing them when done
+    private final Network network;
+    private final List<QpContext> contexts;
+    private final CongestionControlFactory cc;
+    private final QueuePairScheme[] bundleOfQp;
+    private final LoadBalancer[] lbOfQp;
+    private final RandomStreams rng;
+    private final int ackBytes;
+    private final long[] startPsOfQp;
+    /** The routes hosts know: the converged ones, then each FIB the network announces (for queue pairs built later). */
+    private Fib hostFib;
+    /** Whether each queue pair is built when it starts and released when done. */
+    private final boolean[] lazy;
+    /** Packets each queue pair's sender or receiver made that were not yet delivered or lost. */
+    private final int[] outstanding;
+    /** Kept until the end (for the sampler's rate series), never released. */
+    private final boolean[] kept;
+    private boolean releasing = true;
+    /** rho_max of the fabric as routing last converged, once it changed during the run; -1 before. */
+    private long rhoMaxNowMbps = -1;
+    private int live;
+    private int maxLive;
+    private long released;
+    private final int senderTimers;
+    private final int receiverTimers;
+    // what the results need of released queue pairs (empty arrays when nothing is lazy)
+    private final long[] retiredSent;
+    private final long[] retiredRetransmissions;
+    private final long[] retiredTimeouts;
+    private final long[] retiredDuplicatesReceived;
+    private final long[] retiredDuplicatesSent;
+    private final long[] retiredReceiverDonePs;
+    private long retiredNacks;
+    private long retiredCnps;
+    private long retiredDuplicatesSentTotal;
+    private long retiredNotifications;
 
     /**
      * Out-of-order degree of arriving data (PSN minus the receiver's expected PSN) as a log2
@@ -121,17 +165,17 @@ public final class Transport implements EventHandler {
 
     /** NACKs and CNPs sent by all receivers. */
     public long nacksSent() {
-        long n = 0;
+        long n = retiredNacks;
         for (ReceiverQp r : receivers) {
-            n += r.nacks();
+            n += r == null ? 0 : r.nacks();
         }
         return n;
     }
 
     public long cnpsSent() {
-        long n = 0;
+        long n = retiredCnps;
         for (ReceiverQp r : receivers) {
-            n += r.cnps();
+            n += r == null ? 0 : r.cnps();
         }
         return n;
     }
@@ -174,28 +218,78 @@ public final class Transport implements EventHandler {
             stacks[h] = new HostStack(h, network.nic(h), network.pool(), this, batchPackets);
         }
         int n = qps.size();
+        if (n >= 1 << 30) {
+            throw new IllegalArgumentException(n + " queue pairs, more than a run can address (2^30)");
+        }
         senders = new SenderQp[n];
         receivers = new ReceiverQp[n];
+        this.network = network;
+        this.contexts = qps;
+        this.cc = cc;
+        this.bundleOfQp = bundleOfQp;
+        this.lbOfQp = lbOfQp;
+        this.rng = rng;
+        this.ackBytes = ackBytes;
+        this.startPsOfQp = startPsOfQp;
+        this.hostFib = convergedFib;
+        network.addRoutingListener(fib -> hostFib = fib);
         this.connectionOfQp = connectionOfQp.clone();
         this.qpsLeft = new int[connections];
         this.connectionDonePs = new long[connections];
         Arrays.fill(connectionDonePs, -1);
+        lazy = new boolean[n];
+        kept = new boolean[n];
+        outstanding = new int[n];
+        int lazyCount = 0;
         for (int i = 0; i < n; i++) {
-            QpContext ctx = qps.get(i);
-            LoadBalancer lb = lbOfQp[i];
             qpsLeft[connectionOfQp[i]]++;
-            var congestion = cc.create(ctx);
-            QpParts parts = bundleOfQp[i].create(new HostContext(ctx, network.topology(), convergedFib, rng.stream("entropy", i), sim));
-            senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), congestion, parts.recovery(), parts.entropy(),
-                    parts.sender(), startPsOfQp[i]);
-            receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
-                    lb.newAckPolicy(new HostContext(ctx, network.topology(), convergedFib, rng.stream("ack-entropy", i), sim)),
-                    parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
+            lazy[i] = depsOfConnection != null && depsOfConnection[connectionOfQp[i]].length > 0;
+            lazyCount += lazy[i] ? 1 : 0;
+        }
+        senderTimers = sim.register((qp, tag) -> {
+            SenderQp s = senders[qp];
+            if (s != null) { // a released queue pair's timer is stale
+                s.onTimer(tag);
+            }
+        });
+        receiverTimers = sim.register((qp, tag) -> {
+            ReceiverQp r = receivers[qp];
+            if (r != null) {
+                r.onTimer(tag);
+                if (isLazy(qp)) {
+                    releaseIfDone(qp);
+                }
+            }
+        });
+        int retired = lazyCount > 0 ? n : 0;
+        retiredSent = new long[retired];
+        retiredRetransmissions = new long[retired];
+        retiredTimeouts = new long[retired];
+        retiredDuplicatesReceived = new long[retired];
+        retiredDuplicatesSent = new long[retired];
+        retiredReceiverDonePs = new long[retired];
+        Arrays.fill(retiredReceiverDonePs, -1);
+        for (int i = 0; i < n; i++) {
+            if (!lazy[i]) {
+                build(i, convergedFib);
+            }
         }
         this.connectionsLeft = connections;
         this.onAllDone = sim::stop;
         lostData = new long[n];
-        network.setLossListener((qp, psn) -> lostData[qp]++);
+        network.setLossListener(new Network.LossListener() {
+            @Override
+            public void onDataLost(int qp, int psn) {
+                lostData[qp]++;
+            }
+
+            @Override
+            public void onPacketGone(int qp) {
+                if (qp >= 0 && qp < outstanding.length) { // a switch may make packets of its own
+                    gone(qp);
+                }
+            }
+        });
         // dependency graph: count of unfinished dependencies, dependents as CSR, queue pairs per connection as CSR
         depsLeft = new int[connections];
         gapPsOf = new long[connections];
@@ -258,8 +352,163 @@ public final class Transport implements EventHandler {
         }
     }
 
+    /** Builds queue pair {@code i}'s sender and receiver; host policies see {@code fib} as the routes. */
+    private SenderQp build(int i, Fib fib) {
+        QpContext ctx = contexts.get(i);
+        var congestion = cc.create(ctx);
+        QpParts parts = bundleOfQp[i].create(new HostContext(ctx, network.topology(), fib, rng.stream("entropy", i), sim));
+        senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), congestion, parts.recovery(), parts.entropy(),
+                parts.sender(), startPsOfQp[i]);
+        receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
+                lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
+                parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
+        if (rhoMaxNowMbps >= 0) {
+            congestion.onRhoMaxChange(rhoMaxNowMbps, sim.nowPs());
+        }
+        maxLive = Math.max(maxLive, ++live);
+        return senders[i];
+    }
+
+    private boolean isLazy(int qp) {
+        return lazy[qp];
+    }
+
+    /**
+     * Routing converged around a failure or repair and the fabric's rho_max is now {@code mbps}: every
+     * queue pair built so far hears of it, and those built later start with it (OFAN App. A's sender
+     * for the fabric as it is; congestion controls other than a rho_max sender ignore it).
+     */
+    public void setRhoMaxMbps(long mbps) {
+        rhoMaxNowMbps = mbps;
+        long now = sim.nowPs();
+        for (SenderQp s : senders) {
+            if (s != null) {
+                s.congestionControl().onRhoMaxChange(mbps, now);
+            }
+        }
+    }
+
+        /** A packet of queue pair {@code qp} was made by its sender or receiver. */
+    void made(int qp) {
+        outstanding[qp]++;
+    }
+
+    /** A packet of queue pair {@code qp} was delivered, lost or thrown away. */
+    void gone(int qp) {
+        if (--outstanding[qp] == 0 && lazy[qp]) {
+            releaseIfDone(qp);
+        }
+    }
+
+    /** Releases a built-on-start queue pair once done and unreferenced, keeping what the results need. */
+    private void releaseIfDone(int q) {
+        SenderQp s = senders[q];
+        ReceiverQp r = receivers[q];
+        if (s == null || s.completedPs() < 0 || outstanding[q] != 0 || r.timerPs() != Long.MAX_VALUE || kept[q] || !releasing) {
+            return;
+        }
+        if (network.originated() > 0) {
+            releasing = false; // a switch program made packets: which queue pairs they refer to is unknown
+            return;
+        }
+        LossRecovery rec = s.recovery();
+        retiredSent[q] = s.sentPackets();
+        retiredRetransmissions[q] = rec.retransmissions();
+        retiredTimeouts[q] = rec.timeouts();
+        retiredDuplicatesSent[q] = s.duplicatesSent();
+        retiredDuplicatesReceived[q] = r.duplicates();
+        retiredReceiverDonePs[q] = r.completedPs();
+        retiredNacks += r.nacks();
+        retiredCnps += r.cnps();
+        retiredDuplicatesSentTotal += s.duplicatesSent();
+        retiredNotifications += s.notificationsSent();
+        senders[q] = null;
+        receivers[q] = null;
+        live--;
+        released++;
+    }
+
+    /**
+     * Keeps queue pairs {@code 0 .. count-1} from being released and builds those not built yet, so
+     * that they can be read during and after the run (the sampler's rate series).
+     */
+    public void keepQueuePairs(int count) {
+        for (int i = 0; i < Math.min(count, senders.length); i++) {
+            kept[i] = true;
+            if (senders[i] == null) {
+                build(i, hostFib);
+            }
+        }
+    }
+
+    /** Keeps every queue pair until the end of the run (tests that inspect them afterwards). */
+    public void keepAllQueuePairs() {
+        keepQueuePairs(senders.length);
+    }
+
+    /** Most queue pairs built and not yet released at any one time. */
+    public int maxLiveQueuePairs() {
+        return maxLive;
+    }
+
+    /** Queue pairs released during the run. */
+    public long releasedQueuePairs() {
+        return released;
+    }
+
+    /** Packets of queue pair {@code qp} made by its sender or receiver and not yet delivered or lost. */
+    public int outstandingPackets(int qp) {
+        return outstanding[qp];
+    }
+
+    /** Data packets queue pair {@code qp} sent (first transmissions and retransmissions). */
+    public long sentPackets(int qp) {
+        SenderQp s = senders[qp];
+        return s != null ? s.sentPackets() : retiredOr(retiredSent, qp, 0);
+    }
+
+    public long retransmissions(int qp) {
+        SenderQp s = senders[qp];
+        return s != null ? s.recovery().retransmissions() : retiredOr(retiredRetransmissions, qp, 0);
+    }
+
+    public long timeouts(int qp) {
+        SenderQp s = senders[qp];
+        return s != null ? s.recovery().timeouts() : retiredOr(retiredTimeouts, qp, 0);
+    }
+
+    /** Data copies the scheme of queue pair {@code qp} sent on purpose. */
+    public long duplicatesSent(int qp) {
+        SenderQp s = senders[qp];
+        return s != null ? s.duplicatesSent() : retiredOr(retiredDuplicatesSent, qp, 0);
+    }
+
+    /** Data packets queue pair {@code qp}'s receiver already had. */
+    public long duplicatesReceived(int qp) {
+        ReceiverQp r = receivers[qp];
+        return r != null ? r.duplicates() : retiredOr(retiredDuplicatesReceived, qp, 0);
+    }
+
+    /** When queue pair {@code qp}'s receiver first held the whole message, or -1. */
+    public long receiverCompletedPs(int qp) {
+        ReceiverQp r = receivers[qp];
+        return r != null ? r.completedPs() : retiredOr(retiredReceiverDonePs, qp, -1);
+    }
+
+    private static long retiredOr(long[] values, int qp, long none) {
+        return qp < values.length ? values[qp] : none;
+    }
+
     Simulator simulator() {
         return sim;
+    }
+
+    int senderTimerHandler() {
+        return senderTimers;
+    }
+
+    int receiverTimerHandler() {
+        return receiverTimers;
     }
 
     /** The packet kinds of this run, the schemes' own included. */
@@ -269,18 +518,18 @@ public final class Transport implements EventHandler {
 
     /** Data copies all senders injected and sent (not retransmissions). */
     public long duplicatesSent() {
-        long n = 0;
+        long n = retiredDuplicatesSentTotal;
         for (SenderQp s : senders) {
-            n += s.duplicatesSent();
+            n += s == null ? 0 : s.duplicatesSent();
         }
         return n;
     }
 
     /** Payload-free scheme packets (notifications, probes) all senders injected and sent. */
     public long notificationsSent() {
-        long n = 0;
+        long n = retiredNotifications;
         for (SenderQp s : senders) {
-            n += s.notificationsSent();
+            n += s == null ? 0 : s.notificationsSent();
         }
         return n;
     }
@@ -301,7 +550,8 @@ public final class Transport implements EventHandler {
             int c = pendingStarts.pop();
             startedPsOf[c] = now;
             for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
-                SenderQp qp = senders[qpsOfConnection[k]];
+                int q = qpsOfConnection[k];
+                SenderQp qp = senders[q] != null ? senders[q] : build(q, hostFib);
                 qp.congestionControl().onStart(now);
                 stacks[qp.ctx.src()].activate(qp);
             }
@@ -437,6 +687,9 @@ public final class Transport implements EventHandler {
                 onAllDone.run();
             }
         }
+        if (lazy[qp.qp()]) {
+            releaseIfDone(qp.qp());
+        }
     }
 
     /**
@@ -483,10 +736,15 @@ public final class Transport implements EventHandler {
         return lastCompletionPs;
     }
 
+    /**
+     * Queue pair {@code qp}'s sender; null for a dependent connection's queue pair not started yet
+     * or already released (see {@link #keepAllQueuePairs}).
+     */
     public SenderQp senderOf(int qp) {
         return senders[qp];
     }
 
+    /** Queue pair {@code qp}'s receiver; null when its sender is (see {@link #senderOf}). */
     public ReceiverQp receiverOf(int qp) {
         return receivers[qp];
     }

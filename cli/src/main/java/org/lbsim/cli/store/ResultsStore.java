@@ -29,7 +29,8 @@ import org.lbsim.metrics.TimeSeries;
 
 /**
  * The results store: an embedded DuckDB database with the tables of docs/results.md ({@code runs},
- * {@code flows}, {@code layers}, {@code counters}, {@code series}, {@code ooo_histogram}).
+ * {@code flows}, {@code layers}, {@code counters}, {@code series}, {@code ooo_histogram}, {@code jobs}, {@code job_phases},
+ * {@code failure_events}).
  *
  * <p>Each {@link #write(RunRecord)} is one transaction: the {@code runs} row and all the rows of
  * the other tables for that run are committed together or not at all, so a run is in the database
@@ -42,7 +43,7 @@ public final class ResultsStore implements AutoCloseable {
     public static final String DEFAULT_FILE = "results.duckdb";
     /** The tables, in the order of docs/results.md. */
     public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "scheme_counters", "series", "ooo_histogram", "jobs",
-            "job_phases");
+            "job_phases", "failure_events");
 
     private static final String RUNS_FIXED = String.join(", ",
             "run_id VARCHAR PRIMARY KEY", "sweep VARCHAR", "point INTEGER", "seed BIGINT", "scenario_name VARCHAR", "scenario_yaml VARCHAR",
@@ -76,6 +77,12 @@ public final class ResultsStore implements AutoCloseable {
                 + " bytes BIGINT, flows INTEGER, start_ps BIGINT, jct_ps BIGINT, ideal_ps BIGINT, slowdown DOUBLE, algbw_gbps DOUBLE,"
                 + " busbw_gbps DOUBLE");
         CHILD_TABLES.put("job_phases", "run_id VARCHAR, job INTEGER, phase INTEGER, name VARCHAR, flows INTEGER, start_ps BIGINT, cct_ps BIGINT");
+        // one row per failure event during the run (summary.json's failureEvents; event = index in failures.events, -1 random):
+        // losses before it, from it to convergence, after
+        CHILD_TABLES.put("failure_events", "run_id VARCHAR, event INTEGER, target VARCHAR, action VARCHAR, at_ps BIGINT, rate_mbps BIGINT,"
+                + " converged_at_ps BIGINT, lost_at_event BIGINT, before_buffer_drops BIGINT, before_link_loss BIGINT, before_no_route BIGINT,"
+                + " during_buffer_drops BIGINT, during_link_loss BIGINT, during_no_route BIGINT, after_buffer_drops BIGINT,"
+                + " after_link_loss BIGINT, after_no_route BIGINT");
     }
 
     private final String shown;
@@ -511,6 +518,17 @@ public final class ResultsStore implements AutoCloseable {
                         a.beginRow().append(id).append(j.job()).append(p.phase()).append(p.name()).append(p.flows()).append(p.startPs())
                                 .append(p.cctPs()).endRow();
                     }
+                }
+            }
+        }
+        if (!res.failureEvents().isEmpty()) {
+            try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "failure_events")) {
+                for (org.lbsim.metrics.FailureEventStats e : res.failureEvents()) {
+                    a.beginRow().append(id).append(e.index()).append(e.target()).append(e.action()).append(e.atPs()).append(e.rateMbps())
+                            .append(e.convergedAtPs()).append(e.lostAtEvent())
+                            .append(e.before().bufferDrops()).append(e.before().linkLoss()).append(e.before().noRoute())
+                            .append(e.during().bufferDrops()).append(e.during().linkLoss()).append(e.during().noRoute())
+                            .append(e.after().bufferDrops()).append(e.after().linkLoss()).append(e.after().noRoute()).endRow();
                 }
             }
         }
