@@ -33,7 +33,16 @@ public final class LoadBalancers {
             Component.of("host-dr", "HOST_DR (DRB): per-destination round-robin at the source over the lowest common layer's switches, source-routed",
                     "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), p -> new HostDestinationRotation()),
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
-                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new));
+                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
+            Component.of("letflow", "LetFlow: the source ToR sends each flowlet (gap > 100 us) of a queue pair on a uniformly random uplink",
+                    "ConWeave 5 baselines; conweave-ns3 letflow-routing.cc", new org.lbsim.lb.flowlet.LetFlow.Params(100),
+                    org.lbsim.lb.flowlet.LetFlow::new),
+            Component.of("conga", "CONGA: DRE link utilization fed back leaf to leaf in data packets; each flowlet takes the least congested of 4 sampled uplinks",
+                    "ConWeave 5 baselines; conweave-ns3 conga-routing.cc", new org.lbsim.lb.flowlet.Conga.Params(100, 50, 0.2, 3, 500, 4),
+                    org.lbsim.lb.flowlet.Conga::new),
+            Component.of("conweave", "ConWeave: source ToR reroutes a flow when its RTT reply is late (TAIL / phase-1 marks, epochs); destination ToR reorders in per-flow queues until TAIL or timeout",
+                    "ConWeave (SIGCOMM 2023) 3; conweave-ns3 conweave-routing.cc, run.py:261-267", org.lbsim.lb.conweave.ConWeave.Params.defaults(),
+                    org.lbsim.lb.conweave.ConWeave::new));
 
     private LoadBalancers() {
     }
