@@ -402,6 +402,7 @@ final class ConWeaveTor implements IngressStage, EventHandler {
         c.sizeBytes = params.controlBytes();
         c.entropy = data.entropy;
         c.trafficClass = data.trafficClass;
+        c.ingressPort = data.ingressPort; // ingress buffer accounting (PFC) charges the port the trigger came in on, as ns-3 gives its control packets a dummy in-device
         return c;
     }
 
