@@ -1,5 +1,6 @@
 package org.lbsim.lb.conweave;
 
+import org.lbsim.counters.CounterSink;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.HostContext;
 import org.lbsim.lb.LoadBalancer;
@@ -81,6 +82,28 @@ public final class ConWeave implements LoadBalancer {
             tors = new TorView(ctx.topology());
         }
         return tors;
+    }
+
+    @Override
+    public void reportCounters(CounterSink sink) {
+        Stats s = stats;
+        sink.add("conweave.rttRequests", s.rttRequests);
+        sink.add("conweave.rttReplies", s.rttReplies);
+        sink.add("conweave.repliesInTime", s.repliesInTime);
+        sink.add("conweave.epochs", s.epochs);
+        sink.add("conweave.reroutes", s.reroutes);
+        sink.add("conweave.tails", s.tails);
+        sink.add("conweave.clears", s.clears);
+        sink.add("conweave.notifies", s.notifies);
+        sink.add("conweave.packetsHeld", s.packetsHeld);
+        sink.add("conweave.releasedByTail", s.releasedByTail);
+        sink.add("conweave.releasedByTimeout", s.releasedByTimeout);
+        sink.add("conweave.queuesFlushedByTail", s.queuesFlushedByTail);
+        sink.add("conweave.queuesFlushedByTimeout", s.queuesFlushedByTimeout);
+        sink.add("conweave.queuesExhausted", s.queuesExhausted);
+        sink.add("conweave.queuesInUseMaxPerPort", s.queuesInUseMax);
+        sink.add("conweave.queuePacketsMax", s.queuePacketsMax);
+        sink.add("conweave.heldBytesMaxPerTor", s.heldBytesMax);
     }
 
     /** The run's counters over all ToRs. */

@@ -2,6 +2,7 @@ package org.lbsim.lb.flowlet;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.lbsim.counters.CounterSink;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.EntropyPolicy;
@@ -95,6 +96,13 @@ public final class Conga implements LoadBalancer {
             tors = new TorView(ctx.topology());
         }
         return tors;
+    }
+
+    @Override
+    public void reportCounters(CounterSink sink) {
+        sink.add("conga.flowlets", flowlets);
+        sink.add("conga.flowletTimeouts", flowletTimeouts);
+        sink.add("conga.feedbackCarried", feedbackCarried);
     }
 
     public long flowlets() {

@@ -2,6 +2,7 @@ package org.lbsim.lb.flowlet;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import org.lbsim.counters.CounterSink;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.HostContext;
@@ -63,6 +64,12 @@ public final class LetFlow implements LoadBalancer {
             tors = new TorView(ctx.topology());
         }
         return tors;
+    }
+
+    @Override
+    public void reportCounters(CounterSink sink) {
+        sink.add("letflow.flowlets", flowlets);
+        sink.add("letflow.flowletTimeouts", flowletTimeouts);
     }
 
     /** Flowlets started (first packets of queue pairs included). */
