@@ -501,15 +501,6 @@ final class ConWeaveTor implements IngressStage, EventHandler {
         }
     }
 
-    /** Packets this ToR holds right now. */
-    int heldPackets() {
-        int n = 0;
-        for (int q = 0; q < queuedCount.length; q++) {
-            n += queuedCount[q];
-        }
-        return n;
-    }
-
     // ------------------------------------------------------------------------------ growth
 
     private void growTx(int flow) {

@@ -310,11 +310,6 @@ public final class Conga implements LoadBalancer {
             sim.scheduleBackground(handler, now + agingPs, AGE, 0);
         }
 
-        /** Current DRE estimate of this switch's port, in bytes (for tests). */
-        long dreBytes(int port) {
-            return dreBytes[port - firstPort];
-        }
-
         private void grow(int flow) {
             int n = Math.max(flow + 1, path.length * 2);
             lastPs = Arrays.copyOf(lastPs, n);
