@@ -37,7 +37,16 @@ public final class LoadBalancers {
             Component.of("themis", org.lbsim.lb.themis.Themis.summary(), "Themis (APNet 2025) 3.2-3.4, 4, 6",
                     org.lbsim.lb.themis.Themis.Params.defaults(), org.lbsim.lb.themis.Themis::new),
             Component.of("dlbf", "DLBF: one path per flow, moved off ECN-marked paths by Algorithm 1 (unprobed / available / unavailable), selective duplicates from the one-way-delay gap, notifications on unprobed paths, receiver buffer threshold",
-                    "DLBF III-B..D", org.lbsim.lb.dlbf.Dlbf.Params.defaults(), org.lbsim.lb.dlbf.Dlbf::new));
+                    "DLBF III-B..D", org.lbsim.lb.dlbf.Dlbf.Params.defaults(), org.lbsim.lb.dlbf.Dlbf::new),
+            Component.of("letflow", "LetFlow: the source ToR sends each flowlet (gap > 100 us) of a queue pair on a uniformly random uplink",
+                    "ConWeave 5 baselines; conweave-ns3 letflow-routing.cc", new org.lbsim.lb.flowlet.LetFlow.Params(100),
+                    org.lbsim.lb.flowlet.LetFlow::new),
+            Component.of("conga", "CONGA: DRE link utilization fed back leaf to leaf in data packets; each flowlet takes the least congested of 4 sampled uplinks",
+                    "ConWeave 5 baselines; conweave-ns3 conga-routing.cc", new org.lbsim.lb.flowlet.Conga.Params(100, 50, 0.2, 3, 500, 4),
+                    org.lbsim.lb.flowlet.Conga::new),
+            Component.of("conweave", "ConWeave: source ToR reroutes a flow when its RTT reply is late (TAIL / phase-1 marks, epochs); destination ToR reorders in per-flow queues until TAIL or timeout",
+                    "ConWeave (SIGCOMM 2023) 3; conweave-ns3 conweave-routing.cc, run.py:261-267", org.lbsim.lb.conweave.ConWeave.Params.defaults(),
+                    org.lbsim.lb.conweave.ConWeave::new));
 
     private LoadBalancers() {
     }

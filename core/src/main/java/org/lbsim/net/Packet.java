@@ -57,6 +57,11 @@ public final class Packet {
     public long echoNicRxPs;
     /** Free for the scheme that owns the queue pair (e.g. a notification's flags); 0 unless it writes it. */
     public int schemeBits;
+    /** In-network header that ToR switch programs write and read (CONGA's CE and feedback, ConWeave's epoch, phase and flag); 0 unless one writes it. */
+    public int switchBits;
+    /** In-network timestamps a source ToR stamps for the destination ToR (ConWeave's TX_TSTAMP and TAIL_TSTAMP); 0 unless a switch program writes them. */
+    public long switchStampPs;
+    public long switchTailStampPs;
     /** Switch hops taken so far. */
     public int hops;
     /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */

@@ -44,6 +44,9 @@ public final class PacketPool {
         p.echoSentPs = 0;
         p.echoNicRxPs = 0;
         p.schemeBits = 0;
+        p.switchBits = 0;
+        p.switchStampPs = 0;
+        p.switchTailStampPs = 0;
         p.hops = 0;
         p.ingressPort = -1;
         p.arrivalPs = 0;

@@ -156,7 +156,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             @Doc("long-lived (flows x bytes between random pairs, all at time 0) | poisson (every host: exponential inter-arrival times, sizes from cdf, to a random other host)") String type,
             @Doc("long-lived: number of flows") int flows,
             @Doc("long-lived: bytes per flow") long bytes,
-            @Doc("poisson: web-search | hadoop (HPCC's WebSearch and FbHdp flow-size CDFs)") String cdf,
+            @Doc("poisson: web-search | hadoop | ali-storage (HPCC's WebSearch and FbHdp flow-size CDFs; ConWeave's AliStorage2019)") String cdf,
             @Doc("poisson: offered load per host, a fraction of its NIC rate") double load,
             @Doc("poisson: arrivals during this many us from time 0") double durationUs,
             @Doc("traffic class (DSCP 0-63); give it its own scheme under trafficClasses (DLBF: ECMP)") int trafficClass) {
@@ -164,7 +164,8 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             ScenarioException.require("long-lived".equals(type) || "poisson".equals(type), "type", "must be long-lived or poisson, got '" + type + "'");
             ScenarioException.require(flows >= 1, "flows", "must be >= 1, got " + flows);
             ScenarioException.require(bytes >= 1, "bytes", "must be >= 1 byte, got " + bytes);
-            ScenarioException.require("web-search".equals(cdf) || "hadoop".equals(cdf), "cdf", "must be web-search or hadoop, got '" + cdf + "'");
+            ScenarioException.require("web-search".equals(cdf) || "hadoop".equals(cdf) || "ali-storage".equals(cdf), "cdf",
+                    "must be web-search, hadoop or ali-storage, got '" + cdf + "'");
             ScenarioException.require(load > 0 && load < 1, "load", "must be in (0, 1), got " + load);
             ScenarioException.require(durationUs > 0 && Double.isFinite(durationUs), "durationUs", "must be > 0 us, got " + durationUs);
             ScenarioException.require(trafficClass >= 0 && trafficClass <= 63, "trafficClass", "must be a DSCP value 0-63, got " + trafficClass);

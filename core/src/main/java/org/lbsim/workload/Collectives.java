@@ -384,6 +384,9 @@ public final class Collectives {
     private static final double[][] HADOOP = {{0, 0}, {100, 1}, {200, 2}, {300, 5}, {350, 15}, {400, 20}, {500, 30}, {600, 40},
             {700, 50}, {1000, 60}, {2000, 67}, {7000, 70}, {30_000, 72}, {50_000, 82}, {80_000, 87}, {120_000, 90}, {300_000, 95},
             {1_000_000, 97.5}, {2_000_000, 99}, {10_000_000, 100}};
+    /** ConWeave's default workload, AliCloud storage (conweave-ns3 traffic_gen/AliStorage2019.txt; run.py:147). */
+    private static final double[][] ALI_STORAGE = {{0, 0}, {4_000, 22.93}, {8_000, 69.21}, {16_000, 80.61}, {32_000, 90.47},
+            {64_000, 93.53}, {128_000, 96.77}, {256_000, 97.53}, {2_000_000, 100}};
 
     /** Mean of a piecewise-linear CDF. */
     static double meanBytes(double[][] cdf) {
@@ -420,7 +423,11 @@ public final class Collectives {
         }
         int id = b.jobs.size();
         if (spec.type().equals("poisson")) {
-            double[][] cdf = spec.cdf().equals("hadoop") ? HADOOP : WEB_SEARCH;
+            double[][] cdf = switch (spec.cdf()) {
+                case "hadoop" -> HADOOP;
+                case "ali-storage" -> ALI_STORAGE;
+                default -> WEB_SEARCH;
+            };
             double mean = meanBytes(cdf);
             long endPs = Math.round(spec.durationUs() * 1_000_000);
             int first = b.flows.size();

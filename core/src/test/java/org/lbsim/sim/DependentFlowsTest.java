@@ -196,11 +196,15 @@ class DependentFlowsTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"web-search", "hadoop"})
+    @ValueSource(strings = {"web-search", "hadoop", "ali-storage"})
     void poissonBackgroundOffersTheTargetLoadWithTheCdfsMean(String cdf) {
-        // HPCC traffic_gen: WebSearch mean = 1,711,250 B, FbHdp (Hadoop) mean = 120,420.75 B (piecewise-linear CDFs)
-        double mean = cdf.equals("hadoop") ? 120_420.75 : 1_711_250;
-        double durationUs = cdf.equals("hadoop") ? 20_000 : 100_000;
+        // HPCC traffic_gen: WebSearch mean = 1,711,250 B, FbHdp (Hadoop) mean = 120,420.75 B; ConWeave's AliStorage2019 40,869.8 B (piecewise-linear CDFs)
+        double mean = switch (cdf) {
+            case "hadoop" -> 120_420.75;
+            case "ali-storage" -> 40_869.8;
+            default -> 1_711_250;
+        };
+        double durationUs = cdf.equals("web-search") ? 100_000 : 20_000;
         WorkloadSpec w = new WorkloadSpec.Jobs(List.of(), List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, cdf, 0.4, durationUs, 5)));
         Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp", w, 9);
         org.lbsim.workload.Workload built = org.lbsim.workload.Workloads.build(w, org.lbsim.topology.Topologies.build(s.topology()), 4096,

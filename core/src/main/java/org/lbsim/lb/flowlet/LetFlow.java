@@ -1,0 +1,133 @@
+package org.lbsim.lb.flowlet;
+
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.lbsim.counters.CounterSink;
+import org.lbsim.kernel.Simulator;
+import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.lb.HostContext;
+import org.lbsim.lb.LoadBalancer;
+import org.lbsim.lb.SwitchContext;
+import org.lbsim.lb.tor.FixedRandomEntropy;
+import org.lbsim.lb.tor.SourceRoutedSelector;
+import org.lbsim.lb.tor.TorView;
+import org.lbsim.net.IngressStage;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PortSelector;
+import org.lbsim.net.Switch;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.topology.Fib;
+
+/**
+ * LetFlow as the ConWeave authors' ns-3 runs it (letflow-routing.cc): the source ToR keeps one
+ * flowlet entry per queue pair; a packet that comes more than the flowlet timeout after the previous
+ * one of its queue pair starts a new flowlet on a uniformly random path (letflow-routing.cc:149-170,
+ * GetRandomPath :242-249); every other packet follows its flowlet's path. Other switches forward on
+ * the path the source ToR chose.
+ */
+public final class LetFlow implements LoadBalancer {
+    public record Params(@Doc("flowlet timeout in us: a gap longer than this starts a new flowlet (ConWeave ns-3: 100, network-load-balance.cc:68)") double flowletTimeoutUs) {
+        public Params {
+            ScenarioException.require(flowletTimeoutUs > 0, "flowletTimeoutUs", "must be > 0, got " + flowletTimeoutUs);
+        }
+    }
+
+    private final long timeoutPs;
+    private TorView tors;
+    private long flowlets;
+    private long flowletTimeouts;
+
+    public LetFlow(Params params) {
+        this.timeoutPs = Math.round(params.flowletTimeoutUs() * 1_000_000);
+    }
+
+    @Override
+    public EntropyPolicy newEntropyPolicy(HostContext host) {
+        return new FixedRandomEntropy(host);
+    }
+
+    @Override
+    public PortSelector newPortSelector(SwitchContext sw) {
+        return new SourceRoutedSelector(sw, view(sw));
+    }
+
+    @Override
+    public void programSwitch(SwitchContext ctx, Switch sw) {
+        if (view(ctx).leafIndex(ctx.node()) >= 0) {
+            sw.addIngressStage(new SourceTor(ctx, sw));
+        }
+    }
+
+    private TorView view(SwitchContext ctx) {
+        if (tors == null) {
+            tors = new TorView(ctx.topology());
+        }
+        return tors;
+    }
+
+    @Override
+    public void reportCounters(CounterSink sink) {
+        sink.add("letflow.flowlets", flowlets);
+        sink.add("letflow.flowletTimeouts", flowletTimeouts);
+    }
+
+    /** Flowlets started (first packets of queue pairs included). */
+    public long flowlets() {
+        return flowlets;
+    }
+
+    /** Flowlets started because the previous one timed out (ns-3's nFlowletTimeout). */
+    public long flowletTimeouts() {
+        return flowletTimeouts;
+    }
+
+    /** The flowlet table of one source ToR, indexed by queue pair. */
+    private final class SourceTor implements IngressStage {
+        private final int node;
+        private final Switch sw;
+        private final Simulator sim;
+        private final SplittableRandom rng;
+        private long[] lastPs = new long[64];
+        private int[] path = new int[64];
+
+        SourceTor(SwitchContext ctx, Switch sw) {
+            this.node = ctx.node();
+            this.sw = sw;
+            this.sim = ctx.simulator();
+            this.rng = ctx.rng().split();
+            Arrays.fill(path, -1);
+        }
+
+        @Override
+        public boolean onIngress(Packet p, int ingressPort) {
+            if (p.kind != Packet.DATA || tors.torOf(p.src) != node || tors.torOf(p.dst) == node) {
+                return true;
+            }
+            int f = p.flow;
+            if (f >= path.length) {
+                grow(f);
+            }
+            long now = sim.nowPs();
+            if (path[f] < 0 || now - lastPs[f] > timeoutPs) {
+                if (path[f] >= 0) {
+                    flowletTimeouts++;
+                }
+                flowlets++;
+                Fib fib = sw.network().fib();
+                path[f] = rng.nextInt(Math.max(1, fib.groupSize(fib.group(node, p.dst))));
+            }
+            lastPs[f] = now;
+            p.pathId = path[f];
+            return true;
+        }
+
+        private void grow(int flow) {
+            int n = Math.max(flow + 1, path.length * 2);
+            lastPs = Arrays.copyOf(lastPs, n);
+            int old = path.length;
+            path = Arrays.copyOf(path, n);
+            Arrays.fill(path, old, n, -1);
+        }
+    }
+}

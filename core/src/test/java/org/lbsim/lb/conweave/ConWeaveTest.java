@@ -1,0 +1,178 @@
+package org.lbsim.lb.conweave;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.ScenarioBuilder;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.net.EgressStage;
+import org.lbsim.net.Packet;
+import org.lbsim.net.Switch;
+import org.lbsim.sim.Invariants;
+import org.lbsim.sim.PreparedRun;
+import org.lbsim.topology.Topology;
+
+/**
+ * ConWeave on a 2-leaf, 2-spine fabric (h0-h3 under l0, h4-h7 under l1), 100 Gb/s, 1 us links,
+ * DCQCN with ECN, PFC and go-back-N: reroutes under congestion, held packets reach the NIC in
+ * order, a lost TAIL releases on the timeout, the reorder-queue limit holds. Every run is checked
+ * for packet conservation (held packets included).
+ */
+class ConWeaveTest {
+    @TempDir
+    Path dir;
+
+    private ScenarioBuilder fabric(String trace) throws Exception {
+        Path file = dir.resolve("flows-" + trace.hashCode() + ".csv");
+        Files.writeString(file, "src,dst,bytes,start_ns\n" + trace);
+        return Lbsim.scenario().leafSpine(4, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(1)
+                .set("packets.mtuBytes", 1000).congestionControl("dcqcn").lossRecovery("go-back-n")
+                .set("switches.ecn.enabled", true).set("switches.ecn.kminBytes", 100_000).set("switches.ecn.kmaxBytes", 400_000)
+                .set("switches.ecn.pmax", 0.2).set("switches.pfc.enabled", true)
+                .set("switches.buffer.bytesPerPort", 16_000_000).set("switches.pfc.xoffBytes", 500_000).set("switches.pfc.xonBytes", 450_000)
+                .set("switches.pfc.headroomBytes", 4_000_000); // a flushed reorder queue lands on its packets' ingress ports at once
+    }
+
+    /** Four senders under l0 to four receivers under l1: twice what one uplink carries, so paths congest. */
+    private static final String CROSSING = "0,4,3000000,0\n1,5,3000000,0\n2,6,3000000,0\n3,7,3000000,0\n";
+
+    private static PreparedRun run(ScenarioBuilder b, ConWeave scheme) {
+        PreparedRun run = b.prepare(scheme);
+        run.run();
+        Invariants.check(run);
+        return run;
+    }
+
+    /** Records, per flow, the PSNs of data leaving l1 towards its hosts. */
+    static final class DownPsns implements EgressStage {
+        final Map<Integer, List<Integer>> psns = new HashMap<>();
+        final Topology t;
+        final int leaf;
+
+        DownPsns(Topology t, int leaf) {
+            this.t = t;
+            this.leaf = leaf;
+        }
+
+        @Override
+        public void onEnqueue(Packet p, int port, long queueBytes) {
+        }
+
+        @Override
+        public void onDequeue(Packet p, int port, long queueBytes) {
+            if (p.kind == Packet.DATA && t.isHost(t.peerNode(port))) {
+                psns.computeIfAbsent(p.flow, f -> new ArrayList<>()).add(p.psn);
+            }
+        }
+    }
+
+    @Test
+    void aLoneFlowOnAnIdleFabricGetsEveryRttReplyInTimeAndNeverReroutes() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        PreparedRun run = run(fabric("0,4,2000000,0\n"), cw);
+        ConWeave.Stats s = cw.stats();
+        assertThat(run.network().held()).isZero();
+        assertThat(s.rttRequests()).as("the first packet asks").isGreaterThanOrEqualTo(1);
+        assertThat(s.repliesInTime()).as("every request but possibly the last is answered in time").isGreaterThanOrEqualTo(s.rttRequests() - 1);
+        assertThat(s.epochs()).as("a timely reply starts the next epoch").isGreaterThan(1);
+        assertThat(s.reroutes()).isZero();
+        assertThat(s.tails()).isZero();
+        assertThat(s.packetsHeld()).isZero();
+    }
+
+    @Test
+    void congestedPathsMakeConWeaveRerouteAndHeldPacketsReachTheNicInOrder() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        DownPsns[] down = new DownPsns[1];
+        ScenarioBuilder b = fabric(CROSSING);
+        PreparedRun run = b.prepare(cw);
+        Topology t = run.topology();
+        int l1 = t.nodeByName("l1");
+        down[0] = new DownPsns(t, l1);
+        run.network().switchAt(l1).setEgressStage(down[0]);
+        RunResult result = run.run();
+        Invariants.check(run);
+        ConWeave.Stats s = cw.stats();
+        assertThat(result.flowsFinished()).isEqualTo(4);
+        assertThat(s.tails()).as("late RTT replies mark TAILs").isGreaterThan(0);
+        assertThat(s.reroutes()).as("and move flows to another path").isGreaterThan(0);
+        assertThat(s.clears()).as("every TAIL that arrives is answered with a CLEAR").isGreaterThan(0);
+        assertThat(s.packetsHeld()).as("phase-1 packets overtook their TAIL and were held").isGreaterThan(0);
+        assertThat(s.releasedByTail() + s.releasedByTimeout()).isEqualTo(s.packetsHeld());
+        assertThat(run.network().held()).isZero();
+        assertThat(result.outOfOrder().outOfOrderArrivals()).as("nothing reached a NIC out of order").isZero();
+        for (Map.Entry<Integer, List<Integer>> e : down[0].psns.entrySet()) {
+            assertThat(e.getValue()).as("flow %d leaves l1 in PSN order", e.getKey()).isSorted();
+        }
+        for (FlowResult f : result.flowResults()) {
+            assertThat(f.retransmissions()).isZero();
+        }
+    }
+
+    /** Drops, at the spines, every TAIL data packet of the run (a test stage; ConWeave does not program spines). */
+    @Test
+    void aLostTailLeavesItsHeldPacketsToTheTimeoutWhichStillReleasesThemInOrder() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        PreparedRun run = fabric(CROSSING).prepare(cw);
+        Topology t = run.topology();
+        long[] dropped = new long[1];
+        for (String spine : new String[] {"s0", "s1"}) {
+            Switch sw = run.network().switchAt(t.nodeByName(spine));
+            int reason = run.network().consumeReason("test: TAIL lost");
+            sw.addIngressStage((p, port) -> {
+                if (p.kind == Packet.DATA && p.pathId >= 0 && (p.switchBits >>> ConWeaveTor.FLAG_SHIFT) == ConWeaveTor.TAIL) {
+                    dropped[0]++;
+                    sw.consume(p, reason);
+                    return false;
+                }
+                return true;
+            });
+        }
+        int l1 = t.nodeByName("l1");
+        DownPsns down = new DownPsns(t, l1);
+        run.network().switchAt(l1).setEgressStage(down);
+        RunResult result = run.run();
+        Invariants.check(run);
+        ConWeave.Stats s = cw.stats();
+        assertThat(dropped[0]).as("TAILs were sent and lost").isGreaterThan(0);
+        assertThat(result.flowsFinished()).as("go-back-N recovers the lost TAILs").isEqualTo(4);
+        assertThat(s.queuesFlushedByTail()).as("no TAIL ever reached l1").isZero();
+        assertThat(s.queuesFlushedByTimeout()).as("so every reorder queue ended on its timeout").isGreaterThan(0);
+        assertThat(s.releasedByTimeout()).isEqualTo(s.packetsHeld()).isGreaterThan(0);
+        assertThat(s.clears()).as("no TAIL, no CLEAR").isZero();
+        assertThat(run.network().held()).isZero();
+    }
+
+    @Test
+    void aReorderQueueLimitOfOnePerPortIsNeverExceededAndFlowsBeyondItAreNotReordered() throws Exception {
+        String fourToTwo = "0,4,3000000,0\n1,4,3000000,0\n2,5,3000000,0\n3,5,3000000,0\n";
+        ConWeave.Params d = ConWeave.Params.defaults();
+        ConWeave unlimited = new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(),
+                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), 0, d.controlBytes()));
+        run(fabric(fourToTwo), unlimited);
+        ConWeave one = new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(),
+                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), 1, d.controlBytes()));
+        PreparedRun limited = run(fabric(fourToTwo), one);
+        assertThat(unlimited.stats().queuesInUseMax()).as("two flows per receiver reorder at once without a limit").isGreaterThan(1);
+        assertThat(one.stats().queuesInUseMax()).isEqualTo(1);
+        assertThat(one.stats().queuesExhausted()).as("with one queue per port, some reorders find none").isGreaterThan(0);
+        assertThat(limited.network().held()).isZero();
+    }
+
+    @Test
+    void sameSeedSameResult() throws Exception {
+        RunResult a = fabric(CROSSING).prepare(new ConWeave(ConWeave.Params.defaults())).run();
+        RunResult b = fabric(CROSSING).prepare(new ConWeave(ConWeave.Params.defaults())).run();
+        assertThat(a.flowResults()).isEqualTo(b.flowResults());
+        assertThat(a.cctPs()).isEqualTo(b.cctPs());
+    }
+}
