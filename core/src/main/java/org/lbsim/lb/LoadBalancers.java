@@ -33,7 +33,9 @@ public final class LoadBalancers {
             Component.of("host-dr", "HOST_DR (DRB): per-destination round-robin at the source over the lowest common layer's switches, source-routed",
                     "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), p -> new HostDestinationRotation()),
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
-                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new));
+                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
+            Component.of("dnlb", "CTCCL DNLB: each QP's UDP source port from Eq. 3, leaf ACL + PBR maps the class's port segments to uplinks, spine VRFs, fault avoidance; other classes ECMP",
+                    "CTCCL 3.2-3.3, 4.1", new org.lbsim.lb.dnlb.Dnlb.Params(-1, true, true), org.lbsim.lb.dnlb.Dnlb::new));
 
     private LoadBalancers() {
     }

@@ -292,7 +292,7 @@ public final class Simulation {
                 double phase = (double) rankCount[0]++ / rankCount[1];
                 qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
                         pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase,
-                        f.trafficClass()));
+                        f.trafficClass(), j, qpsPer));
                 connectionOf.add(i);
             }
         }
