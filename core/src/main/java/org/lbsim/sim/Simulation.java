@@ -178,7 +178,10 @@ public final class Simulation {
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
                 : null;
-        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
+        org.lbsim.scenario.MetricsSpec metrics = scenario.metrics();
+        PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)
+                : new PortLoads(network, sim, Time.us(metrics.portLoadsFromUs()), Time.us(metrics.portLoadsToUs()));
+        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
                 timeline, distinct(lbByClass));
     }

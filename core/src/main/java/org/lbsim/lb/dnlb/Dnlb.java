@@ -159,6 +159,17 @@ public final class Dnlb implements LoadBalancer {
         }
     }
 
+    @Override
+    public void reportCounters(org.lbsim.counters.CounterSink sink) {
+        for (java.util.Map.Entry<String, Number> e : counters().entrySet()) {
+            if (e.getValue() instanceof Long l) {
+                sink.add(e.getKey(), (long) l);
+            } else {
+                sink.add(e.getKey(), e.getValue().doubleValue());
+            }
+        }
+    }
+
     /** The fabric as DNLB sees it (null before the first switch or queue pair). */
     LeafPlan plan() {
         return plan;
@@ -171,8 +182,8 @@ public final class Dnlb implements LoadBalancer {
      * queue pair, 1 when Eq. 4 holds; {@code dnlb.qpsPerUplink.min/max} over those leaves' uplinks),
      * what the ACLs and VRFs did and how many queue pairs fault avoidance moved.
      */
-    public SortedMap<String, Double> counters() {
-        SortedMap<String, Double> c = new TreeMap<>();
+    public SortedMap<String, Number> counters() {
+        SortedMap<String, Number> c = new TreeMap<>();
         if (plan == null) {
             return c;
         }
@@ -202,14 +213,14 @@ public final class Dnlb implements LoadBalancer {
             }
             usedFraction = Math.min(usedFraction, (double) used / uplinks);
         }
-        c.put("dnlb.eq4.leaves", (double) leaves);
+        c.put("dnlb.eq4.leaves", (long) leaves);
         if (leaves > 0) {
-            c.put("dnlb.uplinks", (double) maxUplinks);
-            c.put("dnlb.eq4.unmet", (double) unmet);
-            c.put("dnlb.eq4.minNicsTimesQps", (double) minProduct);
+            c.put("dnlb.uplinks", (long) maxUplinks);
+            c.put("dnlb.eq4.unmet", (long) unmet);
+            c.put("dnlb.eq4.minNicsTimesQps", (long) minProduct);
             c.put("dnlb.uplinksUsedFraction", usedFraction);
-            c.put("dnlb.qpsPerUplink.min", (double) minPerUplink);
-            c.put("dnlb.qpsPerUplink.max", (double) maxPerUplink);
+            c.put("dnlb.qpsPerUplink.min", (long) minPerUplink);
+            c.put("dnlb.qpsPerUplink.max", (long) maxPerUplink);
         }
         long hits = 0;
         long fallbacks = 0;
@@ -217,8 +228,8 @@ public final class Dnlb implements LoadBalancer {
             hits += t.hits();
             fallbacks += t.fallbacks();
         }
-        c.put("dnlb.pbr.hits", (double) hits);
-        c.put("dnlb.pbr.fallbacks", (double) fallbacks);
+        c.put("dnlb.pbr.hits", (long) hits);
+        c.put("dnlb.pbr.fallbacks", (long) fallbacks);
         if (!vrfs.isEmpty()) {
             long steered = 0;
             long vrfFallbacks = 0;
@@ -226,12 +237,12 @@ public final class Dnlb implements LoadBalancer {
                 steered += v.steered();
                 vrfFallbacks += v.fallbacks();
             }
-            c.put("dnlb.vrf.steered", (double) steered);
-            c.put("dnlb.vrf.fallbacks", (double) vrfFallbacks);
+            c.put("dnlb.vrf.steered", (long) steered);
+            c.put("dnlb.vrf.fallbacks", (long) vrfFallbacks);
         }
         if (params.faultAvoidance()) {
-            c.put("dnlb.faultAvoidance.movedQueuePairs", (double) tally.movedQueuePairs);
-            c.put("dnlb.faultAvoidance.uplinkChanges", (double) health.changes());
+            c.put("dnlb.faultAvoidance.movedQueuePairs", (long) tally.movedQueuePairs);
+            c.put("dnlb.faultAvoidance.uplinkChanges", (long) health.changes());
         }
         return c;
     }

@@ -156,14 +156,14 @@ class DnlbFabricTest {
         String ring = "0,1,65536,0,0\n1,2,65536,0,0\n2,3,65536,0,0\n3,0,65536,0,0\n"; // h0, h2 on l0; h1, h3 on l1
         Dnlb one = new Dnlb(new Dnlb.Params(-1, true, true));
         runChecked(fabric(ring, 1).prepare(one));
-        assertThat(one.counters()).containsEntry("dnlb.eq4.leaves", 2.0).containsEntry("dnlb.eq4.unmet", 2.0)
-                .containsEntry("dnlb.eq4.minNicsTimesQps", 2.0).containsEntry("dnlb.uplinksUsedFraction", 0.25)
-                .containsEntry("dnlb.qpsPerUplink.min", 0.0).containsEntry("dnlb.qpsPerUplink.max", 1.0);
+        assertThat(one.counters()).containsEntry("dnlb.eq4.leaves", 2L).containsEntry("dnlb.eq4.unmet", 2L)
+                .containsEntry("dnlb.eq4.minNicsTimesQps", 2L).containsEntry("dnlb.uplinksUsedFraction", 0.25)
+                .containsEntry("dnlb.qpsPerUplink.min", 0L).containsEntry("dnlb.qpsPerUplink.max", 1L);
         Dnlb four = new Dnlb(new Dnlb.Params(-1, true, true));
         runChecked(fabric(ring, 4).prepare(four));
-        assertThat(four.counters()).containsEntry("dnlb.eq4.unmet", 0.0).containsEntry("dnlb.eq4.minNicsTimesQps", 8.0)
-                .containsEntry("dnlb.uplinksUsedFraction", 1.0).containsEntry("dnlb.qpsPerUplink.min", 1.0)
-                .containsEntry("dnlb.qpsPerUplink.max", 1.0);
+        assertThat(four.counters()).containsEntry("dnlb.eq4.unmet", 0L).containsEntry("dnlb.eq4.minNicsTimesQps", 8L)
+                .containsEntry("dnlb.uplinksUsedFraction", 1.0).containsEntry("dnlb.qpsPerUplink.min", 1L)
+                .containsEntry("dnlb.qpsPerUplink.max", 1L);
     }
 
     /**
@@ -209,7 +209,7 @@ class DnlbFabricTest {
                 }
             }
             if (avoid) {
-                assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.movedQueuePairs", 3.0);
+                assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.movedQueuePairs", 3L);
                 assertThat(portsAfter).hasSize(3);
                 for (Set<Integer> ports : portsAfter.values()) {
                     assertThat(ports).hasSize(7).doesNotContain(0xC000);
