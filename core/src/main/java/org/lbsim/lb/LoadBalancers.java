@@ -35,7 +35,9 @@ public final class LoadBalancers {
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
                     "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
             Component.of("dnlb", "CTCCL DNLB: each QP's UDP source port from Eq. 3, leaf ACL + PBR maps the class's port segments to uplinks, spine VRFs, fault avoidance; other classes ECMP",
-                    "CTCCL 3.2-3.3, 4.1", new org.lbsim.lb.dnlb.Dnlb.Params(-1, true, true), org.lbsim.lb.dnlb.Dnlb::new));
+                    "CTCCL 3.2-3.3, 4.1", new org.lbsim.lb.dnlb.Dnlb.Params(-1, true, true), org.lbsim.lb.dnlb.Dnlb::new),
+            Component.of("nccl-ecmp", "NCCL + ECMP: each QP's RoCE source port fixed per (NIC pair, QP index) for the whole run, as persistent NCCL connections have it; switches hash",
+                    "CTCCL 4 baseline", new org.lbsim.lb.dnlb.NcclEcmp.Params(), org.lbsim.lb.dnlb.NcclEcmp::new));
 
     private LoadBalancers() {
     }
