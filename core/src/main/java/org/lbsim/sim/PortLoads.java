@@ -93,7 +93,10 @@ final class PortLoads implements EventHandler {
         return 100.0 * (atClose[port] - atOpen[port]) * 8 / (topology.rateMbps(port) * 1e6 * seconds);
     }
 
-    /** {@code ports.window.*}, per uplink {@code ports.<leaf>-<spine>#<k>.out/.in}, and per leaf and overall summaries. */
+    /**
+     * The window, per uplink {@code ports.<leaf>-<spine>#<k>.out/.in}, and per leaf and overall summaries of the uplinks
+     * whose link is up when the window closes (variance: population variance of their utilization in %, per leaf).
+     */
     void report(CounterSink sink) {
         if (!enabled || openPs < 0 || closePs <= openPs) {
             return;
@@ -109,6 +112,7 @@ final class PortLoads implements EventHandler {
         double downSum = 0;
         int downlinks = 0;
         int measured = 0;
+        int failed = 0;
         for (int leaf : leaves) {
             List<Double> up = new ArrayList<>();
             for (int port = topology.firstPort(leaf); port < topology.portEnd(leaf); port++) {
@@ -121,7 +125,11 @@ final class PortLoads implements EventHandler {
                     String name = "ports." + topology.nodeName(leaf) + "-" + topology.nodeName(peer) + "#" + parallelIndex(port);
                     sink.add(name + ".out", out);
                     sink.add(name + ".in", utilPct(topology.peerPort(port)));
-                    up.add(out);
+                    if (network.link(port).isDown()) {
+                        failed++; // CTCCL Fig. 7: the summaries are over the uplinks still working
+                    } else {
+                        up.add(out);
+                    }
                 }
             }
             if (up.isEmpty()) {
@@ -129,7 +137,11 @@ final class PortLoads implements EventHandler {
             }
             double mean = up.stream().mapToDouble(Double::doubleValue).average().orElse(0);
             double variance = up.stream().mapToDouble(u -> (u - mean) * (u - mean)).sum() / up.size();
-            sink.add("ports." + topology.nodeName(leaf) + ".uplinkVariance", variance);
+            String leafName = "ports." + topology.nodeName(leaf);
+            sink.add(leafName + ".uplinkMeanPct", mean);
+            sink.add(leafName + ".uplinkMinPct", up.stream().mapToDouble(Double::doubleValue).min().orElse(0));
+            sink.add(leafName + ".uplinkMaxPct", up.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+            sink.add(leafName + ".uplinkVariance", variance);
             varianceSum += variance;
             varianceMax = Math.max(varianceMax, variance);
             measured++;
@@ -147,6 +159,7 @@ final class PortLoads implements EventHandler {
             sink.add("ports.leafUplinks.variance", varianceSum / measured);
             sink.add("ports.leafUplinks.maxVariance", varianceMax);
         }
+        sink.add("ports.leafUplinks.downAtEnd", failed);
         if (downlinks > 0) {
             sink.add("ports.leafDownlinks.meanPct", downSum / downlinks);
         }
