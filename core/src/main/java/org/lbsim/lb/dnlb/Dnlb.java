@@ -111,7 +111,7 @@ public final class Dnlb implements LoadBalancer {
             return (psn, retransmission) -> port;
         }
         int coupled = plan.uplinkIsVirtualSpine(params.spineVrf()) ? dstLeaf : -1;
-        return new DnlbEntropy(ports, segments, q, srcLeaf, coupled, qp.packets(), health, tally);
+        return new DnlbEntropy(ports, segments, q, srcLeaf, coupled, qp.packets(), index, health, tally);
     }
 
     @Override

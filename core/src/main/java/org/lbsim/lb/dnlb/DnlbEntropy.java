@@ -9,8 +9,10 @@ import org.lbsim.lb.EntropyPolicy;
  * to the working queue pairs of its connection, whose ports stay as they are. Moving data is
  * modelled on the wire: the remaining packets go out with the working siblings' source ports, dealt
  * over them in equal consecutive PSN blocks (one per working sibling), so each working path carries
- * an equal share and reordering is limited to the block boundaries. Packets sent before the move that
- * are resent take the first working port.
+ * an equal share and reordering is limited to the block boundaries. The NICs of a leaf start their
+ * rotations at different siblings (by NIC index), so that at any moment the moved queue pairs of a
+ * leaf are spread over the working uplinks rather than all on the same one. Packets sent before the
+ * move that are resent take the first working port of the rotation.
  */
 final class DnlbEntropy implements EntropyPolicy {
     private static final int[] NONE = new int[0];
@@ -24,6 +26,7 @@ final class DnlbEntropy implements EntropyPolicy {
     /** Leaf whose link of the same virtual spine the path also uses, -1 when none is coupled. */
     private final int dstLeaf;
     private final int packets;
+    private final int rotation;
     private final UplinkHealth health;
     private final Dnlb.Tally tally;
     private int seenVersion;
@@ -32,8 +35,9 @@ final class DnlbEntropy implements EntropyPolicy {
     private int[] movedTo = NONE;
     private int moved;
 
-    DnlbEntropy(int[] siblingPorts, int[] siblingSegments, int q, int srcLeaf, int dstLeaf, int packets, UplinkHealth health,
-                Dnlb.Tally tally) {
+    DnlbEntropy(int[] siblingPorts, int[] siblingSegments, int q, int srcLeaf, int dstLeaf, int packets, int rotation,
+                UplinkHealth health, Dnlb.Tally tally) {
+        this.rotation = rotation;
         this.siblingPorts = siblingPorts;
         this.siblingSegments = siblingSegments;
         this.q = q;
@@ -57,11 +61,8 @@ final class DnlbEntropy implements EntropyPolicy {
         if (moved == 0) {
             return ownPort;
         }
-        if (psn < fromPsn) {
-            return movedTo[0];
-        }
-        int block = (int) ((long) (psn - fromPsn) * moved / Math.max(1, packets - fromPsn));
-        return movedTo[Math.min(block, moved - 1)];
+        int block = psn < fromPsn ? 0 : Math.min((int) ((long) (psn - fromPsn) * moved / Math.max(1, packets - fromPsn)), moved - 1);
+        return movedTo[(block + rotation) % moved];
     }
 
     private boolean pathDown(int segment) {
