@@ -28,7 +28,7 @@ import org.lbsim.topology.Topology;
  * uplink (4.1's "udf1 .. udf8" example); all other traffic, and DNLB traffic whose uplink is down,
  * is hashed (ECMP). Spines with parallel links to the leaves are split into virtual spines by VRFs
  * (Fig. 5b). Fault avoidance (3.3): when the library learns an uplink is down, the affected queue
- * pairs' remaining data moves to the working queue pairs of their connections ({@link DnlbEntropy}).
+ * pairs' remaining data moves to working queue pairs of their connections ({@link DnlbEntropy}).
  * Eq. 4 (NICs per leaf x queue pairs per connection >= uplinks) is checked per run and reported with
  * the balance it leaves ({@link #counters()}).
  */
@@ -111,7 +111,7 @@ public final class Dnlb implements LoadBalancer {
             return (psn, retransmission) -> port;
         }
         int coupled = plan.uplinkIsVirtualSpine(params.spineVrf()) ? dstLeaf : -1;
-        return new DnlbEntropy(ports, segments, q, srcLeaf, coupled, qp.packets(), index, health, tally);
+        return new DnlbEntropy(ports, segments, q, srcLeaf, coupled, index, health, tally);
     }
 
     @Override

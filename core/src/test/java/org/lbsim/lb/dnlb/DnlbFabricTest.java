@@ -169,7 +169,9 @@ class DnlbFabricTest {
     /**
      * CTCCL 3.3: l0's uplink 0 (l0-s0 #0, virtual spine 0) fails at 20 us. Once routing has converged
      * (detection 1 us + 1 us), the QPs whose path uses virtual spine 0 (QP 0 of each of the 3 connections:
-     * leaving l0 on uplink 0, or coming down to l0 on its link of virtual spine 0) send the rest of their data with their 7 working siblings' ports; every other QP keeps its port.
+     * leaving l0 on uplink 0, or coming down to l0 on its link of virtual spine 0) send the rest of their
+     * data with one working sibling's port, a different sibling for each NIC of a leaf; every other QP
+     * keeps its port.
      * Without fault avoidance the affected QPs keep their ports too.
      */
     @Test
@@ -212,8 +214,10 @@ class DnlbFabricTest {
                 assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.movedQueuePairs", 3L);
                 assertThat(portsAfter).hasSize(3);
                 for (Set<Integer> ports : portsAfter.values()) {
-                    assertThat(ports).hasSize(7).doesNotContain(0xC000);
+                    assertThat(ports).hasSize(1).doesNotContain(0xC000); // one working sibling, never segment 0
                 }
+                // h0 (NIC 0 of l0) and h2 (NIC 1 of l0) move to different siblings: QP 8 of flow 2 is h2's QP 0
+                assertThat(portsAfter.get(0)).doesNotContainAnyElementsOf(portsAfter.get(16));
             } else {
                 assertThat(dnlb.counters()).doesNotContainKey("dnlb.faultAvoidance.movedQueuePairs");
             }
