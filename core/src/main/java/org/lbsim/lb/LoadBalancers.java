@@ -46,7 +46,11 @@ public final class LoadBalancers {
                     org.lbsim.lb.flowlet.Conga::new),
             Component.of("conweave", "ConWeave: source ToR reroutes a flow when its RTT reply is late (TAIL / phase-1 marks, epochs); destination ToR reorders in per-flow queues until TAIL or timeout",
                     "ConWeave (SIGCOMM 2023) 3; conweave-ns3 conweave-routing.cc, run.py:261-267", org.lbsim.lb.conweave.ConWeave.Params.defaults(),
-                    org.lbsim.lb.conweave.ConWeave::new));
+                    org.lbsim.lb.conweave.ConWeave::new),
+            Component.of("dnlb", "CTCCL DNLB: each QP's UDP source port from Eq. 3, leaf ACL + PBR maps the class's port segments to uplinks, spine VRFs, fault avoidance; other classes ECMP",
+                    "CTCCL 3.2-3.3, 4.1", new org.lbsim.lb.dnlb.Dnlb.Params(-1, true, true), org.lbsim.lb.dnlb.Dnlb::new),
+            Component.of("nccl-ecmp", "NCCL + ECMP: each QP's RoCE source port fixed per (NIC pair, QP index) for the whole run, as persistent NCCL connections have it; switches hash",
+                    "CTCCL 4 baseline", new org.lbsim.lb.dnlb.NcclEcmp.Params(), org.lbsim.lb.dnlb.NcclEcmp::new));
 
     private LoadBalancers() {
     }

@@ -15,10 +15,21 @@ package org.lbsim.qp;
  * @param hostPhase     rank / count of this queue pair among its host's queue pairs that start at the
  *                      same time, in [0, 1): where a paced sender places it in the host's packet period
  * @param trafficClass  traffic class (DSCP) of the flow, written in its data and control packets; 0 by default
+ * @param qpIndex       this queue pair's index among the queue pairs of its connection (CTCCL Table 1's q), from 0
+ * @param qpsPerConnection queue pairs per connection as configured (NCCL_IB_QPS_PER_CONNECTION, CTCCL's nqp^per_conn);
+ *                      a connection of fewer bytes than that has fewer
  */
 public record QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
                         int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps, long startPs, double hostPhase,
-                        int trafficClass) {
+                        int trafficClass, int qpIndex, int qpsPerConnection) {
+
+    /** The only queue pair of its connection. */
+    public QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,
+                     int gapBytes, long lineRateMbps, long baseRttPs, long rhoMaxMbps, long startPs, double hostPhase,
+                     int trafficClass) {
+        this(qp, src, dst, messageBytes, packets, mtuBytes, headerBytes, gapBytes, lineRateMbps, baseRttPs, rhoMaxMbps, startPs,
+                hostPhase, trafficClass, 0, 1);
+    }
 
     /** A queue pair of traffic class 0. */
     public QpContext(int qp, int src, int dst, long messageBytes, int packets, int mtuBytes, int headerBytes,

@@ -44,14 +44,16 @@ public final class PreparedRun {
     private final Sampler sampler;
     /** Failures during the run, or null without any. */
     private final FailureTimeline failureTimeline;
+    private final PortLoads portLoads;
     /** The run's load-balancing schemes, each once (they report their own counters). */
     private final List<LoadBalancer> schemes;
     private RunResult result;
 
     PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, long[] jobIdealPs,
+                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, PortLoads portLoads, long[] jobIdealPs,
                 FailureTimeline failureTimeline, List<LoadBalancer> schemes) {
         this.schemes = schemes;
+        this.portLoads = portLoads;
         this.workload = workload;
         this.jobIdealPs = jobIdealPs;
         this.failureTimeline = failureTimeline;
@@ -95,6 +97,7 @@ public final class PreparedRun {
             completedAtPs = sim.nowPs();
             layerSnapshot = layerStats(completedAtPs);
             lossesAtCompletion = FailureTimeline.losses(network);
+            portLoads.close();
             if (sampler != null) {
                 sampler.stop();
             }
@@ -226,6 +229,8 @@ public final class PreparedRun {
         for (LoadBalancer lb : schemes) {
             lb.reportCounters(c);
         }
+        portLoads.close(); // a run that did not complete: up to where it stopped
+        portLoads.report(c);
         return c.values();
     }
 

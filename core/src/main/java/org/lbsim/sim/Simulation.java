@@ -185,7 +185,10 @@ public final class Simulation {
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
                 : null;
-        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
+        org.lbsim.scenario.MetricsSpec metrics = scenario.metrics();
+        PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)
+                : new PortLoads(network, sim, Time.us(metrics.portLoadsFromUs()), Time.us(metrics.portLoadsToUs()));
+        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
                 timeline, distinct(lbByClass));
     }
@@ -305,7 +308,7 @@ public final class Simulation {
                 double phase = (double) rankCount[0]++ / rankCount[1];
                 qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
                         pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase,
-                        f.trafficClass()));
+                        f.trafficClass(), j, qpsPer));
                 connectionOf.add(i);
             }
         }
