@@ -54,7 +54,8 @@ public final class PfcIngress implements Admission {
     @Override
     public boolean admit(int ingressPort, long portQueueBytes, int size) {
         int i = ingressPort - firstPort;
-        boolean fits = pausing[i] ? bytes[i] + size <= pausedAtBytes[i] + headroomBytes : true;
+        // a packet the switch made itself (ingressPort -1) came in on no port: only shared memory limits it
+        boolean fits = ingressPort < 0 || !pausing[i] || bytes[i] + size <= pausedAtBytes[i] + headroomBytes;
         if (!fits || !buffer.fitsShared(size)) {
             overflowDrops++;
             return false;
@@ -64,6 +65,9 @@ public final class PfcIngress implements Admission {
 
     @Override
     public void onAdmit(int ingressPort, int size) {
+        if (ingressPort < 0) {
+            return;
+        }
         int i = ingressPort - firstPort;
         bytes[i] += size;
         if (bytes[i] > maxIngressBytes) {
@@ -79,6 +83,9 @@ public final class PfcIngress implements Admission {
 
     @Override
     public void onRelease(int ingressPort, int size) {
+        if (ingressPort < 0) {
+            return;
+        }
         int i = ingressPort - firstPort;
         bytes[i] -= size;
         if (pausing[i] && bytes[i] <= Math.min(xonBytes, xoff())) {

@@ -123,7 +123,11 @@ public final class Switch implements PacketReceiver {
         network.consume(p, reason);
     }
 
-    /** A fresh packet made by this switch (Themis NACK compensation, probe replies); fill it, then {@link #forward} it. */
+    /**
+     * A fresh packet made by this switch (Themis NACK compensation, probe replies); fill it, then
+     * {@link #forward} it. Its {@code ingressPort} is -1: under PFC it is charged to no ingress port
+     * (only the shared memory limits it) unless the caller names the port to charge.
+     */
     public Packet originate() {
         return network.originate();
     }

@@ -44,8 +44,12 @@ class SwitchPipelineTest {
     Path dir;
 
     private Scenario oneFlow(ComponentSpec recovery, List<FailureSpec.DroppedPacket> drops) {
+        return oneFlow(recovery, drops, PfcSpec.defaults());
+    }
+
+    private Scenario oneFlow(ComponentSpec recovery, List<FailureSpec.DroppedPacket> drops, PfcSpec pfc) {
         TopologySpec topo = new TopologySpec.LeafSpine(2, 2, 2, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
-        SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(false, 0, 0, 0), PfcSpec.defaults());
+        SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(false, 0, 0, 0), pfc);
         return new Scenario("pipeline", 1, topo, PacketSpec.defaults(), switches, TestScenarios.lb("ecmp"), TestScenarios.lineRate(),
                 recovery, ScenarioTweaks.trace(dir, "one.csv", List.of(ScenarioTweaks.flow(0, 3, PACKETS * 4096L))),
                 new FailureSpec(List.of(), 0, 0, drops), LimitsSpec.defaults(), new MetricsSpec(0, 0), NicSpec.defaults());
@@ -219,9 +223,13 @@ class SwitchPipelineTest {
         assertThat(swapped.cctPs()).as("PSN 1 waited %d ps at the source ToR", holdPs).isGreaterThan(plain.cctPs());
     }
 
-    @Test
-    void aSwitchOriginatedNackMakesTheSenderResendThatPsn() {
-        CheckedRun run = CheckedRun.of(oneFlow(NIC_SR, List.of()), dir, r -> {
+    /** With PFC on, a packet the switch made came in on no port: it is charged to no ingress (no pause, no crash). */
+    @org.junit.jupiter.params.ParameterizedTest(name = "pfc {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void aSwitchOriginatedNackMakesTheSenderResendThatPsn(boolean pfcOn) {
+        PfcSpec d = PfcSpec.defaults();
+        PfcSpec pfc = new PfcSpec(pfcOn, d.xoffBytes(), d.xonBytes(), d.dynamicAlpha(), d.headroomBytes(), d.deadlockCheckUs());
+        CheckedRun run = CheckedRun.of(oneFlow(NIC_SR, List.of(), pfc), dir, r -> {
             Switch leaf = leafOf(r, 3);
             int ackBytes = r.scenario().packets().ackBytes();
             leaf.addIngressStage((p, port) -> {
