@@ -22,7 +22,7 @@ import org.lbsim.scenario.ScenarioException;
  * reorder queue until the TAIL arrives or a predicted deadline passes. Per-ToR programs are in
  * {@link ConWeaveTor}. Defaults are the ns-3 leaf-spine settings of run.py:261-267.
  */
-public final class ConWeave implements LoadBalancer {
+public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme {
     /** Packet kind of RTT_REPLY and CLEAR (ns-3's ConWeaveReplyTag), made by the destination ToR and consumed by the source ToR. */
     public static final byte REPLY_KIND = 120;
     /** Packet kind of NOTIFY (ns-3's ConWeaveNotifyTag): an ECN-marked packet's path, sent back to the source ToR. */
@@ -54,35 +54,19 @@ public final class ConWeave implements LoadBalancer {
 
     final Params params;
     final Stats stats = new Stats();
-    private TorView tors;
 
     public ConWeave(Params params) {
         this.params = params;
     }
 
-    @Override
-    public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedRandomEntropy(host);
-    }
-
-    @Override
-    public PortSelector newPortSelector(SwitchContext sw) {
-        return new SourceRoutedSelector(sw, view(sw));
-    }
 
     @Override
     public void programSwitch(SwitchContext ctx, Switch sw) {
-        if (view(ctx).leafIndex(ctx.node()) >= 0) {
-            sw.addIngressStage(new ConWeaveTor(this, tors, ctx, sw));
+        if (tors(ctx).leafIndex(ctx.node()) >= 0) {
+            sw.addIngressStage(new ConWeaveTor(this, tors(), ctx, sw));
         }
     }
 
-    private TorView view(SwitchContext ctx) {
-        if (tors == null) {
-            tors = new TorView(ctx.topology());
-        }
-        return tors;
-    }
 
     @Override
     public void reportCounters(CounterSink sink) {

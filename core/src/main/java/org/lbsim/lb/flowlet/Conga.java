@@ -34,7 +34,7 @@ import org.lbsim.topology.Topology;
  * (:377-432). Entries not refreshed for the aging time reset (:491-527). As in ns-3, only data
  * packets carry and learn feedback.
  */
-public final class Conga implements LoadBalancer {
+public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
     public record Params(
             @Doc("flowlet timeout in us (ConWeave ns-3: 100, network-load-balance.cc:61)") double flowletTimeoutUs,
             @Doc("DRE period Tdre in us: every Tdre each port's estimate decays by (1 - alpha) (ns-3: 50, :62)") double dreUs,
@@ -60,7 +60,6 @@ public final class Conga implements LoadBalancer {
     private final long timeoutPs;
     private final long drePs;
     private final long agingPs;
-    private TorView tors;
     private long flowlets;
     private long flowletTimeouts;
     private long feedbackCarried;
@@ -72,31 +71,16 @@ public final class Conga implements LoadBalancer {
         this.agingPs = Math.round(params.agingUs() * 1_000_000);
     }
 
-    @Override
-    public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedRandomEntropy(host);
-    }
-
-    @Override
-    public PortSelector newPortSelector(SwitchContext sw) {
-        return new SourceRoutedSelector(sw, view(sw));
-    }
 
     @Override
     public void programSwitch(SwitchContext ctx, Switch sw) {
         CongaSwitch program = new CongaSwitch(ctx, sw);
         sw.setEgressStage(program);
-        if (view(ctx).leafIndex(ctx.node()) >= 0) {
+        if (tors(ctx).leafIndex(ctx.node()) >= 0) {
             sw.addIngressStage(program);
         }
     }
 
-    private TorView view(SwitchContext ctx) {
-        if (tors == null) {
-            tors = new TorView(ctx.topology());
-        }
-        return tors;
-    }
 
     @Override
     public void reportCounters(CounterSink sink) {
@@ -163,7 +147,7 @@ public final class Conga implements LoadBalancer {
                 towardsHost[i] = t.isHost(t.peerNode(firstPort + i));
             }
             this.maxPaths = Math.max(1, ports);
-            int leaves = tors.leafCount();
+            int leaves = tors().leafCount();
             this.remoteCe = new int[leaves * maxPaths];
             this.remoteCePs = new long[leaves * maxPaths];
             this.seenCe = new int[leaves * maxPaths];
@@ -204,8 +188,8 @@ public final class Conga implements LoadBalancer {
             if (p.kind != Packet.DATA) {
                 return true;
             }
-            int srcTor = tors.torOf(p.src);
-            int dstTor = tors.torOf(p.dst);
+            int srcTor = tors().torOf(p.src);
+            int dstTor = tors().torOf(p.dst);
             if (srcTor == dstTor) {
                 return true;
             }
@@ -219,7 +203,7 @@ public final class Conga implements LoadBalancer {
 
         private void atSource(Packet p) {
             long now = sim.nowPs();
-            int dstLeaf = tors.leafOfHost(p.dst);
+            int dstLeaf = tors().leafOfHost(p.dst);
             int bits = 0;
             int entries = 0;
             int pick = -1;
@@ -274,7 +258,7 @@ public final class Conga implements LoadBalancer {
 
         private void atDestination(Packet p) {
             long now = sim.nowPs();
-            int srcLeaf = tors.leafOfHost(p.src);
+            int srcLeaf = tors().leafOfHost(p.src);
             int bits = p.switchBits;
             if ((bits & FB_VALID) != 0) {
                 int k = (bits >>> 16) & 0xFFF;

@@ -26,7 +26,7 @@ import org.lbsim.topology.Fib;
  * GetRandomPath :242-249); every other packet follows its flowlet's path. Other switches forward on
  * the path the source ToR chose.
  */
-public final class LetFlow implements LoadBalancer {
+public final class LetFlow extends org.lbsim.lb.tor.TorProgramScheme {
     public record Params(@Doc("flowlet timeout in us: a gap longer than this starts a new flowlet (ConWeave ns-3: 100, network-load-balance.cc:68)") double flowletTimeoutUs) {
         public Params {
             ScenarioException.require(flowletTimeoutUs > 0, "flowletTimeoutUs", "must be > 0, got " + flowletTimeoutUs);
@@ -34,7 +34,6 @@ public final class LetFlow implements LoadBalancer {
     }
 
     private final long timeoutPs;
-    private TorView tors;
     private long flowlets;
     private long flowletTimeouts;
 
@@ -42,29 +41,14 @@ public final class LetFlow implements LoadBalancer {
         this.timeoutPs = Math.round(params.flowletTimeoutUs() * 1_000_000);
     }
 
-    @Override
-    public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedRandomEntropy(host);
-    }
-
-    @Override
-    public PortSelector newPortSelector(SwitchContext sw) {
-        return new SourceRoutedSelector(sw, view(sw));
-    }
 
     @Override
     public void programSwitch(SwitchContext ctx, Switch sw) {
-        if (view(ctx).leafIndex(ctx.node()) >= 0) {
+        if (tors(ctx).leafIndex(ctx.node()) >= 0) {
             sw.addIngressStage(new SourceTor(ctx, sw));
         }
     }
 
-    private TorView view(SwitchContext ctx) {
-        if (tors == null) {
-            tors = new TorView(ctx.topology());
-        }
-        return tors;
-    }
 
     @Override
     public void reportCounters(CounterSink sink) {
@@ -101,7 +85,7 @@ public final class LetFlow implements LoadBalancer {
 
         @Override
         public boolean onIngress(Packet p, int ingressPort) {
-            if (p.kind != Packet.DATA || tors.torOf(p.src) != node || tors.torOf(p.dst) == node) {
+            if (p.kind != Packet.DATA || tors().torOf(p.src) != node || tors().torOf(p.dst) == node) {
                 return true;
             }
             int f = p.flow;
