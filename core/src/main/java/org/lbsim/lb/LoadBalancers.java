@@ -33,7 +33,9 @@ public final class LoadBalancers {
             Component.of("host-dr", "HOST_DR (DRB): per-destination round-robin at the source over the lowest common layer's switches, source-routed",
                     "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), p -> new HostDestinationRotation()),
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
-                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new));
+                    "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
+            Component.of("pro", "PRO: NIC round robin over per-destination-ToR path sets (Algorithm 1), PathID ACL forwarding with AR fallback, AIMD out-of-order window (Algorithm 2)",
+                    "PRO III, V", org.lbsim.lb.pro.Pro.Params.defaults(), org.lbsim.lb.pro.Pro::new));
 
     private LoadBalancers() {
     }
