@@ -176,7 +176,8 @@ public final class Simulation {
         long bound = Bounds.collectivePs(topology, healthy, flows, scenario.workload() instanceof WorkloadSpec.Permutation, pk,
                 pacedMbps, FabricCuts.of(topology));
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
-                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
+                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps(),
+                        scenario.metrics().balanceWindowUs() > 0 ? Math.max(1, Time.us(scenario.metrics().balanceWindowUs())) : 0)
                 : null;
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
