@@ -200,6 +200,12 @@ final class RunFolder {
         }
         m.put("layers", layers);
         m.put("counters", recordMap(r.counters()));
+        if (!r.schemeCounters().isEmpty()) {
+            // only runs whose schemes or switch programs count something carry this key
+            Map<String, Object> sc = new LinkedHashMap<>();
+            r.schemeCounters().forEach((k, v) -> sc.put(k, v instanceof Double d ? Json.decimal(d, 6) : v));
+            m.put("schemeCounters", sc);
+        }
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
         ooo.put("samples", o.samples());

@@ -65,7 +65,7 @@ public final class ExtensionPoints {
             new Hook("queue-pair-scheme", org.lbsim.transport.QueuePairScheme.class,
                     "host, per queue pair: makes its entropy policy, sender loss recovery, receiver policy and sender hooks together",
                     "share state between the parts (PRO: spraying and its OOO window); inject duplicates and notifications (SenderHooks)",
-                    "Simulation.prepare(scenario, dir, (lb, recovery) -> bundle), or ScenarioBuilder.prepare(bundle)"),
+                    "a registered BundledScheme's queuePairScheme(recovery), or in code ScenarioBuilder.prepare(bundle)"),
             new Hook("congestion-control", CongestionControl.class,
                     "host, per queue pair: when it may send",
                     "pace, react to ACKs, ECN echoes, CNPs, NACKs and timeouts",
@@ -76,8 +76,16 @@ public final class ExtensionPoints {
                     "a factory registered in LossRecoveries.REGISTRY"),
             new Hook("load-balancer", LoadBalancer.class,
                     "the whole scheme: one object making the host and switch pieces above",
-                    "own an entropy policy, ACK policy, port selector and switch program together",
-                    "one line in LoadBalancers.REGISTRY; per traffic class with the scenario's trafficClasses"));
+                    "own an entropy policy, ACK policy, port selector and switch program together; report per-run counters",
+                    "one line in LoadBalancers.REGISTRY; per traffic class with the scenario's trafficClasses"),
+            new Hook("bundled-scheme", org.lbsim.transport.BundledScheme.class,
+                    "a registered load balancer that also owns its queue pairs' host layers (entropy, loss recovery, receiver, sender hooks)",
+                    "replace the run's lossRecovery for its traffic class with its own parts (PRO, DLBF)",
+                    "implement BundledScheme.queuePairScheme(LossRecoveryFactory); one line in LoadBalancers.REGISTRY"),
+            new Hook("scheme-counters", org.lbsim.counters.CounterSink.class,
+                    "end of run, once per scheme of the run",
+                    "report named counts (NACKs blocked, probes, ring high-water marks) into summary.json, the database and the report",
+                    "LoadBalancer.reportCounters(CounterSink)"));
 
     private ExtensionPoints() {
     }

@@ -1,5 +1,6 @@
 package org.lbsim.lb;
 
+import org.lbsim.counters.CounterSink;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
 
@@ -36,5 +37,13 @@ public interface LoadBalancer {
      * the run's start. Called after every switch has the new FIB.
      */
     default void onRoutingChange(org.lbsim.topology.Fib fib) {
+    }
+
+    /**
+     * Reports this scheme's per-run counters (switch-program and host-side counts the transport does
+     * not keep), once, at the end of the run; they appear in summary.json under {@code schemeCounters},
+     * in the results database's {@code counters} table and in the report. By default none.
+     */
+    default void reportCounters(CounterSink sink) {
     }
 }

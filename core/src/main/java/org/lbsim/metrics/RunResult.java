@@ -20,6 +20,8 @@ import java.util.List;
  * @param seriesDecimations   how often the sampler halved its series to stay within its cap (0 = none; the
  *                            interval of the series is then metrics.sampleIntervalUs x 2^n)
  * @param failureEvents       failures, repairs and degradations during the run, in time order (empty without any)
+ * @param schemeCounters      counters the run's schemes and switch programs reported (name -> Long or Double, in report
+ *                            order; empty for schemes without any)
  */
 public record RunResult(
         String name,
@@ -42,10 +44,12 @@ public record RunResult(
         String endingDetail,
         int seriesDecimations,
         long wallTimeMs,
-        List<FailureEventStats> failureEvents) {
+        List<FailureEventStats> failureEvents,
+        java.util.Map<String, Number> schemeCounters) {
 
     public RunResult {
         failureEvents = List.copyOf(failureEvents);
+        schemeCounters = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(schemeCounters));
     }
 
     public static final String COMPLETED = "completed";

@@ -2,8 +2,10 @@ package org.lbsim.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.lbsim.counters.SchemeCounters;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
+import org.lbsim.lb.LoadBalancer;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.JobResult;
 import org.lbsim.metrics.LayerStats;
@@ -45,11 +47,14 @@ public final class PreparedRun {
     private final Sampler sampler;
     /** Failures during the run, or null without any. */
     private final FailureTimeline failureTimeline;
+    /** The run's load-balancing schemes, each once (they report their own counters). */
+    private final List<LoadBalancer> schemes;
     private RunResult result;
 
     PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload,
                 long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, long[] jobIdealPs,
-                FailureTimeline failureTimeline) {
+                FailureTimeline failureTimeline, List<LoadBalancer> schemes) {
+        this.schemes = schemes;
         this.workload = workload;
         this.jobIdealPs = jobIdealPs;
         this.failureTimeline = failureTimeline;
@@ -205,7 +210,26 @@ public final class PreparedRun {
                 rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series,
                 jobResults(flowResults), ending, endingDetail, sampler == null ? 0 : sampler.decimations(), wallMs,
                 failureTimeline == null ? List.of()
-                        : failureTimeline.stats(endPs, lossesAtCompletion != null ? lossesAtCompletion : FailureTimeline.losses(network)));
+                        : failureTimeline.stats(endPs, lossesAtCompletion != null ? lossesAtCompletion : FailureTimeline.losses(network)),
+                schemeCounters());
+    }
+
+    /** Switch-program totals (when there are any) and every scheme's own counters. */
+    private java.util.Map<String, Number> schemeCounters() {
+        SchemeCounters c = new SchemeCounters();
+        long consumed = network.totalConsumed();
+        if (consumed > 0 || network.originated() > 0) {
+            c.add("switch.consumed", consumed);
+            for (int r = 0; r < network.consumeReasons().size(); r++) {
+                c.add("switch.consumed." + network.consumeReasons().get(r), network.consumed(r));
+            }
+            c.add("switch.originated", network.originated());
+            c.add("switch.heldAtEnd", network.held());
+        }
+        for (LoadBalancer lb : schemes) {
+            lb.reportCounters(c);
+        }
+        return c.values();
     }
 
     /** Per job: JCT, each phase's CCT (from its first flow's start to its last flow's completion), the ideal. */

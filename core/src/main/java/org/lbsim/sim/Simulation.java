@@ -60,7 +60,7 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::separate);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of);
     }
 
     /**
@@ -68,7 +68,7 @@ public final class Simulation {
      * {@code loadBalancing}: for trying a scheme in code before it is registered.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
-        return prepare(scenario, baseDir, scheme, QueuePairScheme::separate);
+        return prepare(scenario, baseDir, scheme, QueuePairScheme::of);
     }
 
     /**
@@ -181,7 +181,13 @@ public final class Simulation {
                 : null;
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
-                timeline);
+                timeline, distinct(lbByClass));
+    }
+
+    /** Each scheme of the run once, in traffic-class order. */
+    private static List<LoadBalancer> distinct(LoadBalancer[] lbByClass) {
+        java.util.Set<LoadBalancer> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        return java.util.Arrays.stream(lbByClass).filter(seen::add).toList();
     }
 
     /** The load-balancing scheme of each traffic class (DSCP 0-63): the run's, or the class's own from {@code trafficClasses}. */

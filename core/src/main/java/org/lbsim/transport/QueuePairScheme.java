@@ -17,6 +17,11 @@ public interface QueuePairScheme {
     /** The parts of one queue pair; {@code sender} is the queue pair seen from its sending host. */
     QpParts create(HostContext sender);
 
+    /** The run's bundle for {@code lb}: its own when it is a {@link BundledScheme}, otherwise {@link #separate}. */
+    static QueuePairScheme of(LoadBalancer lb, LossRecoveryFactory recovery) {
+        return lb instanceof BundledScheme b ? b.queuePairScheme(recovery) : separate(lb, recovery);
+    }
+
     /** The decoupled default: entropy from the load balancer, sender recovery and receiver policy from the loss-recovery factory. */
     static QueuePairScheme separate(LoadBalancer lb, LossRecoveryFactory recovery) {
         return sender -> {

@@ -122,6 +122,7 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         List<Map<String, Object>> layers = new ArrayList<>();
         r.layers().forEach(l -> layers.add(recordMap(l)));
         Map<String, Object> counters = recordMap(r.counters());
+        counters.putAll(r.schemeCounters());
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
         ooo.put("samples", o.samples());
@@ -171,7 +172,10 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
                     }
                 }
             }
-            Map<String, Object> counters = sn.get("counters") instanceof Map<?, ?> c ? numbers(snakeKeys(c)) : Map.of();
+            Map<String, Object> counters = new LinkedHashMap<>(sn.get("counters") instanceof Map<?, ?> c ? numbers(snakeKeys(c)) : Map.of());
+            if (sn.get("scheme_counters") instanceof Map<?, ?> sc) {
+                sc.forEach((k, v) -> counters.put(String.valueOf(k), v)); // scheme counter names are kept as the scheme wrote them
+            }
             Map<String, Object> ooo = sn.get("out_of_order") instanceof Map<?, ?> o ? numbers(snakeKeys(o)) : Map.of();
             double[] fct = readFct(dir.resolve("flows.csv"), shown + "/flows.csv");
             List<TimeSeries> series = List.of();
@@ -226,6 +230,11 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         Map<String, Object> counters = new LinkedHashMap<>();
         if (db.hasTable("counters")) {
             for (Map<String, Object> c : db.query("SELECT name, value FROM counters WHERE run_id = ? ORDER BY rowid", id)) {
+                counters.put(String.valueOf(c.get("name")), c.get("value"));
+            }
+        }
+        if (db.hasTable("scheme_counters")) {
+            for (Map<String, Object> c : db.query("SELECT name, value FROM scheme_counters WHERE run_id = ? ORDER BY rowid", id)) {
                 counters.put(String.valueOf(c.get("name")), c.get("value"));
             }
         }

@@ -41,7 +41,8 @@ public final class ResultsStore implements AutoCloseable {
     /** The database file a sweep writes into its output folder. */
     public static final String DEFAULT_FILE = "results.duckdb";
     /** The tables, in the order of docs/results.md. */
-    public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "series", "ooo_histogram", "jobs", "job_phases");
+    public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "scheme_counters", "series", "ooo_histogram", "jobs",
+            "job_phases");
 
     private static final String RUNS_FIXED = String.join(", ",
             "run_id VARCHAR PRIMARY KEY", "sweep VARCHAR", "point INTEGER", "seed BIGINT", "scenario_name VARCHAR", "scenario_yaml VARCHAR",
@@ -68,6 +69,7 @@ public final class ResultsStore implements AutoCloseable {
                 + " mean_queue_bytes DOUBLE, drops BIGINT, link_loss BIGINT, ecn_marks BIGINT, tx_packets BIGINT, pauses BIGINT, paused_ps BIGINT,"
                 + " max_port_tx_bytes BIGINT, mean_port_tx_bytes DOUBLE");
         CHILD_TABLES.put("counters", "run_id VARCHAR, name VARCHAR, value BIGINT");
+        CHILD_TABLES.put("scheme_counters", "run_id VARCHAR, name VARCHAR, value DOUBLE");
         CHILD_TABLES.put("series", "run_id VARCHAR, series VARCHAR, unit VARCHAR, t_ps BIGINT, value DOUBLE");
         CHILD_TABLES.put("ooo_histogram", "run_id VARCHAR, bucket INTEGER, count BIGINT");
         CHILD_TABLES.put("jobs", "run_id VARCHAR, job INTEGER, name VARCHAR, collective VARCHAR, background BOOLEAN, ranks INTEGER,"
@@ -477,6 +479,13 @@ public final class ResultsStore implements AutoCloseable {
         try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "counters")) {
             for (Map.Entry<String, Long> e : counters(res).entrySet()) {
                 a.beginRow().append(id).append(e.getKey()).append(e.getValue().longValue()).endRow();
+            }
+        }
+        if (!res.schemeCounters().isEmpty()) {
+            try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "scheme_counters")) {
+                for (Map.Entry<String, Number> e : res.schemeCounters().entrySet()) {
+                    a.beginRow().append(id).append(e.getKey()).append(e.getValue().doubleValue()).endRow();
+                }
             }
         }
         try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "series")) {
