@@ -8,7 +8,6 @@ import org.lbsim.kernel.Time;
 import org.lbsim.lb.AdaptiveRouting;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PolicyTable;
 import org.lbsim.net.PortSelector;
@@ -17,6 +16,8 @@ import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.topology.Topology;
+import org.lbsim.counters.CounterSink;
+import org.lbsim.transport.BundledScheme;
 import org.lbsim.transport.LossRecoveryFactory;
 import org.lbsim.transport.QpParts;
 import org.lbsim.transport.QueuePairScheme;
@@ -28,7 +29,7 @@ import org.lbsim.transport.QueuePairScheme;
  * AIMD out-of-order window at the receiver (III-B, Algorithm 2) with direct placement of
  * out-of-order data (III-C). One instance per run: it holds the NICs' path sets.
  */
-public final class Pro implements LoadBalancer {
+public final class Pro implements BundledScheme {
     public record Params(
             @Doc("microseconds: the sender's RTO for tail loss and the receiver's QP_TIMEOUT (PRO VI-A: 80)") double rtoUs,
             @Doc("packets a queue pair sends per QP-scheduler turn; set it to nic.batchPackets (PRO III-A batch variant; 1 = per packet)") int batchPackets,
@@ -84,7 +85,8 @@ public final class Pro implements LoadBalancer {
         return new ProEntropy(set, f.pathIdOfIndex);
     }
 
-    /** The whole of PRO for one queue pair: its spraying, its sender's and its receiver's loss recovery. */
+    /** The whole of PRO for one queue pair: its spraying, its sender's and its receiver's loss recovery (the run's lossRecovery is not used). */
+    @Override
     public QueuePairScheme queuePairScheme(LossRecoveryFactory recovery) {
         return sender -> {
             ProEntropy entropy = entropy(sender);
@@ -146,6 +148,17 @@ public final class Pro implements LoadBalancer {
             tables.add(table);
             sw.setPolicyTable(table);
         }
+    }
+
+    @Override
+    public void reportCounters(CounterSink sink) {
+        sink.add("pro.nacks", counters.nacks);
+        sink.add("pro.repeats", counters.repeats);
+        sink.add("pro.receiverTimeouts", counters.timeouts);
+        sink.add("pro.senderTimeouts", counters.senderTimeouts);
+        sink.add("pro.pathIdForwarded", policyHits());
+        sink.add("pro.arFallbacks", policyFallbacks());
+        sink.add("pro.pathSets", sets.size());
     }
 
     /** Packets the PathID rules forwarded, and packets that matched a rule whose port was unusable and went to AR. */
