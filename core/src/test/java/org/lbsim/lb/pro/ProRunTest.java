@@ -113,6 +113,39 @@ class ProRunTest {
     }
 
     @Test
+    void theRegisteredSchemeBringsItsOwnLossRecoveryAndReportsItsCounters() throws Exception {
+        RunResult r = fabric(2).trace(crossTrace(1_000_000).toString()).lossRecovery("go-back-n")
+                .set("failures.dropPackets", List.of(Map.of("qp", 0, "psn", 40))).run();
+        assertThat(r.flowsFinished()).isEqualTo(8);
+        // go-back-N would resend everything after PSN 40; PRO's receiver NACKs PSN 40 alone
+        assertThat(r.flowResults().get(0).retransmissions()).isEqualTo(1);
+        assertThat(r.schemeCounters().get("pro.nacks").longValue()).isEqualTo(1);
+        assertThat(r.schemeCounters().get("pro.pathIdForwarded").longValue()).isPositive();
+        assertThat(r.schemeCounters().get("pro.arFallbacks").longValue()).isZero();
+    }
+
+    @Test
+    void batchVariantKeepsUplinksBalancedWhenTheNicSendsBatches() throws Exception {
+        Pro[] pro = new Pro[1];
+        PreparedRun run = prepare(fabric(4).trace(crossTrace(2_000_000).toString()).set("nic.batchPackets", 4)
+                .set("loadBalancing.batchPackets", 4), pro);
+        RunResult r = run.run();
+        assertThat(r.flowsFinished()).isEqualTo(8);
+        Topology t = run.topology();
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        for (int s = 0; s < 4; s++) {
+            for (int port : t.portsBetween(t.nodeByName("l0"), t.nodeByName("s" + s))) {
+                min = Math.min(min, run.network().txBytes(port));
+                max = Math.max(max, run.network().txBytes(port));
+            }
+        }
+        // blocks of 4 consecutive paths: a queue pair's last partial round may favour one block by a batch
+        assertThat(max - min).as("l0's uplinks %d .. %d bytes", min, max).isLessThanOrEqualTo(4 * 4 * 4200L);
+        assertThat(Invariants.violations(run)).isEmpty();
+    }
+
+    @Test
     void runsAreDeterministic() throws Exception {
         String trace = crossTrace(500_000).toString();
         RunResult a = prepare(fabric(7).trace(trace), new Pro[1]).run();
