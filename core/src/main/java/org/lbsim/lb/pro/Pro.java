@@ -131,7 +131,7 @@ public final class Pro implements BundledScheme {
                     rules.add(new PolicyTable.Rule(-1, 0, 0xFFFF, PathIds.TOR_MASK, u, local[1] + 1, t.hostCount() - 1, -1, new int[] {up[u]}));
                 }
             }
-        } else {
+        } else if (f.twoTier()) {
             for (int tor = 0; tor < t.nodeCount(); tor++) {
                 if (t.isHost(tor) || t.tier(tor) != 1) {
                     continue;

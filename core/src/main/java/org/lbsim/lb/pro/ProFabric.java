@@ -10,7 +10,9 @@ import org.lbsim.topology.Topology;
  * an order that changes Aggr first (uplink u goes to Aggr u mod A over its (u / A)-th parallel link),
  * and every Aggr's parallel downlinks to each ToR. PRO is built for 2 tiers only: footnote 2 says it
  * "can support 3-stage topology" but gives neither the PathID layout nor the forwarding for a third
- * tier (the 12-bit PathID has fields for exactly two hops).
+ * tier (the 12-bit PathID has fields for exactly two hops). On a fabric of more tiers we do not
+ * build it: there PRO steers only the ToR uplink (Algorithm 1 over the uplinks, M = uplinks) and
+ * every switch above the ToRs forwards with AR, a fallback that lets such runs work, not PRO's design.
  */
 final class ProFabric {
     final int uplinks;
@@ -21,15 +23,13 @@ final class ProFabric {
 
     ProFabric(Topology t) {
         this.topology = t;
-        ScenarioException.require(t.maxTier() == 2, "loadBalancing.type",
-                "pro needs a 2-tier ToR-Aggr fabric (leaf-spine), got " + t.maxTier() + " switch tiers (PRO III-A; 3 tiers are not built)");
         int tor = firstOfTier(1);
-        this.uplinks = torUplinks(tor).length;
+        this.uplinks = tor < 0 ? 0 : torUplinks(tor).length;
         int aggr = firstOfTier(2);
-        this.downlinks = downlinksTo(aggr, tor).length;
+        this.downlinks = twoTier() ? downlinksTo(aggr, tor).length : 1;
         ScenarioException.require(uplinks <= PathIds.MAX_PORTS && downlinks <= PathIds.MAX_PORTS, "topology",
                 "pro's 6-bit PathID fields name at most 64 ToR uplinks and 64 parallel Aggr downlinks, got " + uplinks + " and " + downlinks);
-        this.paths = uplinks * downlinks;
+        this.paths = Math.max(1, uplinks * downlinks);
         this.pathIdOfIndex = new int[paths];
         for (int i = 0; i < paths; i++) {
             pathIdOfIndex[i] = PathIds.ofIndex(i, uplinks);
@@ -42,7 +42,12 @@ final class ProFabric {
                 return n;
             }
         }
-        throw new IllegalStateException("no switch of tier " + tier);
+        return -1;
+    }
+
+    /** Whether the fabric is PRO's ToR-Aggr 2-tier one (Aggr downlinks are then named by the PathID too). */
+    boolean twoTier() {
+        return topology.maxTier() == 2;
     }
 
     /** The ToR's uplink ports, index u = (Aggr u mod A, its (u / A)-th parallel link). */

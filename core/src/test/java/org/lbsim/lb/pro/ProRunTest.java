@@ -155,8 +155,19 @@ class ProRunTest {
     }
 
     @Test
-    void proNeedsTwoTiers() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Lbsim.scenario().fatTree(4).permutation(1 << 16).scheme("pro").run())
-                .isInstanceOf(org.lbsim.scenario.ScenarioException.class).hasMessageContaining("2-tier");
+    void onAThreeTierFabricOnlyTheToRUplinkIsSteeredAndTheRestIsAdaptiveRouting() {
+        Pro[] pro = new Pro[1];
+        PreparedRun run = prepare(Lbsim.scenario().fatTree(4).permutation(1 << 18).scheme("pro").seed(5), pro);
+        RunResult r = run.run();
+        assertThat(r.flowsFinished()).isEqualTo(16);
+        assertThat(pro[0].policyHits()).isPositive();
+        assertThat(Invariants.violations(run)).isEmpty();
+        // rules live only at the edge switches (tier 1); aggregation and core switches have none
+        Topology t = run.topology();
+        for (int n = 0; n < t.nodeCount(); n++) {
+            if (!t.isHost(n) && t.tier(n) > 1) {
+                assertThat(run.network().switchAt(n).policyTable().size()).isZero();
+            }
+        }
     }
 }
