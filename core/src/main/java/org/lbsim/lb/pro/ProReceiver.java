@@ -62,7 +62,9 @@ final class ProReceiver implements ReceiverPolicy {
         if (head > window.tail()) {
             rx.cancelTimer(); // no hole: nothing can time out
         } else if (rx.timerPs() == Long.MAX_VALUE) {
-            rx.setTimer(headMovedPs + timeoutPs);
+            // no timer pending while a hole is open: the hole has just opened, its clock starts now
+            headMovedPs = nowPs;
+            rx.setTimer(nowPs + timeoutPs);
         }
     }
 
