@@ -50,7 +50,9 @@ public final class LoadBalancers {
             Component.of("dnlb", "CTCCL DNLB: each QP's UDP source port from Eq. 3, leaf ACL + PBR maps the class's port segments to uplinks, spine VRFs, fault avoidance; other classes ECMP",
                     "CTCCL 3.2-3.3, 4.1", new org.lbsim.lb.dnlb.Dnlb.Params(-1, true, true), org.lbsim.lb.dnlb.Dnlb::new),
             Component.of("nccl-ecmp", "NCCL + ECMP: each QP's RoCE source port fixed per (NIC pair, QP index) for the whole run, as persistent NCCL connections have it; switches hash",
-                    "CTCCL 4 baseline", new org.lbsim.lb.dnlb.NcclEcmp.Params(), org.lbsim.lb.dnlb.NcclEcmp::new));
+                    "CTCCL 4 baseline", new org.lbsim.lb.dnlb.NcclEcmp.Params(), org.lbsim.lb.dnlb.NcclEcmp::new),
+            Component.of("pro", "PRO: NIC round robin over per-destination-ToR path sets (Algorithm 1), PathID ACL forwarding with AR fallback, AIMD out-of-order window (Algorithm 2)",
+                    "PRO III, V", org.lbsim.lb.pro.Pro.Params.defaults(), org.lbsim.lb.pro.Pro::new));
 
     private LoadBalancers() {
     }

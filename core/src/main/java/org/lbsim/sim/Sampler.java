@@ -42,6 +42,19 @@ final class Sampler implements EventHandler {
     /** No more samples (the collective has completed; what follows is only the drain). */
     void stop() {
         stopped = true;
+        if (balance != null) {
+            balance.stop();
+        }
+    }
+
+    /** PRO VI-A balance series, or null when off. */
+    private BalanceSampler balance;
+
+    Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps, long balanceWindowPs) {
+        this(sim, network, transport, intervalPs, rateQps);
+        if (balanceWindowPs > 0) {
+            balance = new BalanceSampler(sim, network, transport, balanceWindowPs);
+        }
     }
 
     Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps) {
@@ -157,6 +170,9 @@ final class Sampler implements EventHandler {
         List<TimeSeries> out = new ArrayList<>(names.size());
         for (int i = 0; i < names.size(); i++) {
             out.add(new TimeSeries(names.get(i), units.get(i), Arrays.copyOf(times, count), Arrays.copyOf(values[i], count)));
+        }
+        if (balance != null) {
+            out.addAll(balance.series());
         }
         return out;
     }

@@ -183,7 +183,8 @@ public final class Simulation {
                 scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(flows), pk,
                 pacedMbps, FabricCuts.of(topology));
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
-                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps())
+                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps(),
+                        scenario.metrics().balanceWindowUs() > 0 ? Math.max(1, Time.us(scenario.metrics().balanceWindowUs())) : 0)
                 : null;
         org.lbsim.scenario.MetricsSpec metrics = scenario.metrics();
         PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)

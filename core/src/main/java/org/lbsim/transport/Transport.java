@@ -108,7 +108,11 @@ public final class Transport implements EventHandler {
      * histogram, and the most out-of-order packets any receiver held at once.
      */
     public static final class OutOfOrderStats {
+        /** Degrees counted exactly for quantiles (larger ones share the last slot). */
+        public static final int EXACT_DEGREES = 4097;
         private final long[] log2Buckets = new long[33];
+        /** Arrivals per exact degree 0 .. EXACT_DEGREES - 2; the last slot counts every larger degree (PRO VI-A percentiles). */
+        private final long[] byDegree = new long[EXACT_DEGREES];
         private long samples;
         private long outOfOrder;
         private long maxDegree;
@@ -117,6 +121,7 @@ public final class Transport implements EventHandler {
 
         void record(int degree, int held) {
             samples++;
+            byDegree[Math.min(degree, EXACT_DEGREES - 1)]++;
             if (degree > 0) {
                 outOfOrder++;
                 log2Buckets[32 - Integer.numberOfLeadingZeros(degree)]++;
@@ -151,6 +156,35 @@ public final class Transport implements EventHandler {
 
         public long maxDegree() {
             return maxDegree;
+        }
+
+        /**
+         * The {@code q}-quantile (0 < q <= 1) of the out-of-order degree over all data arrivals (0 = in
+         * order), exact up to {@link #EXACT_DEGREES} - 2; 0 before any arrival.
+         */
+        public int degreeQuantile(double q) {
+            return quantileFrom(0, q);
+        }
+
+        /** The {@code q}-quantile of the degree over out-of-order arrivals only (degree >= 1); 0 when there were none. */
+        public int outOfOrderDegreeQuantile(double q) {
+            return quantileFrom(1, q);
+        }
+
+        private int quantileFrom(int first, double q) {
+            long total = 0;
+            for (int d = first; d < byDegree.length; d++) {
+                total += byDegree[d];
+            }
+            long rank = (long) Math.ceil(q * total);
+            long seen = 0;
+            for (int d = first; d < byDegree.length; d++) {
+                seen += byDegree[d];
+                if (seen >= rank && seen > 0) {
+                    return d;
+                }
+            }
+            return 0;
         }
 
         /** Most out-of-order packets one receiver held at once (its reorder buffer). */

@@ -1,0 +1,195 @@
+package org.lbsim.lb.pro;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.lbsim.kernel.Time;
+import org.lbsim.lb.AdaptiveRouting;
+import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.lb.HostContext;
+import org.lbsim.lb.SwitchContext;
+import org.lbsim.net.PolicyTable;
+import org.lbsim.net.PortSelector;
+import org.lbsim.net.Switch;
+import org.lbsim.qp.QpContext;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.topology.Topology;
+import org.lbsim.counters.CounterSink;
+import org.lbsim.transport.BundledScheme;
+import org.lbsim.transport.LossRecoveryFactory;
+import org.lbsim.transport.QpParts;
+import org.lbsim.transport.QueuePairScheme;
+
+/**
+ * PRO (../shared/papers/000): NIC-orchestrated round robin over per-destination-ToR path sets
+ * (III-A, Algorithm 1), PathID forwarding by ACL rules at ToR and Aggr switches with adaptive
+ * routing where a rule's port has failed (V, "Handling link failures"), and loss recovery with an
+ * AIMD out-of-order window at the receiver (III-B, Algorithm 2) with direct placement of
+ * out-of-order data (III-C). One instance per run: it holds the NICs' path sets.
+ */
+public final class Pro implements BundledScheme {
+    public record Params(
+            @Doc("microseconds: the sender's RTO for tail loss and the receiver's QP_TIMEOUT (PRO VI-A: 80)") double rtoUs,
+            @Doc("packets a queue pair sends per QP-scheduler turn; set it to nic.batchPackets (PRO III-A batch variant; 1 = per packet)") int batchPackets,
+            @Doc("one path set per destination ToR (PRO III-A); false = one per NIC for all destinations (ablation, PRO VI-C)") boolean destinationAware,
+            @Doc("stagger the queue pairs of a NIC (span P, start at C mod M; PRO III-A); false = each starts at path 0 with span 1 (ablation, PRO VI-C)") boolean interQpOrchestration,
+            @Doc("out-of-order window at the start, in packets; 0 = BDP / MTU (PRO Algorithm 2)") int initialWindow) {
+        public Params {
+            org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
+            ScenarioException.require(batchPackets >= 1 && batchPackets <= 4096, "batchPackets", "must be between 1 and 4096, got " + batchPackets);
+            ScenarioException.require(initialWindow >= 0, "initialWindow", "must be >= 0 (0 = BDP / MTU), got " + initialWindow);
+        }
+
+        public static Params defaults() {
+            return new Params(80, 1, true, true, 0);
+        }
+    }
+
+    private final Params params;
+    private final long rtoPs;
+    private final AdaptiveRouting fallback = new AdaptiveRouting(new AdaptiveRouting.Params(1, 8));
+    private final Map<Long, PathSet> sets = new HashMap<>();
+    private final List<PolicyTable> tables = new ArrayList<>();
+    private final ProCounters counters = new ProCounters();
+    private ProFabric fabric;
+
+    public Pro(Params params) {
+        this.params = params;
+        this.rtoPs = Time.us(params.rtoUs());
+    }
+
+    private ProFabric fabric(Topology t) {
+        if (fabric == null || fabric.topology() != t) {
+            fabric = new ProFabric(t);
+        }
+        return fabric;
+    }
+
+    @Override
+    public EntropyPolicy newEntropyPolicy(HostContext host) {
+        return entropy(host);
+    }
+
+    private ProEntropy entropy(HostContext host) {
+        ProFabric f = fabric(host.topology());
+        QpContext qp = host.qp();
+        int srcTor = f.torOf(qp.src());
+        int dstTor = f.torOf(qp.dst());
+        if (srcTor == dstTor) {
+            return new ProEntropy(null, f.pathIdOfIndex);
+        }
+        long key = params.destinationAware() ? (long) qp.src() << 32 | dstTor : (long) qp.src() << 32 | 0xFFFFFFFFL;
+        PathSet set = sets.computeIfAbsent(key, k -> new PathSet(f.paths, params.batchPackets(), params.interQpOrchestration()));
+        return new ProEntropy(set, f.pathIdOfIndex);
+    }
+
+    /** The whole of PRO for one queue pair: its spraying, its sender's and its receiver's loss recovery (the run's lossRecovery is not used). */
+    @Override
+    public QueuePairScheme queuePairScheme(LossRecoveryFactory recovery) {
+        return sender -> {
+            ProEntropy entropy = entropy(sender);
+            QpContext qp = sender.qp();
+            return new QpParts(entropy, new ProSender(qp, rtoPs, entropy, counters), new ProReceiver(initialWindow(qp), rtoPs, counters));
+        };
+    }
+
+    /** Algorithm 2: QP.wnd starts at BDP / MTU (line rate x base RTT of the longest idle path). */
+    int initialWindow(QpContext qp) {
+        if (params.initialWindow() > 0) {
+            return params.initialWindow();
+        }
+        double bdpBytes = qp.lineRateMbps() * 1e6 / 8 * (qp.baseRttPs() * 1e-12);
+        return (int) Math.max(1, Math.ceil(bdpBytes / qp.mtuBytes()));
+    }
+
+    /** Where no PathID rule decides (a failed port, local traffic), the switch does Tomahawk-style AR (PRO V). */
+    @Override
+    public PortSelector newPortSelector(SwitchContext sw) {
+        return fallback.newPortSelector(sw);
+    }
+
+    /**
+     * PRO V: ACL rules from the FIB. A ToR sends traffic for other ToRs out of the uplink its PathID's
+     * low 6 bits name; an Aggr sends traffic for a ToR down the parallel link the high 6 bits name.
+     * The policy table skips a rule port that is down or has left the FIB group and falls back to AR.
+     */
+    @Override
+    public void programSwitch(SwitchContext ctx, Switch sw) {
+        ProFabric f = fabric(ctx.topology());
+        Topology t = ctx.topology();
+        List<PolicyTable.Rule> rules = new ArrayList<>();
+        if (t.tier(ctx.node()) == 1) {
+            int[] up = f.torUplinks(ctx.node());
+            int[] local = f.hostRange(ctx.node());
+            for (int u = 0; u < up.length; u++) {
+                if (local[0] > 0) {
+                    rules.add(new PolicyTable.Rule(-1, 0, 0xFFFF, PathIds.TOR_MASK, u, 0, local[0] - 1, -1, new int[] {up[u]}));
+                }
+                if (local[1] < t.hostCount() - 1) {
+                    rules.add(new PolicyTable.Rule(-1, 0, 0xFFFF, PathIds.TOR_MASK, u, local[1] + 1, t.hostCount() - 1, -1, new int[] {up[u]}));
+                }
+            }
+        } else if (f.twoTier()) {
+            for (int tor = 0; tor < t.nodeCount(); tor++) {
+                if (t.isHost(tor) || t.tier(tor) != 1) {
+                    continue;
+                }
+                int[] down = f.downlinksTo(ctx.node(), tor);
+                int[] range = f.hostRange(tor);
+                for (int d = 0; d < down.length && down.length > 1; d++) {
+                    rules.add(new PolicyTable.Rule(-1, 0, 0xFFFF, PathIds.AGGR_MASK, d << PathIds.TOR_BITS, range[0], range[1], -1, new int[] {down[d]}));
+                }
+            }
+        }
+        if (!rules.isEmpty()) {
+            PolicyTable table = new PolicyTable(rules);
+            tables.add(table);
+            sw.setPolicyTable(table);
+        }
+    }
+
+    @Override
+    public void reportCounters(CounterSink sink) {
+        sink.add("pro.nacks", counters.nacks);
+        sink.add("pro.repeats", counters.repeats);
+        sink.add("pro.receiverTimeouts", counters.timeouts);
+        sink.add("pro.senderTimeouts", counters.senderTimeouts);
+        sink.add("pro.pathIdForwarded", policyHits());
+        sink.add("pro.arFallbacks", policyFallbacks());
+        sink.add("pro.pathSets", sets.size());
+    }
+
+    /** Packets the PathID rules forwarded, and packets that matched a rule whose port was unusable and went to AR. */
+    public long policyHits() {
+        return tables.stream().mapToLong(PolicyTable::hits).sum();
+    }
+
+    public long policyFallbacks() {
+        return tables.stream().mapToLong(PolicyTable::fallbacks).sum();
+    }
+
+    /** NACKs the receivers sent (one per PSN presumed lost). */
+    public long nacks() {
+        return counters.nacks;
+    }
+
+    /** Repeated arrivals (PKT_REPEAT) at the receivers. */
+    public long repeats() {
+        return counters.repeats;
+    }
+
+    /** Receiver QP_TIMEOUTs (window halvings). */
+    public long receiverTimeouts() {
+        return counters.timeouts;
+    }
+
+    public long senderTimeouts() {
+        return counters.senderTimeouts;
+    }
+
+    public Params params() {
+        return params;
+    }
+}

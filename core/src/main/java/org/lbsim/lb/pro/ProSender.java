@@ -1,0 +1,185 @@
+package org.lbsim.lb.pro;
+
+import java.util.function.IntConsumer;
+import org.lbsim.net.Packet;
+import org.lbsim.qp.QpContext;
+import org.lbsim.transport.LossRecovery;
+
+/**
+ * The sending side of PRO's loss recovery (III-B): every ACK acknowledges the PSN it answers and all
+ * below its cumulative ack; a NACK names one PSN presumed lost, which is resent at once; the RTO
+ * (VI-A: 80 us, "for the corner case of tail packet loss") resends every sent PSN not yet
+ * acknowledged. When the message is acknowledged the queue pair leaves its path set.
+ */
+final class ProSender implements LossRecovery {
+    private final QpContext qp;
+    private final long rtoPs;
+    private final ProEntropy entropy;
+    private final ProCounters counters;
+    private final long[] acked;
+    private int ackedCount;
+    private int cumAck;
+    private int nextNew;
+    private int[] resend = new int[8];
+    private int resendHead;
+    private int resendCount;
+    private int rewind = -1;
+    private long lastProgressPs;
+    private long retransmissions;
+    private long timeouts;
+    /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 NACK, 2 timeout rewind. */
+    private int source;
+
+    ProSender(QpContext qp, long rtoPs, ProEntropy entropy, ProCounters counters) {
+        this.qp = qp;
+        this.rtoPs = rtoPs;
+        this.entropy = entropy;
+        this.counters = counters;
+        this.acked = new long[(qp.packets() + 63) >>> 6];
+    }
+
+    private boolean isAcked(int psn) {
+        return (acked[psn >>> 6] & 1L << psn) != 0;
+    }
+
+    private boolean markAcked(int psn) {
+        if (psn < 0 || psn >= qp.packets() || isAcked(psn)) {
+            return false;
+        }
+        acked[psn >>> 6] |= 1L << psn;
+        ackedCount++;
+        return true;
+    }
+
+    @Override
+    public int nextPsn(long nowPs) {
+        while (resendCount > 0) {
+            int psn = resend[resendHead];
+            if (!isAcked(psn)) {
+                source = 1;
+                return psn;
+            }
+            resendHead = (resendHead + 1) % resend.length;
+            resendCount--;
+        }
+        while (rewind >= 0 && rewind < nextNew) {
+            if (!isAcked(rewind)) {
+                source = 2;
+                return rewind;
+            }
+            rewind++;
+        }
+        rewind = -1;
+        source = 0;
+        return nextNew < qp.packets() ? nextNew : -1;
+    }
+
+    @Override
+    public void onSent(int psn, long nowPs) {
+        if (ackedCount == nextNew) {
+            lastProgressPs = nowPs; // the RTO runs from the first packet outstanding
+        }
+        if (source == 0) {
+            nextNew++;
+            return;
+        }
+        retransmissions++;
+        if (source == 1) {
+            resendHead = (resendHead + 1) % resend.length;
+            resendCount--;
+        } else {
+            rewind++;
+        }
+    }
+
+    @Override
+    public boolean isRetransmission(int psn) {
+        return psn < nextNew;
+    }
+
+    @Override
+    public boolean onAck(Packet ack, long nowPs) {
+        boolean progress = markAcked(ack.psn);
+        while (cumAck < ack.cumAck) {
+            progress |= markAcked(cumAck++);
+        }
+        if (progress) {
+            lastProgressPs = nowPs;
+            if (complete()) {
+                entropy.finished();
+            }
+        }
+        return progress;
+    }
+
+    @Override
+    public boolean onNack(Packet nack, long nowPs) {
+        int before = ackedCount;
+        while (cumAck < nack.cumAck) {
+            markAcked(cumAck++);
+        }
+        int psn = nack.psn;
+        if (psn < nextNew && !isAcked(psn)) {
+            if (resendCount == resend.length) {
+                int[] bigger = new int[resend.length * 2];
+                for (int i = 0; i < resendCount; i++) {
+                    bigger[i] = resend[(resendHead + i) % resend.length];
+                }
+                resend = bigger;
+                resendHead = 0;
+            }
+            resend[(resendHead + resendCount) % resend.length] = psn;
+            resendCount++;
+        }
+        if (ackedCount > before) {
+            lastProgressPs = nowPs;
+            if (complete()) {
+                entropy.finished();
+            }
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean complete() {
+        return ackedCount >= qp.packets();
+    }
+
+    @Override
+    public long timerDeadlinePs() {
+        return !complete() && nextNew > ackedCount ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean onTimer(long nowPs, IntConsumer lost) {
+        if (complete()) {
+            return false;
+        }
+        timeouts++;
+        counters.senderTimeouts++;
+        for (int p = cumAck; p < nextNew; p++) {
+            if (!isAcked(p)) {
+                lost.accept(p);
+            }
+        }
+        rewind = cumAck;
+        lastProgressPs = nowPs;
+        return true;
+    }
+
+    @Override
+    public long inflightBytes() {
+        return (long) Math.max(0, nextNew - ackedCount) * qp.mtuBytes();
+    }
+
+    @Override
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    @Override
+    public long timeouts() {
+        return timeouts;
+    }
+}
