@@ -88,7 +88,11 @@ public final class Dlbf implements BundledScheme {
 
     /** Every queue pair's parts for one run: DLBF's entropy policy, sender hooks and receiver with the run's loss recovery. */
     @Override
-    public QueuePairScheme queuePairScheme(LossRecoveryFactory recovery) {
+    public QueuePairScheme queuePairScheme(LossRecoveryFactory runRecovery) {
+        // DLBF III runs over a commodity RNIC's selective repeat, which its receiver extends: the run's
+        // nic-sr (with its RTO) when that is the run's loss recovery, else nic-sr with its 80 us default
+        LossRecoveryFactory recovery = runRecovery.receiverPolicy(null) instanceof org.lbsim.transport.NicSelectiveRepeatReceiver ? runRecovery
+                : org.lbsim.transport.NicSelectiveRepeat.factory(new org.lbsim.transport.NicSelectiveRepeat.Params(80));
         DlbfRun fresh = new DlbfRun();
         run = fresh;
         return new QueuePairScheme() {
