@@ -10,6 +10,10 @@
 # tables of every reproduction. Prints one line per difference and "same results" when there is none.
 # Takes about 15 minutes per tree on the 2-core machine. Exit 1 when anything differs.
 set -uo pipefail
+[ $# -ge 2 ] || { echo "usage: bench/same-results.sh OLD_TREE NEW_TREE [OUT_DIR]" >&2; exit 2; }
+for tree in "$1" "$2"; do
+    [ -x "$tree/lbsim" ] || { echo "bench/same-results.sh: $tree: not an lbsim source tree (no ./lbsim there)" >&2; exit 2; }
+done
 OLD=$(cd "$1" && pwd); NEW=$(cd "$2" && pwd); OUT=${3:-$(mktemp -d)}
 snapshot() {
     local tree=$1 out=$2
