@@ -40,9 +40,7 @@ public final class NicSelectiveRepeat implements LossRecovery {
     private final long rtoPs;
     private int nextNew;
     private int acked;
-    private int[] resend = new int[8];
-    private int resendHead;
-    private int resendCount;
+    private final IntFifo resend = new IntFifo(8);
     private int rewindTo = -1; // after a timeout: resend sequentially from acked up to nextNew
     private long lastProgressPs;
     private long retransmissions;
@@ -58,14 +56,13 @@ public final class NicSelectiveRepeat implements LossRecovery {
 
     @Override
     public int nextPsn(long nowPs) {
-        while (resendCount > 0) {
-            int psn = resend[resendHead];
+        while (!resend.isEmpty()) {
+            int psn = resend.peek();
             if (psn >= acked) {
                 source = 1;
                 return psn;
             }
-            resendHead = (resendHead + 1) % resend.length;
-            resendCount--;
+            resend.poll();
         }
         if (rewindTo >= 0) {
             if (rewindTo < acked) {
@@ -92,8 +89,7 @@ public final class NicSelectiveRepeat implements LossRecovery {
         }
         retransmissions++;
         if (source == 1) {
-            resendHead = (resendHead + 1) % resend.length;
-            resendCount--;
+            resend.poll();
         } else {
             rewindTo++;
         }
@@ -120,16 +116,7 @@ public final class NicSelectiveRepeat implements LossRecovery {
         boolean progress = onAck(nack, nowPs);
         int epsn = nack.psn;
         if (epsn >= acked && epsn < nextNew) {
-            if (resendCount == resend.length) {
-                int[] bigger = new int[resend.length * 2];
-                for (int i = 0; i < resendCount; i++) {
-                    bigger[i] = resend[(resendHead + i) % resend.length];
-                }
-                resend = bigger;
-                resendHead = 0;
-            }
-            resend[(resendHead + resendCount) % resend.length] = epsn; // resend only the ePSN packet
-            resendCount++;
+            resend.add(epsn); // resend only the ePSN packet
         }
         return progress;
     }

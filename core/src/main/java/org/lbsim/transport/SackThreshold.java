@@ -36,9 +36,7 @@ public final class SackThreshold implements LossRecovery {
     private final BitSet64 acked;
     private final BitSet64 queued;
     private final long[] sendOrder; // send sequence number of each PSN's latest transmission
-    private int[] retxQueue = new int[16];
-    private int retxHead;
-    private int retxCount;
+    private final IntFifo retx = new IntFifo(16);
     private long sendSeq;
     private int nextNew;
     private int cumAck;
@@ -62,8 +60,8 @@ public final class SackThreshold implements LossRecovery {
 
     @Override
     public int nextPsn(long nowPs) {
-        while (retxCount > 0) {
-            int psn = retxQueue[retxHead];
+        while (!retx.isEmpty()) {
+            int psn = retx.peek();
             if (!acked.get(psn)) {
                 return psn;
             }
@@ -73,25 +71,15 @@ public final class SackThreshold implements LossRecovery {
     }
 
     private void popRetx() {
-        queued.clear(retxQueue[retxHead]);
-        retxHead = (retxHead + 1) % retxQueue.length;
-        retxCount--;
+        queued.clear(retx.peek());
+        retx.poll();
     }
 
     private void pushRetx(int psn) {
         if (queued.get(psn)) {
             return;
         }
-        if (retxCount == retxQueue.length) {
-            int[] bigger = new int[retxQueue.length * 2];
-            for (int i = 0; i < retxCount; i++) {
-                bigger[i] = retxQueue[(retxHead + i) % retxQueue.length];
-            }
-            retxQueue = bigger;
-            retxHead = 0;
-        }
-        retxQueue[(retxHead + retxCount) % retxQueue.length] = psn;
-        retxCount++;
+        retx.add(psn);
         queued.set(psn);
     }
 
@@ -190,7 +178,7 @@ public final class SackThreshold implements LossRecovery {
         }
         scanFrom = nextNew;
         lastProgressPs = nowPs;
-        return retxCount > 0;
+        return !retx.isEmpty();
     }
 
     @Override

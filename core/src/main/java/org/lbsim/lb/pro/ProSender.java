@@ -20,9 +20,7 @@ final class ProSender implements LossRecovery {
     private int ackedCount;
     private int cumAck;
     private int nextNew;
-    private int[] resend = new int[8];
-    private int resendHead;
-    private int resendCount;
+    private final org.lbsim.transport.IntFifo resend = new org.lbsim.transport.IntFifo(8);
     private int rewind = -1;
     private long lastProgressPs;
     private long retransmissions;
@@ -53,14 +51,13 @@ final class ProSender implements LossRecovery {
 
     @Override
     public int nextPsn(long nowPs) {
-        while (resendCount > 0) {
-            int psn = resend[resendHead];
+        while (!resend.isEmpty()) {
+            int psn = resend.peek();
             if (!isAcked(psn)) {
                 source = 1;
                 return psn;
             }
-            resendHead = (resendHead + 1) % resend.length;
-            resendCount--;
+            resend.poll();
         }
         while (rewind >= 0 && rewind < nextNew) {
             if (!isAcked(rewind)) {
@@ -85,8 +82,7 @@ final class ProSender implements LossRecovery {
         }
         retransmissions++;
         if (source == 1) {
-            resendHead = (resendHead + 1) % resend.length;
-            resendCount--;
+            resend.poll();
         } else {
             rewind++;
         }
@@ -120,16 +116,7 @@ final class ProSender implements LossRecovery {
         }
         int psn = nack.psn;
         if (psn < nextNew && !isAcked(psn)) {
-            if (resendCount == resend.length) {
-                int[] bigger = new int[resend.length * 2];
-                for (int i = 0; i < resendCount; i++) {
-                    bigger[i] = resend[(resendHead + i) % resend.length];
-                }
-                resend = bigger;
-                resendHead = 0;
-            }
-            resend[(resendHead + resendCount) % resend.length] = psn;
-            resendCount++;
+            resend.add(psn);
         }
         if (ackedCount > before) {
             lastProgressPs = nowPs;
