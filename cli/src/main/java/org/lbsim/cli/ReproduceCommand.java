@@ -296,7 +296,7 @@ final class ReproduceCommand implements Callable<Integer> {
         }
         StringBuilder sb = new StringBuilder();
         sb.append("**").append(t.getOrDefault("title", value + " by " + rows)).append("** — mean [min, max] over seeds, ").append(unit).append("\n\n");
-        sb.append("| ").append(rows != null ? rows : "setting").append(" |");
+        sb.append("| ").append(t.getOrDefault("rowsTitle", rows != null ? rows : "setting")).append(" |");
         for (String c : colKeys) {
             sb.append(' ').append(c).append(" |");
         }

@@ -23,21 +23,22 @@ import org.lbsim.sim.Simulation;
 
 /** {@code lbsim reproduce}: fig1's quick version end to end, and every reproduction's definition without running it. */
 class ReproduceTest {
-    static final List<String> SCHEMES = List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan");
+    static final List<String> SCHEMES = List.of("ECMP", "SUBFLOW", "HOST FLOWLET AR", "HOST PKT", "SWITCH PKT, shared pointer", "SWITCH PKT, per-class pointers",
+            "HOST PKT AR", "SWITCH PKT AR", "OFAN");
     static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "claims", "tables", "plots");
     static final Set<String> CLAIM_KEYS = Set.of("paper", "ours", "holds", "ifHolds", "otherwise");
-    static final Set<String> TABLE_KEYS = Set.of("title", "rows", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
+    static final Set<String> TABLE_KEYS = Set.of("title", "rows", "rowsTitle", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
 
     @TempDir
     Path dir;
 
     @Test
-    void fig1_quick_writes_the_readme_the_plot_and_the_report_with_8_schemes_by_2_workloads() throws IOException {
+    void fig1_quick_writes_the_readme_the_plot_and_the_report_with_9_scheme_readings_by_2_workloads() throws IOException {
         Path out = dir.resolve("fig1");
         MainTest.Result r = lbsim("reproduce", "fig1", "--quick", "--seeds", "1", "--out", out.toString());
         assertThat(r.code()).as("exit code; stderr: %s", r.err()).isZero();
-        assertThat(r.out()).contains("sweep fig1-quick: 16 points x 1 seed = 16 runs").contains("reproduce fig1: ");
+        assertThat(r.out()).contains("sweep fig1-quick: 18 points x 1 seed = 18 runs").contains("reproduce fig1: ");
 
         assertThat(out.resolve("README.md")).isRegularFile();
         assertThat(out.resolve("cct-increase.png")).isRegularFile();
@@ -51,7 +52,7 @@ class ReproduceTest {
         String readme = Files.readString(out.resolve("README.md"));
         // the paper's statements with our numbers and a computed verdict, in the README and in the report
         assertThat(readme).contains("## The paper's statements against ours").containsPattern(
-                "\\| all-to-all: packet-based schemes within 1% of the lower bound \\| host-pkt-ar -?\\d+\\.\\d\\d%, .* \\| (matches|differs) \\|");
+                "\\| all-to-all: packet-based schemes within 1% of the lower bound .*\\| HOST PKT -?\\d+\\.\\d\\d%, .* \\| (matches|differs) \\|");
         assertThat(readme).doesNotContain("query failed").doesNotContain("not computed");
         assertThat(Files.readString(out.resolve("report.html"))).contains("The paper and lbsim").contains("<table>")
                 .contains("all-to-all: packet-based schemes within 1% of the lower bound");
@@ -59,20 +60,20 @@ class ReproduceTest {
                 .contains("## Notes").contains("![CCT increase over the bound (%)](cct-increase.png)").doesNotContain("table failed");
         // the table: a header with the two workloads, then one row per scheme with a number in each cell
         List<String> lines = readme.lines().toList();
-        int header = lines.indexOf("| loadBalancing.type | all-to-all | permutation |");
+        int header = lines.indexOf("| scheme | all-to-all | permutation |");
         assertThat(header).as("table header in%n%s", readme).isPositive();
         assertThat(lines.get(header + 1)).isEqualTo("|---|---|---|");
         List<String> rows = lines.subList(header + 2, header + 2 + SCHEMES.size());
         for (int i = 0; i < SCHEMES.size(); i++) {
-            assertThat(rows.get(i)).matches("\\| " + SCHEMES.get(i) + " \\| -?\\d+\\.\\d\\d \\[.*\\] \\(n=1\\) \\| -?\\d+\\.\\d\\d \\[.*\\] \\(n=1\\) \\|");
+            assertThat(rows.get(i)).matches("\\| " + java.util.regex.Pattern.quote(SCHEMES.get(i)) + " \\| -?\\d+\\.\\d\\d \\[.*\\] \\(n=1\\) \\| -?\\d+\\.\\d\\d \\[.*\\] \\(n=1\\) \\|");
         }
         assertThat(lines.get(header + 2 + SCHEMES.size())).isEmpty();
 
         // the database: every scheme x workload once, all finished
         Path db = out.resolve("results.duckdb");
-        assertThat(query(db, "SELECT count(*) AS n, count(DISTINCT (\"loadBalancing.type\", \"workload.type\")) AS pairs,"
+        assertThat(query(db, "SELECT count(*) AS n, count(DISTINCT (scenario_name, \"workload.type\")) AS pairs,"
                 + " count(*) FILTER (WHERE cct_ps > 0) AS finished FROM runs WHERE sweep = 'fig1-quick'"))
-                .containsExactly("n,pairs,finished", "16,16,16");
+                .containsExactly("n,pairs,finished", "18,18,18");
 
         // running it again resumes: nothing to run, the same files
         MainTest.Result again = lbsim("reproduce", "fig1", "--quick", "--seeds", "1", "--out", out.toString());
