@@ -10,8 +10,13 @@ import picocli.CommandLine.ParentCommand;
 /** {@code lbsim explain NAME}: a type or a scenario key with its parameters, defaults and documentation. */
 @Command(name = "explain", mixinStandardHelpOptions = true,
         description = {"Explain a type or a scenario key: summary, source and every parameter with its type, default and meaning.",
-                "NAME: a scheme, cc, recovery, topology, workload or buffer type (ofan, dcqcn, fat-tree, shared-dynamic ...),",
-                "'scenario' for the top-level keys, or a key path (topology, switches.pfc, switches.ecn.kminBytes, failures.links)."})
+                "NAME: a scheme, cc, recovery, topology, workload or buffer type (ofan, dcqcn, fat-tree, " +
+                    "shared-dynamic ...), 'scenario' for the top-level keys, or a key path (topology, " +
+                    "switches.pfc, switches.ecn.kminBytes, failures.links)."},
+        footer = {"",
+                "Examples:",
+                "  lbsim explain ofan",
+                "  lbsim explain switches.pfc"})
 final class ExplainCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

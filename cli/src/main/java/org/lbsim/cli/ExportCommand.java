@@ -19,8 +19,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "export", mixinStandardHelpOptions = true,
-        description = {"Write every table of a results database (runs, flows, layers, counters, series,",
-                "ooo_histogram) to DIR/<table>.csv or DIR/<table>.parquet, replacing older files."})
+        description = {"Write every table of a results database (runs, flows, layers, counters, series, " +
+                    "ooo_histogram) to DIR/<table>.csv or DIR/<table>.parquet, replacing older files."},
+        footer = {"",
+                "Examples:",
+                "  lbsim export sweeps/schemes/results.duckdb",
+                "  lbsim export sweeps/schemes/results.duckdb --format parquet --out /tmp/tables"})
 final class ExportCommand implements Callable<Integer> {
     enum Format { csv, parquet }
 
@@ -30,8 +34,8 @@ final class ExportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "DB", description = "The DuckDB results database (results.duckdb).")
     Path db;
 
-    @Option(names = "--format", paramLabel = "FORMAT", required = true, description = "csv (with a header line) or parquet.")
-    Format format;
+    @Option(names = "--format", paramLabel = "FORMAT", description = "csv (with a header line, the default) or parquet.")
+    Format format = Format.csv;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Folder to write into (created if missing). Default: the database's folder.")
     Path out;

@@ -26,7 +26,10 @@ import picocli.CommandLine.ParentCommand;
 /** {@code lbsim init [FILE]}: a commented example scenario with every section at its defaults. */
 @Command(name = "init", mixinStandardHelpOptions = true,
         description = {"Write a commented example scenario: every section with its default values and what each key means.",
-                "Never overwrites a file. '-' writes to standard output."})
+                "Never overwrites a file. '-' writes to standard output."},
+        footer = {"",
+                "Examples:",
+                "  lbsim init my.yaml --set topology.k=4 --set loadBalancing.type=ofan"})
 final class InitCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

@@ -12,9 +12,13 @@ import picocli.CommandLine.ParentCommand;
 /** {@code lbsim list KIND}: read from the registries and the scenario types, never from a hand-kept list. */
 @Command(name = "list", mixinStandardHelpOptions = true,
         description = {"List what a scenario can name, one per line: name, summary and [source].",
-                "KIND: schemes, topologies, workloads, cc, recovery or buffers (all of them when left out),",
-                "or hooks: the extension points a new scheme plugs into (docs/extending.md).",
-                "'lbsim explain NAME' shows one with its parameters."})
+                "KIND: schemes, topologies, workloads, cc, recovery or buffers (all of them when left out), " +
+                    "or hooks: the extension points a new scheme plugs into (docs/extending.md).",
+                "'lbsim explain NAME' shows one with its parameters."},
+        footer = {"",
+                "Examples:",
+                "  lbsim list schemes",
+                "  lbsim list hooks"})
 final class ListCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

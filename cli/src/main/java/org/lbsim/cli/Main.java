@@ -104,7 +104,12 @@ public final class Main implements Callable<Integer> {
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"lbsim " + BuildInfo.version()};
+            String commit = BuildInfo.gitCommit();
+            if (commit.equals("unknown")) {
+                return new String[] {"lbsim " + BuildInfo.version()};
+            }
+            Boolean dirty = BuildInfo.gitDirty();
+            return new String[] {"lbsim " + BuildInfo.version() + " (commit " + commit.substring(0, 12) + (Boolean.TRUE.equals(dirty) ? ", modified" : "") + ")"};
         }
     }
 }

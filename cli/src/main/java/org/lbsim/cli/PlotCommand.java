@@ -21,19 +21,21 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",
                 "",
-                "On a results database: METRIC against FIELD, one series per --by value; each",
-                "point is the mean of the runs that share it, with bars over them (--error).",
-                "FIELD: any runs column (workload.messageBytes, loadBalancing.type, seed ...;",
-                "a unique last part such as messageBytes will do).",
-                "METRIC: a runs column (cct_increase_pct, cct_ps, drops ...), a per-run",
-                "aggregate (max_queue_bytes, mean_queue_bytes, tx_packets, paused_ps,",
-                "mean_fct_ps, p50_fct_ps, p99_fct_ps, max_fct_ps), one layer's value",
-                "(max_queue_bytes@A->C) or an SQL expression over those. Times (_ps) are",
-                "shown in microseconds, sizes (_bytes) in KB.",
+                "On a results database: METRIC against FIELD, one series per --by value; each point is the " +
+                    "mean of the runs that share it, with bars over them (--error).",
+                "FIELD: any runs column (workload.messageBytes, loadBalancing.type, seed ...; a unique last " +
+                    "part such as messageBytes will do).",
+                "METRIC: a runs column (cct_increase_pct, cct_ps, drops ...), a per-run aggregate " +
+                    "(max_queue_bytes, mean_queue_bytes, tx_packets, paused_ps, mean_fct_ps, p50_fct_ps, " +
+                    "p99_fct_ps, max_fct_ps), one layer's value (max_queue_bytes@A->C) or an SQL expression " +
+                    "over those. Times (_ps) are shown in microseconds, sizes (_bytes) in KB.",
                 "",
-                "On a run folder: its six standard figures (CDFs of FCT, queue depth and",
-                "out-of-order degree; queue, rate and goodput series) into --out DIR.",
-                ""})
+                "On a run folder: its six standard figures (CDFs of FCT, queue depth and out-of-order degree; " +
+                    "queue, rate and goodput series) into --out DIR."},
+        footer = {"",
+                "Examples:",
+                "  lbsim plot sweeps/schemes/results.duckdb --x workload.messageBytes --by loadBalancing.type --log x",
+                "  lbsim plot runs/quickstart --out runs/quickstart/plots"})
 final class PlotCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

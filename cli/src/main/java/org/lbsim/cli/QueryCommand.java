@@ -15,9 +15,10 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = {"Run one SQL query on a results database (read-only) and print the result.",
-                "Tables: runs, flows, layers, counters, series, ooo_histogram (docs/results.md).",
-                "Example: lbsim query sweeps/schemes/results.duckdb \\",
-                "  'SELECT \"loadBalancing.type\", avg(cct_ps) FROM runs GROUP BY 1'"})
+                "Tables: runs, flows, layers, counters, series, ooo_histogram (docs/results.md)."},
+        footer = {"",
+                "Examples:",
+                "  lbsim query sweeps/schemes/results.duckdb 'SELECT \"loadBalancing.type\", avg(cct_ps) FROM runs GROUP BY 1'"})
 final class QueryCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

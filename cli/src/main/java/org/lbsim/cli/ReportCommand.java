@@ -12,14 +12,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Write one self-contained HTML page (inline CSS and SVG figures, no script,",
-                "nothing fetched; docs/reports.md).",
-                "For a run folder: the scenario, summary tables (CCT, bound, counters, queues",
-                "and drops per layer) and figures (CDFs, queue, rate and goodput series).",
-                "For a results database (or a sweep folder holding results.duckdb): one",
-                "section per sweep with the CCT increase per scheme and a table per point,",
-                "then the single runs.",
-                ""})
+        description = {"Write one self-contained HTML page (inline CSS and SVG figures, no script, nothing fetched; docs/reports.md).",
+                "For a run folder: the scenario, summary tables (CCT, bound, counters, queues and drops per " +
+                    "layer) and figures (CDFs, queue, rate and goodput series).",
+                "For a results database (or a sweep folder holding results.duckdb): one section per sweep " +
+                    "with the CCT increase per scheme and a table per point, then the single runs."},
+        footer = {"",
+                "Examples:",
+                "  lbsim report sweeps/schemes/results.duckdb",
+                "  lbsim report runs/quickstart --out quickstart.html"})
 final class ReportCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

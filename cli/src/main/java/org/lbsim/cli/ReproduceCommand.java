@@ -29,8 +29,12 @@ import picocli.CommandLine.ParentCommand;
  * plots, an HTML report and a README.md with our numbers next to the paper's.
  */
 @Command(name = "reproduce", mixinStandardHelpOptions = true,
-        description = {"Reproduce a figure of one of the papers: run its sweep, then write table, plots, report and the",
-                "paper's statements side by side into the output folder. 'lbsim reproduce --list' lists them."})
+        description = {"Reproduce a figure of one of the papers: run its sweep, then write table, plots, " +
+                    "report and the paper's statements side by side into the output folder. 'lbsim reproduce --list' lists them."},
+        footer = {"",
+                "Examples:",
+                "  lbsim reproduce --list",
+                "  lbsim reproduce fig1 --quick --out /tmp/fig1"})
 final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

@@ -27,8 +27,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Simulate a scenario and write a run folder: scenario.yaml (the effective scenario),",
-                "summary.json and flows.csv (deterministic for a scenario and seed), meta.json (version, commit, wall time)."})
+        description = {"Simulate a scenario and write a run folder: scenario.yaml (the effective scenario), " +
+                    "summary.json and flows.csv (deterministic for a scenario and seed), meta.json (version, commit, wall time)."},
+        footer = {"",
+                "Examples:",
+                "  lbsim run examples/quickstart.yaml",
+                "  lbsim run examples/quickstart.yaml --seed 2 --set loadBalancing.type=ofan --out runs/ofan"})
 final class RunCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

@@ -41,10 +41,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = {"Run every point x seed of a sweep file (a base scenario, a grid and/or a list",
-                "of points, seeds) in parallel into DIR/results.duckdb (docs/sweeps.md).",
-                "Resumable: after an interruption (even kill -9) run the same command again;",
-                "only the runs not yet recorded run."})
+        description = {"Run every point x seed of a sweep file (a base scenario, a grid and/or a list of " +
+                    "points, seeds) in parallel into DIR/results.duckdb (docs/sweeps.md).",
+                "Resumable: after an interruption (even kill -9) run the same command again; only the runs not yet recorded run."},
+        footer = {"",
+                "Examples:",
+                "  lbsim sweep examples/sweep-schemes.yaml --jobs 2",
+                "  lbsim sweep examples/sweep-schemes.yaml --quick --out /tmp/schemes"})
 final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     /** Stack size of the simulation threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK = 8L << 20;

@@ -6,7 +6,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = "Check a scenario as 'run' would (file, keys, values, fabric, failed links, trace) without simulating.")
+        description = "Check a scenario as 'run' would (file, keys, values, fabric, failed links, trace) without simulating.",
+        footer = {"", "Examples:", "  lbsim validate examples/quickstart.yaml --set topology.k=6"})
 final class ValidateCommand implements Callable<Integer> {
     @ParentCommand
     Main main;

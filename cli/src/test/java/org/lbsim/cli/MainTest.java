@@ -278,6 +278,24 @@ class MainTest {
         assertThat(s.out()).isEqualTo(p + ": ok (54 hosts, 6 flows)" + System.lineSeparator());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"run", "sweep", "query", "plot", "report", "reproduce", "list", "explain", "init",
+        "validate", "export"})
+    void every_subcommand_help_has_an_example_and_sentences_that_wrap_instead_of_breaking(String command) {
+        Result help = lbsim(command, "--help");
+        assertThat(help.code()).isZero();
+        assertThat(help.out()).contains("Examples:").contains("  lbsim " + command);
+        // a description line cut mid-sentence shows as a short line followed by one that starts in lower case
+        List<String> lines = help.out().lines().toList();
+        int end = lines.indexOf(lines.stream().filter(l -> l.startsWith("  ") || l.startsWith("      ")).findFirst().orElse(""));
+        for (int i = 1; i < end; i++) {
+            String prev = lines.get(i - 1);
+            String line = lines.get(i);
+            boolean continues = !line.isEmpty() && Character.isLowerCase(line.charAt(0));
+            assertThat(continues && prev.length() < 60).as("line %d of '%s --help' breaks a sentence:%n%s%n%s", i, command, prev, line).isFalse();
+        }
+    }
+
     @Test
     void help_and_version_exit_with_zero() {
         Result help = lbsim("--help");
@@ -285,6 +303,6 @@ class MainTest {
         assertThat(help.out()).contains("Usage: lbsim").contains("run").contains("validate");
         Result version = lbsim("--version");
         assertThat(version.code()).isZero();
-        assertThat(version.out().strip()).matches("lbsim \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?");
+        assertThat(version.out().strip()).matches("lbsim \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?( \\(commit [0-9a-f]{12}(, modified)?\\))?");
     }
 }

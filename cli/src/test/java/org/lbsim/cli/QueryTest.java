@@ -104,5 +104,9 @@ class QueryTest {
         }
         assertThat(query(db, "SELECT count(*) FROM read_parquet('" + db.resolveSibling("series.parquet") + "')"))
                 .isEqualTo(query(db, "SELECT count(*) FROM series"));
+
+        Path plain = dir.resolve("plain");
+        ok("export", db.toString(), "--out", plain.toString()); // no --format: CSV
+        assertThat(Files.readAllLines(plain.resolve("flows.csv"))).hasSize(33);
     }
 }
