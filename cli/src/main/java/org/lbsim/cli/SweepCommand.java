@@ -28,6 +28,8 @@ import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
 import org.lbsim.cli.store.ScenarioColumns;
 import org.lbsim.cli.store.StoreException;
+import org.lbsim.cli.sweep.SweepEngine;
+import org.lbsim.cli.sweep.SweepRun;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
@@ -47,7 +49,8 @@ import picocli.CommandLine.ParentCommand;
         footer = {"",
                 "Examples:",
                 "  lbsim sweep examples/sweep-schemes.yaml --jobs 2",
-                "  lbsim sweep examples/sweep-schemes.yaml --quick --out /tmp/schemes"})
+                "  lbsim sweep examples/sweep-schemes.yaml --quick --out /tmp/schemes",
+                "  ./lbsim-spark sweep examples/sweep-schemes.yaml --engine spark --master 'local[2]'"})
 final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     /** Stack size of the simulation threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK = 8L << 20;
@@ -61,8 +64,21 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (created if missing; reused to resume). Default: sweeps/<name>.")
     Path out;
 
-    @Option(names = "--jobs", paramLabel = "N", description = "Runs simulated at once. Default: the number of cores.")
+    @Option(names = "--jobs", paramLabel = "N", description = "Runs simulated at once (local engine). Default: the number of cores.")
     Integer jobs;
+
+    @Option(names = "--engine", paramLabel = "NAME", defaultValue = LOCAL,
+            description = "Where the runs execute: local (this process's threads, the default) or spark (each run a Spark task; "
+                    + "needs the lbsim-spark module on the class path: ./lbsim-spark, docs/sweeps.md).")
+    String engine;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "The engine's master: for spark local[N] or spark://HOST:PORT. Default: spark.master as spark-submit sets it, else local[*].")
+    String master;
+
+    @Option(names = "--engine-conf", paramLabel = "KEY=VALUE",
+            description = "A setting of the engine, repeatable (spark: any Spark property, e.g. spark.executor.memory=4g).")
+    List<String> engineConf = new ArrayList<>();
 
     @Option(names = "--seeds", paramLabel = "N", description = "Seeds per point (overrides the file's seeds:).")
     Integer seeds;
@@ -84,7 +100,13 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             description = "Least time between two progress lines when not on a terminal.")
     long progressIntervalMs;
 
+    static final String LOCAL = "local";
+    static final String SPARK_HINT = "the Spark engine is not on the class path: run the sweep with ./lbsim-spark (it builds the spark module),"
+            + " or spark-submit as docs/sweeps.md 'Sweeps on Spark' shows";
+
     private double wallSeconds;
+    /** The engine named by --engine, null for the local thread pool. */
+    private SweepEngine remote;
 
     /** One (point, seed). */
     record Job(SweepFile.Point point, long seed, String runId, Scenario scenario, String yaml) {
@@ -97,6 +119,16 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     @Override
     public Integer call() {
         wallSeconds = RunCommand.wallLimit(maxWallSeconds);
+        remote = engine(engine);
+        if (remote == null && (master != null || !engineConf.isEmpty())) {
+            throw UserError.at(master != null ? "--master " + master : "--engine-conf " + engineConf.get(0), "",
+                    "is for another engine than local; add --engine spark");
+        }
+        if (remote != null && jobs != null) {
+            throw UserError.at("--jobs " + jobs, "", "is for --engine local; the " + remote.name()
+                    + " engine runs as many runs at once as its executors have cores (e.g. --master 'local[4]')");
+        }
+        Map<String, String> conf = engineConf(engineConf);
         SweepFile sweep = SweepFile.load(file, seeds, quick);
         int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         if (threads < 1 || threads > 4096) {
@@ -135,7 +167,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 throw new UserError(e.getMessage());
             }
             try {
-                return run(sweep, all, pool, threads, store, dir, shownDb);
+                return run(sweep, all, pool, threads, store, dir, shownDb, conf);
             } catch (StoreException e) {
                 throw new UserError(e.getMessage());
             } finally {
@@ -148,6 +180,37 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The engine of this name found on the class path, null for the local engine; a {@link UserError} if there is none. */
+    static SweepEngine engine(String name) {
+        if (LOCAL.equals(name)) {
+            return null;
+        }
+        List<String> known = new ArrayList<>(List.of(LOCAL));
+        for (SweepEngine e : java.util.ServiceLoader.load(SweepEngine.class)) {
+            if (e.name().equals(name)) {
+                return e;
+            }
+            known.add(e.name());
+        }
+        if (name.equals("spark")) {
+            throw UserError.at("--engine spark", "", SPARK_HINT);
+        }
+        throw UserError.at("--engine " + name, "", "unknown engine; expected " + String.join(" or ", known)
+                + (known.contains("spark") ? "" : " (spark with ./lbsim-spark)"));
+    }
+
+    private static Map<String, String> engineConf(List<String> settings) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        for (String kv : settings) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) {
+                throw UserError.at("--engine-conf " + kv, "", "expected KEY=VALUE, e.g. spark.executor.memory=4g");
+            }
+            conf.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        return conf;
     }
 
     private static ThreadPoolExecutor pool(int threads) {
@@ -230,7 +293,8 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         throw new IllegalStateException(t);
     }
 
-    private int run(SweepFile sweep, List<Job> all, ThreadPoolExecutor pool, int threads, ResultsStore store, Path dir, String shownDb) {
+    private int run(SweepFile sweep, List<Job> all, ThreadPoolExecutor pool, int threads, ResultsStore store, Path dir, String shownDb,
+                    Map<String, String> conf) {
         Map<String, String> recorded = store.sweepRuns(sweep.name);
         List<Job> pending = new ArrayList<>();
         for (Job j : all) {
@@ -268,9 +332,10 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 summary(sweep, store, shownDb);
                 return Main.OK;
             }
-            main.out.printf(Locale.ROOT, "%s%s on %d job%s -> %s%n", counts,
-                    already == 0 ? "" : " (" + already + " already recorded, " + pending.size() + " to run)",
-                    Math.min(threads, pending.size()), Math.min(threads, pending.size()) == 1 ? "" : "s", shownDb);
+            String where = remote != null ? " on the " + remote.name() + " engine" + (master == null ? "" : " (" + master + ")")
+                    : String.format(Locale.ROOT, " on %d job%s", Math.min(threads, pending.size()), Math.min(threads, pending.size()) == 1 ? "" : "s");
+            main.out.printf(Locale.ROOT, "%s%s%s -> %s%n", counts,
+                    already == 0 ? "" : " (" + already + " already recorded, " + pending.size() + " to run)", where, shownDb);
         } else if (pending.isEmpty()) {
             return Main.OK;
         }
@@ -278,8 +343,9 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         String version = BuildInfo.version();
         String commit = BuildInfo.gitCommit();
 
-        BlockingQueue<Done> results = new ArrayBlockingQueue<>(2 * threads);
-        for (Job j : pending) {
+        BlockingQueue<Done> results = remote != null ? new LinkedBlockingQueue<>() : new ArrayBlockingQueue<>(2 * threads);
+        SweepEngine.Execution execution = remote != null ? startRemote(sweep, pending, conf, results) : null;
+        for (Job j : remote != null ? List.<Job>of() : pending) {
             pool.execute(() -> {
                 Done d;
                 try {
@@ -333,6 +399,13 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                     Thread.currentThread().interrupt();
                     throw new UserError("sweep " + sweep.name + ": interrupted");
                 }
+                if (d.job() == null) {
+                    main.err.println("lbsim: sweep " + sweep.name + ": the " + remote.name() + " engine failed: "
+                            + d.error().getClass().getName() + (d.error().getMessage() == null ? "" : ": " + Yaml.oneLine(d.error().getMessage()))
+                            + "; " + (already + written[0]) + " of " + all.size() + " runs are recorded in " + shownDb
+                            + ": run the same command again to resume");
+                    return Main.INTERNAL_ERROR;
+                }
                 if (d.error() != null) {
                     failures.add(d);
                     progress.message(main.err, failureLine(sweep, d));
@@ -344,6 +417,9 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                     if (stopped[0]) {
                         break;
                     }
+                    if (remote != null && keepRuns) {
+                        writeRunFolder(sweep, dir, d.job(), d.result(), version, commit);
+                    }
                     store.write(new RunRecord(d.job().runId(), sweep.name, d.job().point().index(), d.job().scenario(), d.job().yaml(),
                             d.result(), version, commit));
                     written[0]++;
@@ -353,6 +429,9 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 progress.runDone();
             }
         } finally {
+            if (execution != null) {
+                execution.close();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException ignored) {
@@ -375,6 +454,49 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             return allBadInput ? Main.BAD_INPUT : Main.INTERNAL_ERROR;
         }
         return Main.OK;
+    }
+
+    /**
+     * Hands the pending runs to the engine; its outcomes arrive in {@code results} like the local
+     * workers' (an engine failure as a {@link Done} without a job).
+     */
+    private SweepEngine.Execution startRemote(SweepFile sweep, List<Job> pending, Map<String, String> conf, BlockingQueue<Done> results) {
+        Map<String, Job> byId = new java.util.HashMap<>();
+        List<SweepRun> runs = new ArrayList<>();
+        for (Job j : pending) {
+            SweepRun r = new SweepRun(j.runId(), j.yaml(), sweep.baseDir.toString(), wallSeconds);
+            // the worker rebuilds the scenario from this text: it must be the very scenario of the job
+            String again = Yaml.write(ScenarioTree.toTree(r.scenario()));
+            int sha = j.yaml().indexOf(TRACE_SHA);
+            if (!again.equals(sha < 0 ? j.yaml() : j.yaml().substring(0, sha))) {
+                throw new IllegalStateException("run " + j.runId() + ": its scenario reads back from YAML as another scenario:\n" + again);
+            }
+            byId.put(j.runId(), j);
+            runs.add(r);
+        }
+        SweepEngine.Listener listener = new SweepEngine.Listener() {
+            @Override
+            public void ended(SweepRun.Outcome o) {
+                Job j = byId.get(o.runId());
+                Done d;
+                if (o.error() != null) {
+                    d = new Done(j, null, o.error());
+                } else {
+                    try {
+                        d = new Done(j, o.decode(), null);
+                    } catch (RuntimeException e) {
+                        d = new Done(j, null, e);
+                    }
+                }
+                results.add(d);
+            }
+
+            @Override
+            public void failed(Throwable cause) {
+                results.add(new Done(null, null, cause));
+            }
+        };
+        return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.err), listener);
     }
 
     private String failureLine(SweepFile sweep, Done d) {
