@@ -496,7 +496,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 results.add(new Done(null, null, cause));
             }
         };
-        return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.err), listener);
+        return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.out), listener);
     }
 
     private String failureLine(SweepFile sweep, Done d) {

@@ -256,6 +256,17 @@ class SweepTest {
     }
 
     @Test
+    void the_spark_engine_without_its_module_says_how_to_get_it() throws IOException {
+        Path s = file("ok.yaml", "base: {topology: {k: 4}}\n");
+        // the cli's own class path has no engine but local: the spark module is optional
+        assertThat(java.util.ServiceLoader.load(org.lbsim.cli.sweep.SweepEngine.class)).isEmpty();
+        assertThat(bad(s, "--engine", "spark")).isEqualTo("lbsim: --engine spark: the Spark engine is not on the class path: run the sweep"
+                + " with ./lbsim-spark (it builds the spark module), or spark-submit as docs/sweeps.md 'Sweeps on Spark' shows");
+        assertThat(bad(s, "--engine", "flink")).isEqualTo("lbsim: --engine flink: unknown engine; expected local (spark with ./lbsim-spark)");
+        assertThat(bad(s, "--master", "local[2]")).isEqualTo("lbsim: --master local[2]: is for another engine than local; add --engine spark");
+    }
+
+    @Test
     void a_changed_sweep_file_does_not_mix_with_recorded_runs() throws IOException {
         Path sweep = file("c.yaml", "name: c\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}}\n");
         Path out = dir.resolve("c");

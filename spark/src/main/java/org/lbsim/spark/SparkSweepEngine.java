@@ -33,7 +33,7 @@ public final class SparkSweepEngine implements SweepEngine {
     public Execution start(List<SweepRun> runs, Settings settings, Listener listener) {
         SparkConf conf = conf(settings);
         JavaSparkContext spark = new JavaSparkContext(conf);
-        settings.log().println("spark: " + runs.size() + " runs as tasks on " + spark.master() + " (application " + spark.sc().applicationId() + ")");
+        settings.log().println("spark: " + (runs.size() == 1 ? "1 run as a task" : runs.size() + " runs as tasks") + " on " + spark.master() + " (application " + spark.sc().applicationId() + ")");
         // one partition per run: a task per simulation, and each result handed back as soon as it ends
         JavaRDD<SweepRun> rdd = spark.parallelize(runs, Math.max(1, runs.size()));
         Thread driver = new Thread(() -> {
@@ -63,6 +63,8 @@ public final class SparkSweepEngine implements SweepEngine {
         }
         // the sweep prints its own progress line
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        // the cap on a job's results adds up every run's; the driver records each as it arrives and keeps none
+        conf.setIfMissing("spark.driver.maxResultSize", "0");
         for (Map.Entry<String, String> e : settings.conf().entrySet()) {
             conf.set(e.getKey(), e.getValue());
         }

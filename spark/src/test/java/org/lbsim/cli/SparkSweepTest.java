@@ -77,14 +77,16 @@ class SparkSweepTest {
         assertThat(s.code()).as(s.err()).isZero();
         assertThat(s.out()).startsWith("sweep sp: 2 points x 2 seeds = 4 runs on the spark engine (local[2]) -> ")
                 .contains("sweep sp: 4 of 4 runs recorded (4 now in ");
-        assertThat(s.err()).contains("spark: 4 runs as tasks on local[2]");
+        assertThat(s.out()).contains(System.lineSeparator() + "spark: 4 runs as tasks on local[2] (application local-");
+        assertThat(s.err()).isEmpty();
         assertSameRows(local.resolve(ResultsStore.DEFAULT_FILE), spark.resolve(ResultsStore.DEFAULT_FILE), 4);
 
         // a second invocation runs nothing
         Result again = lbsim(concat(new String[] {"sweep", sweep.toString(), "--out", spark.toString()}, SPARK));
         assertThat(again.code()).as(again.err()).isZero();
         assertThat(again.out()).startsWith("sweep sp: 2 points x 2 seeds = 4 runs, all already recorded in ");
-        assertThat(again.err()).doesNotContain("spark:");
+        assertThat(again.out()).doesNotContain("spark:");
+        assertThat(again.err()).isEmpty();
 
         // a run lost (as if the sweep had been killed before recording it) is the only one run again
         String lost = "sp-p1-seed6";
@@ -97,7 +99,7 @@ class SparkSweepTest {
         assertThat(resumed.code()).as(resumed.err()).isZero();
         assertThat(resumed.out()).startsWith("sweep sp: 2 points x 2 seeds = 4 runs (3 already recorded, 1 to run) on the spark engine")
                 .contains("sweep sp: 4 of 4 runs recorded (1 now in ");
-        assertThat(resumed.err()).contains("spark: 1 runs as tasks on local[2]");
+        assertThat(resumed.out()).contains(System.lineSeparator() + "spark: 1 run as a task on local[2]");
         assertSameRows(local.resolve(ResultsStore.DEFAULT_FILE), spark.resolve(ResultsStore.DEFAULT_FILE), 4);
     }
 
