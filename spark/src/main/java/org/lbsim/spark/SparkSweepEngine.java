@@ -61,8 +61,11 @@ public final class SparkSweepEngine implements SweepEngine {
         } else {
             conf.setIfMissing("spark.master", DEFAULT_MASTER);
         }
-        // the sweep prints its own progress line
+        // the sweep prints its own progress line; on one machine the web UI only costs start-up time
         conf.setIfMissing("spark.ui.showConsoleProgress", "false");
+        if (conf.get("spark.master").startsWith("local")) {
+            conf.setIfMissing("spark.ui.enabled", "false");
+        }
         // the cap on a job's results adds up every run's; the driver records each as it arrives and keeps none
         conf.setIfMissing("spark.driver.maxResultSize", "0");
         for (Map.Entry<String, String> e : settings.conf().entrySet()) {
