@@ -400,8 +400,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                     throw new UserError("sweep " + sweep.name + ": interrupted");
                 }
                 if (d.job() == null) {
-                    main.err.println("lbsim: sweep " + sweep.name + ": the " + remote.name() + " engine failed: "
-                            + d.error().getClass().getName() + (d.error().getMessage() == null ? "" : ": " + Yaml.oneLine(d.error().getMessage()))
+                    main.err.println("lbsim: sweep " + sweep.name + ": the " + remote.name() + " engine failed: " + firstLine(d.error())
                             + "; " + (already + written[0]) + " of " + all.size() + " runs are recorded in " + shownDb
                             + ": run the same command again to resume");
                     return Main.INTERNAL_ERROR;
@@ -429,13 +428,13 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 progress.runDone();
             }
         } finally {
-            if (execution != null) {
-                execution.close();
-            }
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException ignored) {
                 // the JVM is shutting down: the hook is running
+            }
+            if (execution != null) {
+                execution.close();
             }
         }
         progress.finish();
@@ -496,7 +495,21 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 results.add(new Done(null, null, cause));
             }
         };
-        return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.out), listener);
+        try {
+            return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.out), listener);
+        } catch (RuntimeException e) {
+            // nearly always a setting: a master URL Spark cannot parse or reach, a bad property
+            throw UserError.at("--engine " + remote.name() + (master == null ? "" : " --master " + master), "", "the engine did not start: "
+                    + firstLine(e));
+        }
+    }
+
+    /** {@code Class: the first line of the message} (an engine's messages may carry a remote stack trace), at most 400 characters. */
+    private static String firstLine(Throwable t) {
+        String m = t.getMessage() == null ? "" : t.getMessage().strip();
+        int nl = m.indexOf('\n');
+        String line = t.getClass().getSimpleName() + (m.isEmpty() ? "" : ": " + (nl < 0 ? m : m.substring(0, nl)).strip());
+        return line.length() <= 400 ? line : line.substring(0, 397) + "...";
     }
 
     private String failureLine(SweepFile sweep, Done d) {

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -36,11 +37,13 @@ public final class SparkSweepEngine implements SweepEngine {
         settings.log().println("spark: " + (runs.size() == 1 ? "1 run as a task" : runs.size() + " runs as tasks") + " on " + spark.master() + " (application " + spark.sc().applicationId() + ")");
         // one partition per run: a task per simulation, and each result handed back as soon as it ends
         JavaRDD<SweepRun> rdd = spark.parallelize(runs, Math.max(1, runs.size()));
+        AtomicBoolean closed = new AtomicBoolean();
         Thread driver = new Thread(() -> {
             try {
                 spark.sc().runJob(rdd.rdd(), new RunPartition(), new Deliver(listener), ClassTag$.MODULE$.apply(SweepRun.Outcome.class));
             } catch (Throwable t) {
-                if (!spark.sc().isStopped()) {
+                // the job aborted, or Spark stopped by itself (e.g. a standalone master removed the application)
+                if (!closed.get()) {
                     listener.failed(t);
                 }
             }
@@ -48,7 +51,10 @@ public final class SparkSweepEngine implements SweepEngine {
         driver.setDaemon(true);
         driver.start();
         return () -> {
-            spark.sc().cancelAllJobs();
+            closed.set(true);
+            if (!spark.sc().isStopped()) {
+                spark.sc().cancelAllJobs();
+            }
             spark.stop();
         };
     }

@@ -114,6 +114,11 @@ class SparkSweepTest {
         Result conf = lbsim("sweep", sweep.toString(), "--engine", "spark", "--engine-conf", "spark.ui.enabled");
         assertThat(conf.code()).isEqualTo(2);
         assertThat(conf.err()).startsWith("lbsim: --engine-conf spark.ui.enabled: expected KEY=VALUE");
+        Result master = lbsim("sweep", sweep.toString(), "--out", dir.resolve("m").toString(), "--engine", "spark", "--master", "nowhere://x");
+        assertThat(master.code()).isEqualTo(2);
+        assertThat(master.err()).startsWith("lbsim: --engine spark --master nowhere://x: the engine did not start: SparkException:")
+                .contains("nowhere://x").endsWith(System.lineSeparator());
+        assertThat(master.err().strip().lines().count()).isEqualTo(1);
         Result unknown = lbsim("sweep", sweep.toString(), "--engine", "flink");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).startsWith("lbsim: --engine flink: unknown engine; expected local or spark" + System.lineSeparator());
