@@ -497,7 +497,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         };
         try {
             return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.out), listener);
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // SparkException is checked in Java's eyes, thrown undeclared from Scala
             // nearly always a setting: a master URL Spark cannot parse or reach, a bad property
             throw UserError.at("--engine " + remote.name() + (master == null ? "" : " --master " + master), "", "the engine did not start: "
                     + firstLine(e));
