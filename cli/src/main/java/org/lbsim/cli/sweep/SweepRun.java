@@ -23,7 +23,7 @@ import org.lbsim.scenario.Scenario;
  * @param runId         the run's key in the store ({@code <sweep>-p<point>-seed<seed>})
  * @param scenarioYaml  the effective scenario (a YAML comment may follow it, e.g. a trace's SHA-256)
  * @param baseDir       the folder relative trace paths resolve against (it must exist on the worker)
- * @param wallSeconds   {@code --max-wall-seconds}, or infinity
+ * @param wallSeconds   {@code --max-wall-seconds}, or 0 for no limit
  */
 public record SweepRun(String runId, String scenarioYaml, String baseDir, double wallSeconds) implements Serializable {
     private static final long serialVersionUID = 1L;
