@@ -69,6 +69,9 @@ public final class Transport implements EventHandler {
     // building queue pairs when they start (dependent connections) and releasing them when done
     private final Network network;
     private final List<QpContext> contexts;
+    /** By queue pair: left out of its connection's data when the connection started ({@link #splitOverCarriers}). */
+    private final boolean[] carriesNothing;
+    private long idleQueuePairs;
     private final CongestionControlFactory cc;
     private final QueuePairScheme[] bundleOfQp;
     private final LoadBalancer[] lbOfQp;
@@ -258,7 +261,7 @@ public final class Transport implements EventHandler {
         senders = new SenderQp[n];
         receivers = new ReceiverQp[n];
         this.network = network;
-        this.contexts = qps;
+        this.contexts = new java.util.ArrayList<>(qps); // a connection's shares may be re-split when it starts (carriesData)
         this.cc = cc;
         this.bundleOfQp = bundleOfQp;
         this.lbOfQp = lbOfQp;
@@ -273,6 +276,7 @@ public final class Transport implements EventHandler {
         Arrays.fill(connectionDonePs, -1);
         lazy = new boolean[n];
         kept = new boolean[n];
+        carriesNothing = new boolean[n];
         outstanding = new int[n];
         int lazyCount = 0;
         for (int i = 0; i < n; i++) {
@@ -583,8 +587,12 @@ public final class Transport implements EventHandler {
         while (!pendingStarts.isEmpty() && pendingStarts.topPs() <= now) {
             int c = pendingStarts.pop();
             startedPsOf[c] = now;
+            boolean resplit = qpsFrom[c + 1] - qpsFrom[c] > 1 && splitOverCarriers(c, now);
             for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
                 int q = qpsOfConnection[k];
+                if (resplit && carriesNothing[q]) {
+                    continue;
+                }
                 SenderQp qp = senders[q] != null ? senders[q] : build(q, hostFib);
                 qp.congestionControl().onStart(now);
                 stacks[qp.ctx.src()].activate(qp);
@@ -598,6 +606,53 @@ public final class Transport implements EventHandler {
             wakePs = next;
             sim.schedule(handlerId, next, 0, ++wakeGeneration);
         }
+    }
+
+    /**
+     * Connection {@code c} starts: when its scheme leaves some of its queue pairs out
+     * ({@link LoadBalancer#carriesData}), its bytes are split evenly over the others and the left-out
+     * ones complete at once with nothing to send. Returns whether it re-split; not when any queue pair
+     * is built already (kept for the sampler) or when all or none carry data.
+     */
+    private boolean splitOverCarriers(int c, long now) {
+        int carriers = 0;
+        long bytes = 0;
+        for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
+            int q = qpsOfConnection[k];
+            if (senders[q] != null) {
+                return false;
+            }
+            QpContext ctx = contexts.get(q);
+            bytes += ctx.messageBytes();
+            carriesNothing[q] = !lbOfQp[q].carriesData(ctx);
+            carriers += carriesNothing[q] ? 0 : 1;
+        }
+        if (carriers == 0 || carriers == qpsFrom[c + 1] - qpsFrom[c]) {
+            return false;
+        }
+        int j = 0;
+        for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
+            int q = qpsOfConnection[k];
+            if (carriesNothing[q]) {
+                completed++;
+                qpsLeft[c]--;
+                retiredReceiverDonePs[q] = now; // nothing to receive (dependent queue pairs have retired-state arrays)
+                idleQueuePairs++;
+                continue;
+            }
+            QpContext x = contexts.get(q);
+            long share = bytes / carriers + (j++ < bytes % carriers ? 1 : 0);
+            int packets = (int) Math.max(1, (share + x.mtuBytes() - 1) / x.mtuBytes());
+            contexts.set(q, new QpContext(x.qp(), x.src(), x.dst(), share, packets, x.mtuBytes(), x.headerBytes(), x.gapBytes(),
+                    x.lineRateMbps(), x.baseRttPs(), x.rhoMaxMbps(), x.startPs(), x.hostPhase(), x.trafficClass(), x.qpIndex(),
+                    x.qpsPerConnection()));
+        }
+        return true;
+    }
+
+    /** Queue pairs of dependent connections that their scheme left without data when the connection started. */
+    public long idleQueuePairs() {
+        return idleQueuePairs;
     }
 
     /** Queues connection {@code c}, whose dependencies all completed, to start after its gap. */
