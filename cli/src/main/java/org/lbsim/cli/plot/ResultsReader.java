@@ -323,7 +323,7 @@ public final class ResultsReader implements AutoCloseable {
                 }
                 List<String> group = new ArrayList<>();
                 for (int i = 0; i < by.size(); i++) {
-                    group.add(format(value(rs.getObject(3 + i))));
+                    group.add(Labels.value(by.get(i), value(rs.getObject(3 + i))));
                 }
                 out.add(new Grouped.Row(xv, String.join(" / ", group), d * y.scale()));
             }
