@@ -167,7 +167,7 @@ class FiguresTest {
         assertThat(svg).contains(">Flow completion time</text>", ">FCT (\u00b5s)</text>");
         assertThat(f.svg()).isEqualTo(svg);
         String inline = f.svgElement("f7-");
-        assertThat(inline).startsWith("<svg ").doesNotContain("<?xml").contains("viewBox=\"0 0 800 460\"", "width:100%", "id=\"f7-svg\"");
+        assertThat(inline).startsWith("<svg ").doesNotContain("<?xml").contains("viewBox='0 0 800 460'", "width:100%", "id='f7-svg'", "clip-path='url(#f7-clip-0)'");
         xml(inline);
         assertThat(f.csv()).startsWith("series,FCT (\u00b5s),fraction_at_most_x\n").contains("\necmp,8,1\n");
     }
