@@ -143,8 +143,8 @@ class PlotReportTest {
         assertThat(count(html, "<tr><td>ofan</td>")).isEqualTo(TestResultsDb.SIZES.length);
         assertThat(html).contains("<td>+32.00 [+29.52, +34.48]</td>"); // ecmp: 30 % + seed, seeds 1 to 3: 32 +- t(0.975, 2) / sqrt(3)
         // each figure says what its bars are, and links its SVG and CSV, written beside the page
-        assertThat(html).contains("<figcaption>Mean of 3 runs per point; bars: 95 % confidence interval of the mean (Student t",
-                "<a href=\"db-figures/fig-1-cct-increase.csv\">data (CSV)</a>");
+        assertThat(html).contains(">Mean of 3 runs per point; bars: 95 % confidence interval of the mean (Student t, n \u2212 1 degrees of freedom).</text>",
+                "<figcaption><a href=\"db-figures/fig-1-cct-increase.csv\">data (CSV)</a>", "<th>CCT increase (%): mean [95 % CI]</th>");
         assertThat(Files.readString(dir.resolve("db-figures/fig-1-cct-increase.csv"))).startsWith("group,message size (");
         assertThat(Files.readString(dir.resolve("db-figures/fig-1-cct-increase.svg"))).contains("</text>");
         // the schemes overlaid: the flows' completion times, one curve per scheme

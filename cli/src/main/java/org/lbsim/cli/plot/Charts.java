@@ -33,7 +33,6 @@ import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.renderer.category.StatisticalBarRenderer;
-import org.jfree.chart.renderer.category.StatisticalLineAndShapeRenderer;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.LegendTitle;
@@ -407,8 +406,7 @@ public final class Charts {
 
     /**
      * One series per group, the mean of the runs at each x with error bars over them (by default
-     * the 95 % Student-t confidence interval; the caption says which). Categorical x: grouped bars
-     * (dots on a log y axis). Numeric x: lines with markers; with {@code fit}, a least-squares
+     * the 95 % Student-t confidence interval; the caption says which). Categorical x: grouped bars. Numeric x: lines with markers; with {@code fit}, a least-squares
      * power law per group (log-log, over the individual runs, at least {@link #MIN_FIT_POINTS}
      * distinct x values, values at the cap left out) dashed, its slope in the legend. Null when
      * there is no data.
@@ -446,25 +444,15 @@ public final class Charts {
             }
             CategoryAxis x = categoryAxis(data.xTitle(), data.categories(), o.width());
             ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
-            org.jfree.chart.renderer.category.CategoryItemRenderer r;
-            if (logY) {
-                // bars have no base on a log axis: means as dots, the interval as whiskers
-                StatisticalLineAndShapeRenderer s = new StatisticalLineAndShapeRenderer(false, true);
-                for (int i = 0; i < groups; i++) {
-                    s.setSeriesShape(i, shape(i));
-                }
-                s.setErrorIndicatorPaint(new Color(60, 60, 60));
-                r = s;
-            } else {
-                StatisticalBarRenderer s = new StatisticalBarRenderer();
-                s.setBarPainter(new StandardBarPainter());
-                s.setShadowVisible(false);
-                s.setDrawBarOutline(false);
-                s.setItemMargin(0.04);
-                s.setErrorIndicatorPaint(new Color(40, 40, 40));
-                s.setErrorIndicatorStroke(new BasicStroke(1.2f));
-                r = s;
-            }
+            // grouped bars, as the papers draw them; on a log axis they rise from its lower bound
+            StatisticalBarRenderer r = new StatisticalBarRenderer();
+            r.setBarPainter(new StandardBarPainter());
+            r.setShadowVisible(false);
+            r.setDrawBarOutline(false);
+            r.setItemMargin(0.04);
+            r.setIncludeBaseInRange(!logY);
+            r.setErrorIndicatorPaint(new Color(40, 40, 40));
+            r.setErrorIndicatorStroke(new BasicStroke(1.2f));
             for (int i = 0; i < groups; i++) {
                 r.setSeriesPaint(i, color(i));
             }
@@ -490,7 +478,7 @@ public final class Charts {
                     long distinct = Arrays.stream(p[0]).filter(v -> v > 0).distinct().count();
                     Stats.PowerFit fit = distinct >= MIN_FIT_POINTS ? Stats.powerFit(p[0], p[1]) : null;
                     if (fit == null) {
-                        key += " (no fit: " + distinct + " sizes)";
+                        key += " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
                         fitNotes.add(groupLabel(g.getKey(), groups) + ": " + distinct + " x values" + (capped ? " below the cap" : ""));
                     } else {
                         key += String.format(Locale.ROOT, " (slope %.2f)", fit.slope());
@@ -561,11 +549,13 @@ public final class Charts {
         int minRuns = data.groups().values().stream().flatMap(List::stream).mapToInt(c -> c.y().n()).min().orElse(0);
         int maxRuns = data.maxRunsPerPoint();
         String runs = minRuns == maxRuns ? String.valueOf(maxRuns) : minRuns + "\u2013" + maxRuns;
-        caption.add("Mean of " + runs + (maxRuns == 1 ? " run" : " runs") + " per point");
+        if (maxRuns == 1) {
+            caption.add("One run per point" + (o.errorBars() != ErrorBars.NONE ? " (no interval)" : ""));
+        } else {
+            caption.add("Mean of " + runs + " runs per point");
+        }
         if (bars) {
             caption.add(o.errorBars().caption);
-        } else if (maxRuns == 1 && o.errorBars() != ErrorBars.NONE) {
-            caption.add("one run per point, so no interval");
         }
         if (o.fit()) {
             caption.add("dashed: least-squares power law (log-log), fitted only with \u2265 " + MIN_FIT_POINTS + " x values"

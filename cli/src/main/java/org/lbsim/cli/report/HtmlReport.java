@@ -299,10 +299,7 @@ public final class HtmlReport {
             drawn.put(stem, f);
             body.append("<figure id=\"fig-").append(figures).append("\" data-name=\"").append(esc(f.name())).append("\">")
                     .append(f.svgElement("f" + figures + "-"));
-            List<String> cap = new ArrayList<>();
-            if (!f.caption().isEmpty()) {
-                cap.add(esc(f.caption()));
-            }
+            List<String> cap = new ArrayList<>(); // the figure draws its own caption (what the bars are)
             if (figuresDir != null) {
                 String base = esc(figuresDir + "/" + stem);
                 cap.add("<a href=\"" + base + ".csv\">data (CSV)</a> \u00b7 <a href=\"" + base + ".svg\">SVG</a>");
@@ -558,9 +555,8 @@ public final class HtmlReport {
         StringBuilder t = new StringBuilder("<div class=\"scroll\"><table>\n");
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(esc(Labels.title(k))));
-        head.addAll(List.of("finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [min \u2026 max]", "drops",
+        head.addAll(List.of("finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [95 % CI]", "drops",
                 "retransmissions", "max queue (KB)"));
-        head.set(keys.size() + 4, "CCT increase (%): mean [95 % CI]");
         Html.row(t, head, true);
         for (List<Map<String, Object>> point : points.values()) {
             List<String> cells = new ArrayList<>();

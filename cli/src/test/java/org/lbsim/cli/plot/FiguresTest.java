@@ -186,11 +186,11 @@ class FiguresTest {
         Figure f = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows),
                 Charts.GroupedOptions.of("q").withLog(true, true).withFit(true).withCap(100, "buffer cap"));
         // "capped" reaches 100 from x = 16 on: the fit uses x = 1, 2, 4, 8 (slope 1), "three" has only 3 sizes
-        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "three (no fit: 3 sizes)");
+        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "three (no fit: 3 points)");
         var plot = (org.jfree.chart.plot.XYPlot) f.chart().getPlot();
         assertThat(plot.getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).hasSize(1);
         assertThat(f.svg()).contains(">buffer cap</text>");
-        assertThat(f.caption()).contains("cap", "one run per point").doesNotContain("bars: 95");
+        assertThat(f.caption()).contains("cap", "One run per point (no interval)").doesNotContain("bars: 95");
         Figure below = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows.subList(0, 4)),
                 Charts.GroupedOptions.of("q").withCap(1000, "buffer cap"));
         assertThat(((org.jfree.chart.plot.XYPlot) below.chart().getPlot()).getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).isNull();
