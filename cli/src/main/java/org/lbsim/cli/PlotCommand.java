@@ -173,8 +173,12 @@ final class PlotCommand implements Callable<Integer> {
             String yAxis = yTitle != null ? yTitle : metric.title();
             String t = title != null ? title : yAxis + " by " + Labels.title(xCol)
                     + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols.stream().map(Labels::title).toList()));
-            figure = Charts.grouped("plot", Grouped.ofColumn(xCol, yAxis, rows, false),
-                    Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]));
+            Charts.GroupedOptions options = Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]);
+            double cap = bufferCap(db, metricName, metric, where);
+            if (!Double.isNaN(cap)) {
+                options = options.withCap(cap, "buffer cap (" + Labels.number(cap) + " KB per port)");
+            }
+            figure = Charts.grouped("plot", Grouped.ofColumn(xCol, yAxis, rows, false), options);
             if (figure == null) {
                 throw UserError.at(dbFile.toString(), "", "nothing to draw" + (logX || logY ? " (log axes leave out values <= 0)" : ""));
             }
@@ -195,6 +199,24 @@ final class PlotCommand implements Callable<Integer> {
             main.out.println("data         " + ScenarioLoader.shownPath(data));
         }
         return Main.OK;
+    }
+
+    /**
+     * For a queue metric in KB (max_queue_bytes, also at one layer): the per-port buffer in KB when
+     * every run drawn has the same one, so the figure can mark it; NaN otherwise.
+     */
+    private static double bufferCap(ResultsReader db, String metricName, ResultsReader.Metric metric, String where) {
+        if (!metricName.startsWith("max_queue_bytes")) {
+            return Double.NaN;
+        }
+        String col;
+        try {
+            col = db.resolveColumn("switches.buffer.bytesPerPort", "--y");
+        } catch (PlotException e) {
+            return Double.NaN; // a database without that scenario field
+        }
+        List<Object> buffers = db.rows(col, metric, List.of(), where).stream().map(Grouped.Row::x).distinct().toList();
+        return buffers.size() == 1 && buffers.get(0) instanceof Number n && n.doubleValue() > 0 ? n.doubleValue() / 1e3 : Double.NaN;
     }
 
     private static int[] size(String s) {

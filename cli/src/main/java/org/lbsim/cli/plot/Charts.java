@@ -503,7 +503,7 @@ public final class Charts {
                         lo = c.y().min() > 0 ? c.y().min() : c.y().mean() / 2; // a log axis has no 0
                     }
                     s.add(c.xValue(), c.y().mean(), lo, hi);
-                    csvRow(csv, key, Labels.number(c.xValue()), c.y());
+                    csvRow(csv, groupLabel(g.getKey(), groups), c.xValue(), c.y());
                 }
                 ds.addSeries(s);
                 gi++;
@@ -606,7 +606,7 @@ public final class Charts {
         };
     }
 
-    private static void csvRow(Csv csv, String group, String x, Stats.Summary s) {
+    private static void csvRow(Csv csv, String group, Object x, Stats.Summary s) {
         double half = s.ci95HalfWidth();
         csv.row(group, x, s.n(), s.mean(), Double.isNaN(half) ? "" : s.mean() - half, Double.isNaN(half) ? "" : s.mean() + half,
                 s.n() > 1 ? s.stddev() : "", s.min(), s.max());

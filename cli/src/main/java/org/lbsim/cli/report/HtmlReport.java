@@ -54,6 +54,8 @@ public final class HtmlReport {
             th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;white-space:nowrap}
             th{background:#eef1f5;font-weight:600;white-space:normal;vertical-align:bottom}
             td:first-child,th:first-child{text-align:left}
+            .preface table{max-width:100%}
+            .preface th,.preface td{white-space:normal;text-align:left;vertical-align:top}
             .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:14px}
             figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px}
             figcaption{color:var(--muted);font-size:12.5px;padding:2px 4px}
