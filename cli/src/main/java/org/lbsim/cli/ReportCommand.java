@@ -20,6 +20,8 @@ import picocli.CommandLine.ParentCommand;
                 "For a results database (or a sweep folder holding results.duckdb): one",
                 "section per sweep with the CCT increase per scheme and a table per point,",
                 "then the single runs.",
+                "Beside the page, NAME-figures/ holds each figure as SVG (text as <text>) and",
+                "the data drawn in it as CSV; each figure's caption links to both.",
                 ""})
 final class ReportCommand implements Callable<Integer> {
     @ParentCommand

@@ -578,6 +578,7 @@ public final class Charts {
         m.setLabel(o.capLabel().isEmpty() ? "cap" : o.capLabel());
         m.setLabelFont(TICK_FONT);
         m.setLabelPaint(new Color(200, 40, 40));
+        m.setLabelBackgroundColor(new Color(255, 255, 255, 220));
         m.setLabelAnchor(RectangleAnchor.CENTER); // below the line, mid-plot: clear of series ending at the cap
         m.setLabelTextAnchor(TextAnchor.TOP_CENTER);
         m.setLabelOffset(new RectangleInsets(2, 6, 2, 2));
