@@ -21,10 +21,13 @@ final class MprdmaEntropy implements EntropyPolicy {
     private final RandomGenerator rng;
     private final ProCounters counters;
 
-    /** @param set null for a queue pair that stays under its ToR (no path to choose) */
+    /**
+     * @param set           the queue pair's path set (a one-path set with PathID 0 for a queue pair that stays under its ToR)
+     * @param indexOfPathId path index of every 12-bit PathID (-1 where none)
+     */
     MprdmaEntropy(PathSet set, int[] pathIdOfIndex, int[] indexOfPathId, RandomGenerator rng, ProCounters counters) {
         this.set = set;
-        this.cursor = set == null ? null : set.newCursor();
+        this.cursor = set.newCursor();
         this.pathIdOfIndex = pathIdOfIndex;
         this.indexOfPathId = indexOfPathId;
         this.slow = new boolean[pathIdOfIndex.length];
@@ -34,9 +37,6 @@ final class MprdmaEntropy implements EntropyPolicy {
 
     @Override
     public int entropyFor(int psn, boolean retransmission) {
-        if (set == null) {
-            return 0;
-        }
         int path = set.next(cursor);
         if (slow[path]) {
             slow[path] = false;
@@ -48,10 +48,7 @@ final class MprdmaEntropy implements EntropyPolicy {
 
     /** An ACK for a packet that carried {@code pathId} came back late (more than Delta behind the highest PSN acknowledged). */
     void slow(int pathId) {
-        if (set == null || pathId < 0 || pathId >= indexOfPathId.length) {
-            return;
-        }
-        int path = indexOfPathId[pathId];
+        int path = indexOfPathId[pathId & (indexOfPathId.length - 1)];
         if (path >= 0 && !slow[path]) {
             slow[path] = true;
             counters.mprdmaSlowMarks++;
@@ -59,14 +56,12 @@ final class MprdmaEntropy implements EntropyPolicy {
     }
 
     boolean isSlow(int pathId) {
-        int path = indexOfPathId[pathId];
+        int path = indexOfPathId[pathId & (indexOfPathId.length - 1)];
         return path >= 0 && slow[path];
     }
 
     /** The queue pair completed: it leaves its set's active list. */
     void finished() {
-        if (set != null) {
-            set.leave(cursor);
-        }
+        set.leave(cursor);
     }
 }

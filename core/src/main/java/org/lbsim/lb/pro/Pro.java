@@ -66,6 +66,9 @@ public final class Pro implements BundledScheme {
     private final List<PolicyTable> tables = new ArrayList<>();
     private final ProCounters counters = new ProCounters();
     private ProFabric fabric;
+    /** A queue pair under its own ToR has one path, PathID 0 (every PathID maps to it). */
+    private final int[] localPathId = {0};
+    private final int[] localIndexOfPathId = new int[1 << (2 * PathIds.TOR_BITS)];
 
     public Pro(Params params) {
         this.params = params;
@@ -108,7 +111,10 @@ public final class Pro implements BundledScheme {
             return sender -> {
                 ProFabric f = fabric(sender.topology());
                 QpContext qp = sender.qp();
-                MprdmaEntropy entropy = new MprdmaEntropy(pathSet(sender), f.pathIdOfIndex, f.indexOfPathId, sender.rng(), counters);
+                PathSet set = pathSet(sender);
+                MprdmaEntropy entropy = set != null
+                        ? new MprdmaEntropy(set, f.pathIdOfIndex, f.indexOfPathId, sender.rng(), counters)
+                        : new MprdmaEntropy(new PathSet(1, 1, false), localPathId, localIndexOfPathId, sender.rng(), counters);
                 int bitmap = mprdmaBitmap(qp);
                 int delta = params.mprdmaDeltaPackets() > 0 ? params.mprdmaDeltaPackets() : bitmap / 2;
                 return new QpParts(entropy, new MprdmaSender(qp, rtoPs, bitmap, delta, entropy, counters), new MprdmaReceiver());
