@@ -37,8 +37,8 @@ public final class Pro implements BundledScheme {
             @Doc("stagger the queue pairs of a NIC (span P, start at C mod M; PRO III-A); false = each starts at path 0 with span 1 (ablation, PRO VI-C)") boolean interQpOrchestration,
             @Doc("out-of-order window at the start, in packets; 0 = BDP / MTU (PRO Algorithm 2)") int initialWindow,
             @Doc("loss recovery: 'cautious' (PRO III-B, Algorithm 2) or 'mprdma' (the MPRDMA-style baseline of PRO Fig. 13: bitmap of L packets bounds what is in flight beyond the oldest hole, loss = more than Delta behind the highest PSN acknowledged, late ACKs mark their path slow)") String recovery,
-            @Doc("with recovery 'mprdma': bitmap slots L, in packets (MP-RDMA: 64); 0 = the smallest power of two >= BDP / MTU") int mprdmaBitmapPackets,
-            @Doc("with recovery 'mprdma': out-of-order tolerance Delta, in packets (MP-RDMA: 32); 0 = L / 2") int mprdmaDeltaPackets) {
+            @Doc("with recovery 'mprdma': bitmap slots L, in packets (64: our reading of MP-RDMA); 0 = the smallest power of two >= BDP / MTU") int mprdmaBitmapPackets,
+            @Doc("with recovery 'mprdma': out-of-order tolerance Delta, in packets (32, as a public MP-RDMA re-implementation); 0 = L / 2") int mprdmaDeltaPackets) {
         public static final String CAUTIOUS = "cautious";
         public static final String MPRDMA = "mprdma";
 
