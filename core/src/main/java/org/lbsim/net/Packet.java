@@ -66,9 +66,7 @@ public final class Packet {
     public int hops;
     /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */
     public int ingressPort;
-    /** Arrival time at the far end of the link it is on. */
-    long arrivalPs;
-    /** Intrusive link for queues and links. */
+    /** Intrusive link for queues. */
     Packet next;
     /** Identity in the pool, for leak checks. */
     final int poolId;

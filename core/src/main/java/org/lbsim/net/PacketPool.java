@@ -49,7 +49,6 @@ public final class PacketPool {
         p.switchTailStampPs = 0;
         p.hops = 0;
         p.ingressPort = -1;
-        p.arrivalPs = 0;
         p.next = null;
         return p;
     }
