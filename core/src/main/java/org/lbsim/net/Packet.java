@@ -66,7 +66,9 @@ public final class Packet {
     public int hops;
     /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */
     public int ingressPort;
-    /** Intrusive link for queues. */
+    /** On a link: the arrival time of the packet behind it (Link). */
+    long nextArrivalPs;
+    /** Intrusive link for queues and links. */
     Packet next;
     /** Identity in the pool, for leak checks. */
     final int poolId;

@@ -50,6 +50,7 @@ public final class PacketPool {
         p.hops = 0;
         p.ingressPort = -1;
         p.next = null;
+        p.nextArrivalPs = 0;
         return p;
     }
 
