@@ -329,4 +329,21 @@ class MainTest {
         assertThat(version.code()).isZero();
         assertThat(version.out().strip()).matches("lbsim \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?( \\(commit [0-9a-f]{12}(, modified)?\\))?");
     }
+
+    @Test
+    void a_command_line_that_names_one_command_gets_it_with_its_inherited_options_and_help_still_lists_all() throws IOException {
+        List<String> commands = List.of("run", "validate", "init", "list", "explain", "sweep", "query", "export", "plot", "report", "reproduce");
+        Result help = lbsim("--help");
+        assertThat(help.out().lines().map(String::strip).filter(l -> !l.isEmpty()).map(l -> l.split("\\s+")[0]))
+                .as("lbsim --help lists every command, in order").containsSubsequence(commands);
+        for (String c : commands) {
+            Result r = lbsim(c, "--help");
+            assertThat(r.code()).as(c).isZero();
+            assertThat(r.out()).as(c).startsWith("Usage: lbsim " + c);
+        }
+        Path p = file("ok.yaml", SMALL);
+        String ok = p + ": ok (16 hosts, 16 flows)" + System.lineSeparator();
+        assertThat(lbsim("--debug", "validate", p.toString()).out()).isEqualTo(ok);
+        assertThat(lbsim("validate", "--debug", p.toString()).out()).isEqualTo(ok);
+    }
 }
