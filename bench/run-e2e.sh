@@ -183,16 +183,17 @@ for s in "${SCENARIOS[@]}"; do
     sim="$(median "${sims[@]}")"
     ev="$(median "${events[@]}")"
     hp="$(median "${hops[@]}")"
-    ROWS+=("$(printf '| %s | %s | %.2f | %s | %.3f | %.2f | %d | %.2fM | %.2fM | %.0f | %.0f |' \
+    ROWS+=("$(printf '| %s | %s | %.2f | %s | %.3f | %.2f | %d | %.2fM | %.2fM | %.3f | %.0f | %.0f |' \
         "$s" "$(median "${ccts[@]}")" "$(median "${walls[@]}")" "$cpu" "$(median "${setups[@]}")" "$sim" \
         "$ev" "$(awk -v n="$ev" -v t="$sim" 'BEGIN {print n / t / 1e6}')" \
-        "$(awk -v n="$hp" -v t="$sim" 'BEGIN {print n / t / 1e6}')" "$(median "${heaps[@]}")" "$(median "${rsss[@]}")")")
+        "$(awk -v n="$hp" -v t="$sim" 'BEGIN {print n / t / 1e6}')" \
+        "$(awk -v n="$ev" -v h="$hp" 'BEGIN {print (h > 0 ? n / h : "nan")}')" "$(median "${heaps[@]}")" "$(median "${rsss[@]}")")")
 done
 
 echo "JVM: java $JVM_OPTS; $REPS run(s) per scenario, $STAT of each column; MB = 10^6 bytes"
 echo
-echo "| scenario | simulated CCT us | whole-process wall s | process CPU s | setup s | sim wall s | events | events/s | packet-hops/s | peak heap MB | peak RSS MB |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| scenario | simulated CCT us | whole-process wall s | process CPU s | setup s | sim wall s | events | events/s | packet-hops/s | events/hop | peak heap MB | peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for row in "${ROWS[@]}"; do
     echo "$row"
 done

@@ -24,7 +24,8 @@ import org.lbsim.sim.Simulation;
  *
  * Fields: {@code setup_s} building the run (topology, routing, network, transport),
  * {@code sim_s} the event loop plus result collection ({@link PreparedRun#run()}),
- * {@code events_per_s} and {@code hops_per_s} over {@code sim_s}, {@code peak_heap_mb} the sum of
+ * {@code events_per_s} and {@code hops_per_s} over {@code sim_s}, {@code events_per_hop} kernel events
+ * per packet-hop (issue 21's "at most 1.2" target; independent of the machine), {@code peak_heap_mb} the sum of
  * the peak usage of the heap memory pools, {@code vmhwm_mb} the peak resident set size of this
  * process (from /proc/self/status, -1 where unavailable), {@code uptime_s} the JVM uptime when the
  * line is printed.
@@ -80,16 +81,21 @@ public final class EndToEnd {
             }
             System.out.println(String.format(Locale.ROOT,
                     "scenario=%s hosts=%d flows=%d finished=%d cct_us=%.3f bound_us=%.3f setup_s=%.3f sim_s=%.3f events=%d"
-                            + " events_per_s=%.0f hops=%d hops_per_s=%.0f drops=%d packets_created=%d peak_heap_mb=%.1f vmhwm_mb=%.1f uptime_s=%.3f status=%s",
+                            + " events_per_s=%.0f hops=%d hops_per_s=%.0f events_per_hop=%.3f drops=%d packets_created=%d peak_heap_mb=%.1f vmhwm_mb=%.1f uptime_s=%.3f status=%s",
                     name.toUpperCase(Locale.ROOT), r.hosts(), r.flows(), r.flowsFinished(), r.cctPs() / 1e6,
                     r.lowerBoundPs() / 1e6, setupS, simS, c.events(), c.events() / simS, c.packetHops(),
-                    c.packetHops() / simS, c.dropped(), c.packetsCreated(), peakHeapMb(), vmHwmMb(),
+                    c.packetHops() / simS, eventsPerHop(c), c.dropped(), c.packetsCreated(), peakHeapMb(), vmHwmMb(),
                     ManagementFactory.getRuntimeMXBean().getUptime() / 1e3, status));
         }
         System.out.flush();
         if (failures > 0) {
             System.exit(1);
         }
+    }
+
+    /** Kernel events per packet-hop (frame sent by a NIC or a switch port); NaN for a run without hops. */
+    static double eventsPerHop(RunResult.Counters c) {
+        return c.packetHops() == 0 ? Double.NaN : (double) c.events() / c.packetHops();
     }
 
     /** Sum of the peak usage of every heap memory pool, in MB (10^6 bytes). */

@@ -18,15 +18,21 @@ import picocli.CommandLine.ScopeType;
  * too with {@code --debug}).
  */
 @Command(name = "lbsim", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {RunCommand.class, ValidateCommand.class, InitCommand.class, ListCommand.class, ExplainCommand.class,
-                SweepCommand.class, QueryCommand.class, ExportCommand.class, PlotCommand.class, ReportCommand.class,
-                ReproduceCommand.class},
         description = "Packet-level simulator of load balancing in AI-training network fabrics.",
         footer = {"", "Exit codes: 0 ok, 2 bad input (scenario, file or argument), 1 internal error."})
 public final class Main implements Callable<Integer> {
     static final int OK = 0;
     static final int INTERNAL_ERROR = 1;
     static final int BAD_INPUT = 2;
+
+    /**
+     * The subcommands, in the order of {@code lbsim --help}. Added in {@link #execute} rather than in the
+     * annotation, so that a command line naming one builds picocli's model of that one only (issue 21:
+     * reflecting over all eleven took about as long as the JVM's own start).
+     */
+    private static final List<Class<?>> COMMANDS = List.of(RunCommand.class, ValidateCommand.class, InitCommand.class, ListCommand.class,
+            ExplainCommand.class, SweepCommand.class, QueryCommand.class, ExportCommand.class, PlotCommand.class, ReportCommand.class,
+            ReproduceCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print the stack trace of internal errors.")
     boolean debug;
@@ -48,6 +54,12 @@ public final class Main implements Callable<Integer> {
         boolean debug = Arrays.asList(args).contains("--debug");
         Main main = new Main(out, err);
         CommandLine cmd = new CommandLine(main);
+        String named = commandNamed(args);
+        for (Class<?> c : COMMANDS) {
+            if (named == null || named.equals(c.getAnnotation(Command.class).name())) {
+                cmd.addSubcommand(c);
+            }
+        }
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         cmd.setParameterExceptionHandler((e, a) -> {
@@ -74,6 +86,24 @@ public final class Main implements Callable<Integer> {
             out.flush();
             err.flush();
         }
+    }
+
+    /**
+     * The subcommand the arguments name (the first argument that is not an option of {@code lbsim}
+     * itself), or null when they name none: then every subcommand is added, for help, errors and suggestions.
+     */
+    private static String commandNamed(String[] args) {
+        for (String a : args) {
+            if (!a.startsWith("-")) {
+                for (Class<?> c : COMMANDS) {
+                    if (a.equals(c.getAnnotation(Command.class).name())) {
+                        return a;
+                    }
+                }
+                return null;
+            }
+        }
+        return null;
     }
 
     static int failure(Throwable t, boolean debug, PrintStream err) {

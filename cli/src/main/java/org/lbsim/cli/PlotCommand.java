@@ -9,6 +9,7 @@ import org.lbsim.cli.plot.Charts;
 import org.lbsim.cli.plot.Charts.ErrorBars;
 import org.lbsim.cli.plot.Figure;
 import org.lbsim.cli.plot.Grouped;
+import org.lbsim.cli.plot.Labels;
 import org.lbsim.cli.plot.PlotException;
 import org.lbsim.cli.plot.ResultsReader;
 import org.lbsim.cli.report.RunData;
@@ -22,7 +23,8 @@ import picocli.CommandLine.ParentCommand;
         description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",
                 "",
                 "On a results database: METRIC against FIELD, one series per --by value; each point is the " +
-                    "mean of the runs that share it, with bars over them (--error).",
+                    "mean of the runs that share it, with a 95 % confidence interval (Student t) over them " +
+                    "(--error); the figure's data is written beside it as CSV.",
                 "FIELD: any runs column (workload.messageBytes, loadBalancing.type, seed ...; a unique last " +
                     "part such as messageBytes will do).",
                 "METRIC: a runs column (cct_increase_pct, cct_ps, drops ...), a per-run aggregate " +
@@ -55,14 +57,15 @@ final class PlotCommand implements Callable<Integer> {
     @Option(names = "--where", paramLabel = "SQL", description = "Only the runs for which this SQL condition over the columns holds, e.g. \"sweep = 'msg'\".")
     String where;
 
-    @Option(names = "--error", paramLabel = "KIND", defaultValue = "minmax",
-            description = "Error bars over the runs of a point: minmax (default), stddev or none.")
+    @Option(names = "--error", paramLabel = "KIND", defaultValue = "ci95",
+            description = "Error bars over the runs of a point: ci95 (default: 95 % confidence interval of the mean, Student t), stddev or none.")
     String error;
 
-    @Option(names = "--log", paramLabel = "AXES", description = "Logarithmic axes: x, y or xy.")
+    @Option(names = "--log", paramLabel = "AXES",
+            description = "Logarithmic axes: x, y, xy or none (default: y is logarithmic when the means span more than two decades).")
     String log;
 
-    @Option(names = "--fit", description = "Fit y = a x^b per series by least squares on log-log and give the slope b in the legend.")
+    @Option(names = "--fit", description = "Fit y = a x^b per series by least squares on log-log (series with at least 4 x values) and give the slope b in the legend.")
     boolean fit;
 
     @Option(names = "--title", description = "Figure title (default: METRIC by FIELD).")
@@ -111,6 +114,8 @@ final class PlotCommand implements Callable<Integer> {
             Path file = target.resolve(fig.name() + "." + f.extension());
             ReportInputs.writeAtomically(file, f == Figure.Format.PNG ? fig.png() : fig.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                     file.toString());
+            Path data = Figure.csvBeside(file);
+            ReportInputs.writeAtomically(data, fig.csv(), data.toString());
             if (!quiet) {
                 main.out.println("figure       " + ScenarioLoader.shownPath(file));
             }
@@ -131,7 +136,7 @@ final class PlotCommand implements Callable<Integer> {
             throw UserError.at("plot", "", "--x FIELD is required for a results database (e.g. --x loadBalancing.type)");
         }
         boolean logX = false;
-        boolean logY = false;
+        Boolean logY = null;
         if (log != null) {
             switch (log.toLowerCase(Locale.ROOT)) {
                 case "x" -> logX = true;
@@ -140,14 +145,17 @@ final class PlotCommand implements Callable<Integer> {
                     logX = true;
                     logY = true;
                 }
-                default -> throw UserError.at("--log " + log, "", "must be x, y or xy");
+                case "none" -> logY = false;
+                default -> throw UserError.at("--log " + log, "", "must be x, y, xy or none");
             }
         }
         ErrorBars bars = switch (error.toLowerCase(Locale.ROOT)) {
-            case "minmax" -> ErrorBars.MINMAX;
+            case "ci95" -> ErrorBars.CI95;
             case "stddev" -> ErrorBars.STDDEV;
             case "none" -> ErrorBars.NONE;
-            default -> throw UserError.at("--error " + error, "", "must be minmax, stddev or none");
+            case "minmax" -> throw UserError.at("--error " + error, "", "is no longer drawn: use ci95 (95 % confidence interval of the mean,"
+                    + " the default), stddev or none; the CSV beside the figure has each point's min and max");
+            default -> throw UserError.at("--error " + error, "", "must be ci95, stddev or none");
         };
         int[] wh = size(size);
         String metricName = y == null ? "cct_increase_pct" : y;
@@ -165,9 +173,14 @@ final class PlotCommand implements Callable<Integer> {
                 throw UserError.at(dbFile.toString(), "", "no run has a value of " + metricName + (where == null ? "" : " where " + where));
             }
             String yAxis = yTitle != null ? yTitle : metric.title();
-            String t = title != null ? title : yAxis + " by " + xCol + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols));
-            figure = Charts.grouped("plot", Grouped.of(xCol, yAxis, rows),
-                    Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]));
+            String t = title != null ? title : yAxis + " by " + Labels.title(xCol)
+                    + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols.stream().map(Labels::title).toList()));
+            Charts.GroupedOptions options = Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]);
+            double cap = bufferCap(db, metricName, metric, where);
+            if (!Double.isNaN(cap)) {
+                options = options.withCap(cap, "buffer cap (" + Labels.number(cap) + " KB per port)");
+            }
+            figure = Charts.grouped("plot", Grouped.ofColumn(xCol, yAxis, rows, false), options);
             if (figure == null) {
                 throw UserError.at(dbFile.toString(), "", "nothing to draw" + (logX || logY ? " (log axes leave out values <= 0)" : ""));
             }
@@ -181,10 +194,31 @@ final class PlotCommand implements Callable<Integer> {
         }
         ReportInputs.writeAtomically(target, f == Figure.Format.PNG ? figure.png() : figure.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 target.toString());
+        Path data = Figure.csvBeside(target);
+        ReportInputs.writeAtomically(data, figure.csv(), data.toString());
         if (!quiet) {
             main.out.println("figure       " + ScenarioLoader.shownPath(target));
+            main.out.println("data         " + ScenarioLoader.shownPath(data));
         }
         return Main.OK;
+    }
+
+    /**
+     * For a queue metric in KB (max_queue_bytes, also at one layer): the per-port buffer in KB when
+     * every run drawn has the same one, so the figure can mark it; NaN otherwise.
+     */
+    private static double bufferCap(ResultsReader db, String metricName, ResultsReader.Metric metric, String where) {
+        if (!metricName.startsWith("max_queue_bytes")) {
+            return Double.NaN;
+        }
+        String col;
+        try {
+            col = db.resolveColumn("switches.buffer.bytesPerPort", "--y");
+        } catch (PlotException e) {
+            return Double.NaN; // a database without that scenario field
+        }
+        List<Object> buffers = db.rows(col, metric, List.of(), where).stream().map(Grouped.Row::x).distinct().toList();
+        return buffers.size() == 1 && buffers.get(0) instanceof Number n && n.doubleValue() > 0 ? n.doubleValue() / 1e3 : Double.NaN;
     }
 
     private static int[] size(String s) {

@@ -1,6 +1,7 @@
 package org.lbsim.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.lbsim.cli.plot.PlotException;
 import org.lbsim.cli.plot.ResultsReader;
@@ -16,7 +17,9 @@ import picocli.CommandLine.ParentCommand;
                 "For a run folder: the scenario, summary tables (CCT, bound, counters, queues and drops per " +
                     "layer) and figures (CDFs, queue, rate and goodput series).",
                 "For a results database (or a sweep folder holding results.duckdb): one section per sweep " +
-                    "with the CCT increase per scheme and a table per point, then the single runs."},
+                    "with the CCT increase per scheme and a table per point, then the single runs.",
+                "Beside the page, NAME-figures/ holds each figure as SVG (text as <text>) and the data drawn " +
+                    "in it as CSV; each figure's caption links to both."},
         footer = {"",
                 "Examples:",
                 "  lbsim report sweeps/schemes/results.duckdb",
@@ -39,26 +42,47 @@ final class ReportCommand implements Callable<Integer> {
     public Integer call() {
         ReportInputs in = ReportInputs.of(input);
         String generator = "lbsim " + BuildInfo.version();
-        String html;
+        HtmlReport.Page page;
         Path target;
         try {
             if (in.isRun()) {
-                html = HtmlReport.forRun(RunData.fromFolder(in.runFolder(), input.toString()), generator);
                 target = out != null ? out : in.runFolder().resolve("report.html");
+                page = HtmlReport.runPage(RunData.fromFolder(in.runFolder(), input.toString()), generator, figuresDir(target));
             } else {
-                try (ResultsReader db = ResultsReader.open(in.database(), in.database().toString())) {
-                    html = HtmlReport.forDatabase(db, in.database().getFileName().toString(), generator);
-                }
                 Path parent = in.database().toAbsolutePath().getParent();
                 target = out != null ? out : parent.resolve("report.html");
+                try (ResultsReader db = ResultsReader.open(in.database(), in.database().toString())) {
+                    List<String> sweeps = db.sweeps();
+                    String title = sweeps.size() == 1 && sweeps.get(0) != null ? "sweep " + sweeps.get(0) : in.database().getFileName().toString();
+                    page = HtmlReport.databasePage(db, title, generator, "", figuresDir(target));
+                }
             }
         } catch (PlotException e) {
             throw new UserError(e.getMessage());
         }
-        ReportInputs.writeAtomically(target, html, target.toString());
+        ReportInputs.writeAtomically(target, page.html(), target.toString());
+        writeFigures(page, target);
         if (!quiet) {
             main.out.println("report       " + ScenarioLoader.shownPath(target.toAbsolutePath().normalize()));
         }
         return Main.OK;
+    }
+
+    /** The folder of a page's figure files (SVG and CSV), beside it: report.html -> report-figures. */
+    static String figuresDir(Path page) {
+        String n = page.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return (dot < 0 ? n : n.substring(0, dot)) + "-figures";
+    }
+
+    /** Each figure of the page as SVG and CSV in its figure folder. */
+    static void writeFigures(HtmlReport.Page page, Path target) {
+        Path parent = target.toAbsolutePath().getParent();
+        Path dir = parent.resolve(figuresDir(target));
+        try {
+            page.writeFigures(dir);
+        } catch (java.io.IOException e) {
+            throw new UserError("cannot write the figures of " + target + " into " + dir + ": " + e.getMessage());
+        }
     }
 }

@@ -197,8 +197,11 @@ final class ReproduceCommand implements Callable<Integer> {
     private void writeReport(Path dir, Path db, String title, String readme) {
         String preface = readme.lines().skip(1).filter(l -> !l.startsWith("![")).collect(java.util.stream.Collectors.joining("\n"));
         try (org.lbsim.cli.plot.ResultsReader r = org.lbsim.cli.plot.ResultsReader.open(db, db.toString())) {
-            String html = org.lbsim.cli.report.HtmlReport.forDatabase(r, title, "lbsim " + BuildInfo.version(), preface);
-            ReportInputs.writeAtomically(dir.resolve("report.html"), html, dir.resolve("report.html").toString());
+            Path page = dir.resolve("report.html");
+            org.lbsim.cli.report.HtmlReport.Page html = org.lbsim.cli.report.HtmlReport.databasePage(r, title, "lbsim " + BuildInfo.version(),
+                    preface, ReportCommand.figuresDir(page));
+            ReportInputs.writeAtomically(page, html.html(), page.toString());
+            ReportCommand.writeFigures(html, page);
         } catch (RuntimeException e) {
             main.err.println("lbsim: reproduce: report.html not written: " + e.getMessage());
         }

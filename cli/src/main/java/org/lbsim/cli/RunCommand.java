@@ -11,10 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.lbsim.cli.store.ResultsStore;
-import org.lbsim.cli.store.RunRecord;
-import org.lbsim.cli.store.StoreException;
-import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
@@ -104,11 +100,9 @@ final class RunCommand implements Callable<Integer> {
 
     /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
     private String record(Path folder, Scenario s, RunResult result) {
-        try (ResultsStore store = ResultsStore.open(db, db.toString(), 60_000)) {
-            String runId = store.unusedRunId(folder.getFileName().toString());
-            store.write(new RunRecord(runId, null, null, s, Yaml.write(ScenarioTree.toTree(s)), result, BuildInfo.version(), BuildInfo.gitCommit()));
-            return runId;
-        } catch (StoreException e) {
+        try {
+            return LbsimFiles.record(db, folder.getFileName().toString(), s, result);
+        } catch (IllegalStateException e) {
             throw new UserError(e.getMessage() + " (the run folder " + ScenarioLoader.shownPath(folder) + " was written)");
         }
     }

@@ -68,11 +68,16 @@ final class ScenarioLoader {
         return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
     }
 
+    /** Every error of the file at once, one line each, each blamed on the file or the --set that caused it. */
     private static UserError error(String shownName, List<String> sets, Long seed, ScenarioException e) {
-        String where = Overrides.blame(sets, e).map(a -> "--set " + a).orElse(shownName);
-        if (seed != null && "seed".equals(e.field())) {
-            where = "--seed " + seed;
+        List<String> lines = new java.util.ArrayList<>();
+        for (ScenarioException one : e.all()) {
+            String where = Overrides.blame(sets, one).map(a -> "--set " + a).orElse(shownName);
+            if (seed != null && "seed".equals(one.field())) {
+                where = "--seed " + seed;
+            }
+            lines.add(UserError.at(where, one.field(), Yaml.oneLine(one.problem())).getMessage());
         }
-        return UserError.at(where, e.field(), Yaml.oneLine(e.problem()));
+        return UserError.lines(lines);
     }
 }

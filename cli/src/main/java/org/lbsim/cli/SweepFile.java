@@ -263,6 +263,9 @@ final class SweepFile {
 
         List<Point> points = new ArrayList<>();
         List<String> keys = new ArrayList<>(grid.keySet());
+        // every distinct error of the sweep at once (the first point showing each), not one per run
+        Map<String, String> errors = new LinkedHashMap<>();
+        int index = 0;
         for (Map<String, Object> p : listed) {
             int[] odometer = new int[keys.size()];
             while (true) {
@@ -270,7 +273,10 @@ final class SweepFile {
                 for (int k = 0; k < keys.size(); k++) {
                     assignments.put(keys.get(k), grid.get(keys.get(k)).get(odometer[k]));
                 }
-                points.add(bind(shownName, points.size(), base, assignments));
+                Point bound = bind(shownName, index++, base, assignments, errors);
+                if (bound != null) {
+                    points.add(bound);
+                }
                 int k = keys.size() - 1;
                 while (k >= 0 && ++odometer[k] == grid.get(keys.get(k)).size()) {
                     odometer[k] = 0;
@@ -280,6 +286,9 @@ final class SweepFile {
                     break;
                 }
             }
+        }
+        if (!errors.isEmpty()) {
+            throw UserError.lines(List.copyOf(errors.values()));
         }
         refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points");
         return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
@@ -311,19 +320,25 @@ final class SweepFile {
         }
     }
 
-    private static Point bind(String shownName, int index, Map<String, Object> base, Map<String, Object> assignments) {
+    /** The point, or null after adding its errors (keyed by field and problem) to {@code errors}. */
+    private static Point bind(String shownName, int index, Map<String, Object> base, Map<String, Object> assignments, Map<String, String> errors) {
+        String where = shownName + ": " + new Point(index, assignments, null).describe();
         Map<String, Object> tree = copy(base);
         for (Map.Entry<String, Object> e : assignments.entrySet()) {
             try {
                 set(tree, e.getKey(), e.getValue());
             } catch (ScenarioException x) {
-                throw UserError.at(shownName + ": " + new Point(index, assignments, null).describe(), x.field(), x.problem());
+                errors.putIfAbsent(x.field() + "\u0000" + x.problem(), UserError.at(where, x.field(), x.problem()).getMessage());
+                return null;
             }
         }
         try {
             return new Point(index, assignments, ScenarioBinder.bind(tree));
         } catch (ScenarioException x) {
-            throw UserError.at(shownName + ": " + new Point(index, assignments, null).describe(), x.field(), Yaml.oneLine(x.problem()));
+            for (ScenarioException one : x.all()) {
+                errors.putIfAbsent(one.field() + "\u0000" + one.problem(), UserError.at(where, one.field(), Yaml.oneLine(one.problem())).getMessage());
+            }
+            return null;
         }
     }
 

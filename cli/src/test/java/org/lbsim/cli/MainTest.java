@@ -297,6 +297,30 @@ class MainTest {
     }
 
     @Test
+    void every_error_of_a_scenario_or_sweep_file_is_reported_at_once_one_line_each() throws IOException {
+        Path dir = Files.createTempDirectory("lbsim-errors");
+        Path scenario = dir.resolve("bad.yaml");
+        Files.writeString(scenario, "topology: {type: fat-tree, k: 5}\nworkload: {type: permutation, messageBytes: -1}\nloadBalancing: {type: nosuch}\n");
+        Result run = lbsim("run", scenario.toString(), "--out", dir.resolve("out").toString());
+        assertThat(run.code()).isEqualTo(2);
+        assertThat(run.out()).isEmpty();
+        assertThat(dir.resolve("out")).doesNotExist();
+        assertThat(run.err().strip().lines().toList()).hasSize(3).allMatch(l -> l.startsWith("lbsim: " + scenario + ": "))
+                .anyMatch(l -> l.contains("topology.k:")).anyMatch(l -> l.contains("workload.messageBytes:")).anyMatch(l -> l.contains("loadBalancing.type:"));
+
+        Path sweep = dir.resolve("sweep.yaml");
+        Files.writeString(sweep, "name: bad\nbase:\n  topology: {type: fat-tree, k: 4}\n  workload: {type: permutation, messageBytes: 65536}\n"
+                + "  switches: {ecn: {kminBytes: -5}}\ngrid:\n  loadBalancing.type: [ecmp, host-spray, nosuch]\n  topology.k: [4, 5]\nseeds: 2\n");
+        Result sw = lbsim("sweep", sweep.toString(), "--out", dir.resolve("sw").toString());
+        assertThat(sw.code()).isEqualTo(2);
+        // three distinct errors, each once with the first point that shows it (not one per run)
+        assertThat(sw.err().strip().lines().toList()).hasSize(3).allMatch(l -> l.startsWith("lbsim: " + sweep + ": point "))
+                .anyMatch(l -> l.contains("switches.ecn.kminBytes: must be >= 0")).anyMatch(l -> l.contains("topology.k: must be an even integer"))
+                .anyMatch(l -> l.contains("loadBalancing.type: unknown"));
+        assertThat(dir.resolve("sw/results.duckdb")).doesNotExist();
+    }
+
+    @Test
     void help_and_version_exit_with_zero() {
         Result help = lbsim("--help");
         assertThat(help.code()).isZero();
@@ -304,5 +328,22 @@ class MainTest {
         Result version = lbsim("--version");
         assertThat(version.code()).isZero();
         assertThat(version.out().strip()).matches("lbsim \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?( \\(commit [0-9a-f]{12}(, modified)?\\))?");
+    }
+
+    @Test
+    void a_command_line_that_names_one_command_gets_it_with_its_inherited_options_and_help_still_lists_all() throws IOException {
+        List<String> commands = List.of("run", "validate", "init", "list", "explain", "sweep", "query", "export", "plot", "report", "reproduce");
+        Result help = lbsim("--help");
+        assertThat(help.out().lines().map(String::strip).filter(l -> !l.isEmpty()).map(l -> l.split("\\s+")[0]))
+                .as("lbsim --help lists every command, in order").containsSubsequence(commands);
+        for (String c : commands) {
+            Result r = lbsim(c, "--help");
+            assertThat(r.code()).as(c).isZero();
+            assertThat(r.out()).as(c).startsWith("Usage: lbsim " + c);
+        }
+        Path p = file("ok.yaml", SMALL);
+        String ok = p + ": ok (16 hosts, 16 flows)" + System.lineSeparator();
+        assertThat(lbsim("--debug", "validate", p.toString()).out()).isEqualTo(ok);
+        assertThat(lbsim("validate", "--debug", p.toString()).out()).isEqualTo(ok);
     }
 }

@@ -99,8 +99,11 @@ class PlotReportTest {
         assertThat(count(html, "<figure ")).isEqualTo(6);
         assertThat(count(html, "<svg ")).isEqualTo(6);
         assertThat(html.length()).isLessThan(1_500_000);
+        assertThat(html).contains("<a href=\"r-figures/fig-1-fct-cdf.csv\">data (CSV)</a>");
+        assertThat(Files.readAllLines(dir.resolve("r-figures/fig-1-fct-cdf.csv")).get(0)).isEqualTo("series,FCT (\u00b5s),fraction_at_most_x");
+        assertThat(Files.readString(dir.resolve("r-figures/fig-1-fct-cdf.svg"))).contains(">Flow completion time</text>");
         ok(lbsim("report", run.toString(), "--out", dir.resolve("again.html").toString(), "--quiet"));
-        assertThat(Files.readString(dir.resolve("again.html"))).as("same run, same page").isEqualTo(html);
+        assertThat(Files.readString(dir.resolve("again.html")).replace("again-figures/", "r-figures/")).as("same run, same page").isEqualTo(html);
     }
 
     @Test
@@ -138,7 +141,14 @@ class PlotReportTest {
         // the sweep: CCT increase by message size per scheme, and max queue against message size
         assertThat(html).contains("data-name=\"cct-increase\"", "data-name=\"max-queue-vs-message\"");
         assertThat(count(html, "<tr><td>ofan</td>")).isEqualTo(TestResultsDb.SIZES.length);
-        assertThat(html).contains("<td>+32.00 [+31.00 \u2026 +33.00]</td>"); // ecmp: 30 % + seed, seeds 1 to 3
+        assertThat(html).contains("<td>+32.00 [+29.52, +34.48]</td>"); // ecmp: 30 % + seed, seeds 1 to 3: 32 +- t(0.975, 2) / sqrt(3)
+        // each figure says what its bars are, and links its SVG and CSV, written beside the page
+        assertThat(html).contains(">Mean of 3 runs per point; bars: 95 % confidence interval of the mean (Student t, n \u2212 1 degrees of freedom).</text>",
+                "<figcaption><a href=\"db-figures/fig-1-cct-increase.csv\">data (CSV)</a>", "<th>CCT increase (%): mean [95 % CI]</th>");
+        assertThat(Files.readString(dir.resolve("db-figures/fig-1-cct-increase.csv"))).startsWith("group,message size (");
+        assertThat(Files.readString(dir.resolve("db-figures/fig-1-cct-increase.svg"))).contains("</text>");
+        // the schemes overlaid: the flows' completion times, one curve per scheme
+        assertThat(html).contains("data-name=\"fct-cdf-by-scheme\"");
     }
 
     @Test
@@ -147,8 +157,10 @@ class PlotReportTest {
         MainTest.Result r = lbsim("plot", db.toString(), "--x", "messageBytes", "--y", "max_queue_bytes", "--by", "loadBalancing.type",
                 "--log", "xy", "--fit", "--where", "sweep = 'msg'", "--out", svg.toString());
         ok(r);
-        assertThat(r.out()).startsWith("figure       ");
+        assertThat(r.out()).startsWith("figure       ").contains("data         ");
         parseSvg(svg);
+        assertThat(Files.readAllLines(dir.resolve("q.csv")).get(0)).isEqualTo("group,message size (MiB),runs,mean,ci95_low,ci95_high,stddev,min,max");
+        assertThat(Files.readString(svg)).contains(">message size (MiB) (log scale)</text>", ">ofan (slope ");
         Path png = dir.resolve("cct.png");
         ok(lbsim("plot", db.getParent().toString(), "--x", "loadBalancing.type", "--error", "stddev", "--size", "640x400", "--out",
                 png.toString(), "--quiet"));
@@ -174,7 +186,8 @@ class PlotReportTest {
                 .isEqualTo("lbsim: plot: --x FIELD is required for a results database (e.g. --x loadBalancing.type)");
         assertThat(lbsim("plot", db.toString(), "--x", "seed", "--out", dir.resolve("a.pdf").toString()).errorLine())
                 .isEqualTo("lbsim: --out " + dir.resolve("a.pdf") + ": the file name must end in .png or .svg, got a.pdf");
-        assertThat(lbsim("plot", db.toString(), "--x", "seed", "--log", "z").errorLine()).isEqualTo("lbsim: --log z: must be x, y or xy");
+        assertThat(lbsim("plot", db.toString(), "--x", "seed", "--log", "z").errorLine()).isEqualTo("lbsim: --log z: must be x, y, xy or none");
+        assertThat(lbsim("plot", db.toString(), "--x", "seed", "--error", "minmax").errorLine()).startsWith("lbsim: --error minmax: is no longer drawn: use ci95");
         assertThat(lbsim("plot", db.toString(), "--x", "seed", "--size", "10x10").errorLine())
                 .isEqualTo("lbsim: --size 10x10: must be WIDTHxHEIGHT in pixels, between 200x150 and 8000x8000");
         assertThat(lbsim("plot", run.toString(), "--x", "seed").errorLine()).startsWith("lbsim: " + run + ": is a run folder: --x, --y");
@@ -190,7 +203,8 @@ class PlotReportTest {
         ok(r);
         try (Stream<Path> s = Files.list(out)) {
             assertThat(s.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("fct-cdf.svg", "queue-cdf.svg", "ooo-cdf.svg",
-                    "queue-series.svg", "rate-series.svg", "goodput-series.svg");
+                    "queue-series.svg", "rate-series.svg", "goodput-series.svg", "fct-cdf.csv", "queue-cdf.csv", "ooo-cdf.csv",
+                    "queue-series.csv", "rate-series.csv", "goodput-series.csv");
         }
         parseSvg(out.resolve("queue-series.svg"));
         assertThat(count(r.out(), "figure       ")).isEqualTo(6);

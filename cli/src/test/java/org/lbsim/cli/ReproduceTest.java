@@ -48,6 +48,15 @@ class ReproduceTest {
         assertThat(png).hasSizeGreaterThan(1000);
         assertThat(new String(png, 1, 3, StandardCharsets.US_ASCII)).isEqualTo("PNG");
         assertThat(Files.readString(out.resolve("report.html"))).startsWith("<!DOCTYPE html>").contains("<svg");
+        // the data behind the figure beside it; the report's figures as SVG and CSV in report-figures/
+        assertThat(Files.readAllLines(out.resolve("cct-increase.csv")).get(0)).startsWith("group,scenario,runs,mean,");
+        String report = Files.readString(out.resolve("report.html"));
+        assertThat(report).contains("<a href=\"report-figures/fig-1-cct-increase.csv\">");
+        String bars = Files.readString(out.resolve("report-figures/fig-1-cct-increase.svg"));
+        // the sweep report's own figure is by scheme type (the README's plot by the points' names)
+        for (String scheme : List.of("ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan")) {
+            assertThat(bars).as("every scheme named on the grouped bars").contains(">" + scheme + "</text>");
+        }
 
         String readme = Files.readString(out.resolve("README.md"));
         // the paper's statements with our numbers and a computed verdict, in the README and in the report

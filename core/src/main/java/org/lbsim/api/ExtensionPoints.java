@@ -76,7 +76,7 @@ public final class ExtensionPoints {
                     "a factory registered in LossRecoveries.REGISTRY"),
             new Hook("load-balancer", LoadBalancer.class,
                     "the whole scheme: one object making the host and switch pieces above",
-                    "own an entropy policy, ACK policy, port selector and switch program together; report per-run counters",
+                    "own an entropy policy, ACK policy, port selector and switch program together; leave queue pairs of a starting connection out of its data split (carriesData); report per-run counters",
                     "one line in LoadBalancers.REGISTRY; per traffic class with the scenario's trafficClasses"),
             new Hook("bundled-scheme", org.lbsim.transport.BundledScheme.class,
                     "a registered load balancer that also owns its queue pairs' host layers (entropy, loss recovery, receiver, sender hooks)",

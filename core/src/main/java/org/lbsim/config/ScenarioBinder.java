@@ -92,12 +92,13 @@ public final class ScenarioBinder {
             allowed.add("type");
         }
         allowed.addAll(Schema.fieldNames(type));
+        // every error of the map at once: unknown keys, then each field's own errors
+        List<ScenarioException> errors = new ArrayList<>();
         for (Object key : map.keySet()) {
             if (!(key instanceof String k)) {
-                throw new ScenarioException(path, "keys must be names, got " + describe(key));
-            }
-            if (!allowed.contains(k)) {
-                throw new ScenarioException(join(path, k), unknownKey(k, allowed, type, typeLabel));
+                errors.add(new ScenarioException(path, "keys must be names, got " + describe(key)));
+            } else if (!allowed.contains(k)) {
+                errors.add(new ScenarioException(join(path, k), unknownKey(k, allowed, type, typeLabel)));
             }
         }
         Object[] args = new Object[fields.length];
@@ -108,16 +109,23 @@ public final class ScenarioBinder {
             String name = f.getName();
             Object fieldFallback = fallback == null ? null : read(f, fallback);
             if (map.containsKey(name)) {
-                args[i] = value(f.getType(), f.getGenericType(), f, map.get(name), fieldFallback, join(path, name));
+                try {
+                    args[i] = value(f.getType(), f.getGenericType(), f, map.get(name), fieldFallback, join(path, name));
+                } catch (ScenarioException e) {
+                    errors.add(e);
+                }
             } else if (fallback != null) {
                 args[i] = fieldFallback;
             } else if (f.getAnnotation(org.lbsim.scenario.IntDefault.class) != null) {
                 args[i] = f.getAnnotation(org.lbsim.scenario.IntDefault.class).value();
             } else {
                 String doc = Schema.doc(f);
-                throw new ScenarioException(join(path, name), "is required" + (typeLabel == null ? "" : " for type '" + typeLabel + "'")
-                        + (doc == null ? "" : " (" + doc + ")"));
+                errors.add(new ScenarioException(join(path, name), "is required" + (typeLabel == null ? "" : " for type '" + typeLabel + "'")
+                        + (doc == null ? "" : " (" + doc + ")")));
             }
+        }
+        if (!errors.isEmpty()) {
+            throw ScenarioException.of(errors); // checks across fields run only on fields that bound
         }
         return construct(type, types, args, path);
     }

@@ -34,4 +34,22 @@ public final class Time {
         long bitsTimesMillion = bytes * 8L * 1_000_000L;
         return (bitsTimesMillion + rateMbps - 1) / rateMbps;
     }
+
+    /**
+     * Picoseconds per byte at {@code rateMbps} when that is a whole number (8,000,000 divisible by the
+     * rate: 10 at 800 Gb/s, 20 at 400, 80 at 100), else 0. Where it is not 0,
+     * {@code bytes * exactPsPerByte(r) == serializationPs(bytes, r)} for every {@code bytes}: no rounding.
+     */
+    public static long exactPsPerByte(long rateMbps) {
+        return rateMbps > 0 && 8_000_000L % rateMbps == 0 ? 8_000_000L / rateMbps : 0;
+    }
+
+    /**
+     * {@link #serializationPs(long, long)} with a multiplication instead of a division when the rate
+     * has an exact whole number of picoseconds per byte ({@code exactPsPerByte} from {@link #exactPsPerByte});
+     * the same result, bit for bit.
+     */
+    public static long serializationPs(long bytes, long rateMbps, long exactPsPerByte) {
+        return exactPsPerByte != 0 ? bytes * exactPsPerByte : serializationPs(bytes, rateMbps);
+    }
 }

@@ -40,6 +40,16 @@ public interface LoadBalancer {
     }
 
     /**
+     * Whether queue pair {@code qp} carries a share of its connection's data, asked for each queue
+     * pair of a dependent connection (a collective's step) when the connection starts: the connection's
+     * bytes are split evenly over the queue pairs that do (CTCCL 3.3 leaves the queue pairs of a failed
+     * uplink out). When none or all do, the split is the configured one. By default every queue pair does.
+     */
+    default boolean carriesData(org.lbsim.qp.QpContext qp) {
+        return true;
+    }
+
+    /**
      * Reports this scheme's per-run counters (switch-program and host-side counts the transport does
      * not keep), once, at the end of the run; they appear in summary.json under {@code schemeCounters},
      * in the results database's {@code counters} table and in the report. By default none.

@@ -17,6 +17,8 @@ public final class Nic implements PacketReceiver, EventHandler {
     private final int host;
     private final int port;
     private final long rateMbps;
+    /** Time.exactPsPerByte(rateMbps): a multiplication per frame instead of a division where exact. */
+    private final long psPerByte;
     private final long gapPs;
     private final Link link;
     private PacketSource source;
@@ -37,6 +39,7 @@ public final class Nic implements PacketReceiver, EventHandler {
         this.host = host;
         this.port = port;
         this.rateMbps = rateMbps;
+        this.psPerByte = Time.exactPsPerByte(rateMbps);
         this.gapPs = Time.serializationPs(gapBytes, rateMbps);
         this.link = link;
         this.handlerId = sim.register(this);
@@ -91,7 +94,7 @@ public final class Nic implements PacketReceiver, EventHandler {
         long now = sim.nowPs();
         Packet p = source.poll(now);
         if (p != null) {
-            long serPs = Time.serializationPs(p.sizeBytes, rateMbps);
+            long serPs = Time.serializationPs(p.sizeBytes, rateMbps, psPerByte);
             p.sentPs = now; // DLBF III-C: t1, when the packet goes on the wire
             txPackets++;
             txBytes += p.sizeBytes;

@@ -49,8 +49,8 @@ public final class PacketPool {
         p.switchTailStampPs = 0;
         p.hops = 0;
         p.ingressPort = -1;
-        p.arrivalPs = 0;
         p.next = null;
+        p.nextArrivalPs = 0;
         return p;
     }
 

@@ -14,7 +14,7 @@ public record Scenario(
         @Doc("link failures and routing convergence") FailureSpec failures,
         @Doc("run limits") LimitsSpec limits,
         @Doc("time series sampling") MetricsSpec metrics,
-        @Doc("queue pairs per connection and the NIC's queue-pair scheduling") NicSpec nic,
+        @Doc("queue pairs per connection, whether they persist from message to message, and the NIC's queue-pair scheduling") NicSpec nic,
         @Doc("traffic classes with a load-balancing scheme of their own, each as {trafficClass: N, loadBalancing: {type: ...}}; flows take their class from the workload (a trace's class column)") java.util.List<TrafficClassSpec> trafficClasses) {
 
     public Scenario {

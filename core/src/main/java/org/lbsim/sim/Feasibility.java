@@ -36,26 +36,35 @@ final class Feasibility {
     private Feasibility() {
     }
 
-    /** Before the fabric is built: its forwarding tables (one int per switch and destination host, twice with failures). */
+    /**
+     * Before the fabric is built: its forwarding tables, one int per switch and destination class (a ToR's
+     * or leaf's hosts; every host its own class in a custom graph), built in a scratch copy, twice with
+     * failures; the (switch, host) count must still fit an int index.
+     */
     static void fabric(Scenario s) {
         TopologySpec t = s.topology();
         long hosts = t.hostCount();
         long switches;
         long ports;
+        long classes; // destination classes of the forwarding table (topology.RouteTable)
         if (t instanceof TopologySpec.FatTree f) {
             long k = f.k();
             switches = 5 * k * k / 4;
+            classes = k * k / 2;
             ports = switches * k + 2 * hosts; // a host's port and its edge's (hostsPerEdge may exceed k/2)
         } else if (t instanceof TopologySpec.LeafSpine l) {
             switches = (long) l.leaves() + l.spines();
+            classes = l.leaves();
             ports = 2 * hosts + 2L * l.leaves() * l.spines() * l.linksPerLeafSpine();
         } else if (t instanceof TopologySpec.RailLeafSpine r) {
             long leaves = (long) r.groups() * r.nicsPerServer();
             switches = leaves + r.spines();
+            classes = leaves;
             ports = 2 * hosts + 2L * leaves * r.spines() * r.linksPerLeafSpine();
         } else {
             TopologySpec.Custom c = (TopologySpec.Custom) t;
             switches = c.switches().size();
+            classes = hosts;
             ports = 2L * c.links().size();
         }
         long entries = switches * hosts;
@@ -64,7 +73,7 @@ final class Feasibility {
                     + " can hold (%d); use a smaller fabric", hosts, switches, entries, Integer.MAX_VALUE - 8));
         }
         FailureSpec fail = s.failures();
-        long tables = 4 * entries * (fail.any() ? 2 : 1) * 2; // groupOf plus the routing pass's scratch
+        long tables = (4 * switches * classes * 2 + 12 * hosts) * (fail.any() ? 2 : 1); // table, its scratch copy, per-host arrays
         heap("topology", "its forwarding tables and ports", tables + ports * BYTES_PER_PORT);
     }
 

@@ -132,7 +132,8 @@ final class Sampler implements EventHandler {
         lastSamplePs = now;
         values[s++][count] = transport.outOfOrder().heldNow();
         for (int q = 0; q < rateQps; q++) {
-            values[s++][count] = transport.senderOf(q).congestionControl().rateMbpsAt(now) / 1000.0;
+            var cc = transport.congestionControlOf(q); // a persistent queue pair's later message: its queue pair's rate
+            values[s++][count] = cc == null ? 0 : cc.rateMbpsAt(now) / 1000.0;
         }
         count++;
         sim.scheduleBackground(handlerId, now + intervalPs, 0, 0);

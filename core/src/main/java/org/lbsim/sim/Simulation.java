@@ -163,9 +163,10 @@ public final class Simulation {
                 .toArray(QueuePairScheme[]::new);
         int[][] deps = dependent ? flows.stream().map(Flow::deps).toArray(int[][]::new) : null;
         long[] gaps = dependent ? flows.stream().mapToLong(Flow::gapPs).toArray() : null;
+        int[] previousOnQp = scenario.nic().persistentQueuePairs() ? persistentChains(flows, qps, queuePairs.connectionOf()) : null;
         Transport transport = new Transport(network, qps, queuePairs.connectionOf(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged,
-                scenario.nic().batchPackets());
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, previousOnQp, cc, bundleOfQp, lbOfQp, rng,
+                pk.ackBytes(), converged, scenario.nic().batchPackets());
         if (failures.duringRun()) {
             // OFAN App. A for the fabric as it is: each time routing converges, rho_max of the new routes (a rho_max sender may follow it)
             int[] pairSrc = src;
@@ -276,6 +277,35 @@ public final class Simulation {
                 network.addRoutingListener(l::onRoutingChange);
             }
         }
+    }
+
+    /**
+     * Persistent queue pairs (NCCL keeps one connection per peer and channel for the whole run): the
+     * messages of one job between the same two hosts, in the same traffic class and channel, follow each
+     * other on one queue pair (the k-th queue pair of each connection when there are several), in the
+     * dependency graph's order (Kahn, stable: a collective's steps in step order, independent flows in
+     * workload order). Returns, per queue pair, the queue pair of the previous message on it, or -1.
+     */
+    static int[] persistentChains(List<Flow> flows, List<QpContext> qps, int[] connectionOf) {
+        int[] firstQp = new int[flows.size()];
+        java.util.Arrays.fill(firstQp, -1);
+        for (int q = qps.size() - 1; q >= 0; q--) {
+            firstQp[connectionOf[q]] = q;
+        }
+        record Key(int job, int src, int dst, int trafficClass, int channel, int qpIndex) {
+        }
+        java.util.Map<Key, Integer> last = new java.util.HashMap<>();
+        int[] previous = new int[qps.size()];
+        java.util.Arrays.fill(previous, -1);
+        for (int c : org.lbsim.workload.FlowGraph.topologicalOrder(flows)) {
+            Flow f = flows.get(c);
+            for (int q = firstQp[c]; q < qps.size() && connectionOf[q] == c; q++) {
+                Key k = new Key(f.job(), f.src(), f.dst(), f.trafficClass(), f.channel(), qps.get(q).qpIndex());
+                Integer before = last.put(k, q);
+                previous[q] = before == null ? -1 : before;
+            }
+        }
+        return previous;
     }
 
     /** The queue pairs of a run and the connection (flow) each carries part of. */

@@ -3,8 +3,10 @@ package org.lbsim.topology;
 /**
  * Forwarding tables of every switch: for each (switch, destination host) the group of egress
  * ports on shortest valley-free paths, with their W-ECMP weights. Groups are deduplicated per
- * switch (same ports and same weights) and stored flat, so a lookup is two array reads. An empty
- * group means the destination is unreachable.
+ * switch (same ports and same weights) and stored flat. The table is stored per destination class
+ * (hosts routed alike, on a fat tree the hosts of one ToR; see {@link RouteTable}) plus each host's
+ * own last hop, so a lookup is two or three reads of small arrays. An empty group means the
+ * destination is unreachable.
  *
  * <p>W-ECMP (OFAN 5.2, App. F.4): the weight of a port is the number of shortest paths from its
  * next hop to the destination, divided by the greatest common divisor over the group. On a
@@ -17,9 +19,12 @@ public final class Fib {
     /** Largest sum of weights of a group; larger ones are scaled down proportionally (never below 1). */
     public static final int MAX_TOTAL_WEIGHT = 4096;
 
-    private final int hostCount;
     private final int firstSwitch;
-    private final int[] groupOf; // (switch - firstSwitch) * hostCount + dst -> group id
+    private final int classCount;
+    private final int[] classOf; // dst -> its destination class (RouteTable)
+    private final int[] groupOf; // (switch - firstSwitch) * classCount + class -> group id, or -1 - slot: see hostGroups
+    private final int[] hostStart; // dst -> offset in hostGroups
+    private final int[] hostGroups; // the groups of each destination's own attached switches (its last hop)
     private final int[] groupStart; // group -> offset in groupPorts, length groups + 1
     private final int[] groupPorts; // global port ids
     private final int[] groupWeight; // parallel to groupPorts: W-ECMP weight, >= 1
@@ -28,11 +33,14 @@ public final class Fib {
     private final int[] groupLocal; // group -> its index among its switch's groups
     private final int[] groupsPerSwitch;
 
-    Fib(int hostCount, int firstSwitch, int[] groupOf, int[] groupStart, int[] groupPorts, int[] groupWeight, int[] groupLocal,
-            int[] groupsPerSwitch) {
-        this.hostCount = hostCount;
+    Fib(int firstSwitch, int classCount, int[] classOf, int[] groupOf, int[] hostStart, int[] hostGroups, int[] groupStart,
+            int[] groupPorts, int[] groupWeight, int[] groupLocal, int[] groupsPerSwitch) {
         this.firstSwitch = firstSwitch;
+        this.classCount = classCount;
+        this.classOf = classOf;
         this.groupOf = groupOf;
+        this.hostStart = hostStart;
+        this.hostGroups = hostGroups;
         this.groupStart = groupStart;
         this.groupPorts = groupPorts;
         this.groupWeight = groupWeight;
@@ -76,8 +84,18 @@ public final class Fib {
         return groupsPerSwitch[switchNode - firstSwitch];
     }
 
+    /** The group of switch {@code switchNode} towards host {@code dstHost}. */
     public int group(int switchNode, int dstHost) {
-        return groupOf[(switchNode - firstSwitch) * hostCount + dstHost];
+        int g = groupOf[(switchNode - firstSwitch) * classCount + classOf[dstHost]];
+        return g >= 0 ? g : hostGroups[hostStart[dstHost] - 1 - g];
+    }
+
+    /**
+     * Number of destination classes: sets of hosts that every switch not attached to them routes
+     * alike (on a healthy fat tree, the hosts of one ToR); the table holds one entry per (switch, class).
+     */
+    public int destinationClasses() {
+        return classCount;
     }
 
     public int groupCount() {

@@ -25,7 +25,9 @@ public final class Routing {
         int nodes = t.nodeCount();
         int switches = nodes - hosts;
         int maxTier = t.maxTier();
-        int[] groupOf = new int[switches * hosts];
+        RouteTable table = new RouteTable(switches, hosts, hosts);
+        int[] column = new int[switches];
+        int[] attached = new int[Math.max(1, maxDegree(t))];
         GroupStore store = new GroupStore(switches);
         int[] down = new int[nodes];
         int[] best = new int[nodes];
@@ -98,10 +100,11 @@ public final class Routing {
                     rawWeight[i] = pathsFrom(t, t.peerNode(cand[from + i]), dst, hosts, cand, candStart, paths);
                 }
                 wecmpWeights(rawWeight, count, weight);
-                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, cand, from, weight, count);
+                column[s - hosts] = store.intern(s - hosts, cand, from, weight, count);
             }
+            table.add(dst, column, attached, attachedSwitches(t, dst, attached));
         }
-        return store.freeze(hosts, hosts, groupOf);
+        return store.freeze(hosts, table);
     }
 
     /**
@@ -113,7 +116,9 @@ public final class Routing {
         int hosts = t.hostCount();
         int nodes = t.nodeCount();
         int switches = nodes - hosts;
-        int[] groupOf = new int[switches * hosts];
+        RouteTable table = new RouteTable(switches, hosts, hosts);
+        int[] column = new int[switches];
+        int[] attached = new int[Math.max(1, maxDegree(t))];
         GroupStore store = new GroupStore(switches);
         int[] dist = new int[nodes];
         int[] queue = new int[nodes];
@@ -180,10 +185,11 @@ public final class Routing {
                     rawWeight[i] = fixed >= 0 ? 1 : paths[t.peerNode(scratch[i])];
                 }
                 wecmpWeights(rawWeight, count, weight);
-                groupOf[(s - hosts) * hosts + dst] = store.intern(s - hosts, scratch, 0, weight, count);
+                column[s - hosts] = store.intern(s - hosts, scratch, 0, weight, count);
             }
+            table.add(dst, column, attached, attachedSwitches(t, dst, attached));
         }
-        return store.freeze(hosts, hosts, groupOf);
+        return store.freeze(hosts, table);
     }
 
     /** Number of shortest valley-free paths from {@code node} to host {@code dst} along the candidates, memoized in {@code paths}. */
@@ -230,6 +236,25 @@ public final class Routing {
             b = r;
         }
         return a;
+    }
+
+    /** The distinct switches host {@code h} has a port to, ascending, into {@code into}; returns how many. */
+    private static int attachedSwitches(Topology t, int h, int[] into) {
+        int n = 0;
+        for (int p = t.firstPort(h); p < t.portEnd(h); p++) {
+            int peer = t.peerNode(p);
+            if (!t.isHost(peer)) {
+                into[n++] = peer;
+            }
+        }
+        Arrays.sort(into, 0, n);
+        int distinct = 0;
+        for (int i = 0; i < n; i++) {
+            if (distinct == 0 || into[distinct - 1] != into[i]) {
+                into[distinct++] = into[i];
+            }
+        }
+        return distinct;
     }
 
     private static int maxDegree(Topology t) {
@@ -288,8 +313,9 @@ public final class Routing {
             return g;
         }
 
-        Fib freeze(int hostCount, int firstSwitch, int[] groupOf) {
-            return new Fib(hostCount, firstSwitch, groupOf, Arrays.copyOf(starts, groups + 1), Arrays.copyOf(ports, portsUsed),
+        Fib freeze(int firstSwitch, RouteTable table) {
+            return new Fib(firstSwitch, table.classCount(), table.classOf(), table.switchMajor(), table.hostStart(), table.hostGroups(),
+                    Arrays.copyOf(starts, groups + 1), Arrays.copyOf(ports, portsUsed),
                     Arrays.copyOf(weights, portsUsed), Arrays.copyOf(local, groups), groupsOfSwitchCount.clone());
         }
     }

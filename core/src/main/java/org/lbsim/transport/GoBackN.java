@@ -14,14 +14,24 @@ import org.lbsim.scenario.ScenarioException;
  * unacknowledged PSN.
  */
 public final class GoBackN implements LossRecovery {
-    public record Params(@Doc("microseconds without progress before the sender rewinds (PRO: 80)") double rtoUs) {
+    public record Params(
+            @Doc("microseconds without progress before the sender rewinds (PRO: 80)") double rtoUs,
+            @Doc(NicSelectiveRepeat.NACK_GENERATION_DOC) String nackGeneration,
+            @Doc(NicSelectiveRepeat.NACK_INTERVAL_DOC) double nackIntervalUs) {
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
+            NackGeneration.check(nackGeneration, nackIntervalUs);
+        }
+
+        /** One NACK per expected PSN. */
+        public Params(double rtoUs) {
+            this(rtoUs, NackGeneration.ONCE_PER_EPSN, NicSelectiveRepeat.DEFAULT_NACK_INTERVAL_US);
         }
     }
 
     public static LossRecoveryFactory factory(Params p) {
         long rtoPs = Time.us(p.rtoUs());
+        long nackRepeatPs = NackGeneration.repeatAfterPs(p.nackGeneration(), p.nackIntervalUs());
         return new LossRecoveryFactory() {
             @Override
             public LossRecovery create(QpContext qp) {
@@ -30,7 +40,7 @@ public final class GoBackN implements LossRecovery {
 
             @Override
             public ReceiverPolicy receiverPolicy(QpContext qp) {
-                return new InOrderOnlyReceiver();
+                return new InOrderOnlyReceiver(new NackGeneration(nackRepeatPs));
             }
         };
     }

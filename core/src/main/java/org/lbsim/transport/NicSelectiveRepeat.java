@@ -15,14 +15,32 @@ import org.lbsim.scenario.ScenarioException;
  * progress) resends everything from the oldest unacknowledged PSN.
  */
 public final class NicSelectiveRepeat implements LossRecovery {
-    public record Params(@Doc("microseconds without progress before the sender resends from the oldest unacknowledged PSN (PRO: 80)") double rtoUs) {
+    public record Params(
+            @Doc("microseconds without progress before the sender resends from the oldest unacknowledged PSN (PRO: 80)") double rtoUs,
+            @Doc(NACK_GENERATION_DOC) String nackGeneration,
+            @Doc(NACK_INTERVAL_DOC) double nackIntervalUs) {
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
+            NackGeneration.check(nackGeneration, nackIntervalUs);
+        }
+
+        /** Themis 2.2's receiver: at most one NACK per ePSN. */
+        public Params(double rtoUs) {
+            this(rtoUs, NackGeneration.ONCE_PER_EPSN, DEFAULT_NACK_INTERVAL_US);
         }
     }
 
+    static final String NACK_GENERATION_DOC = "when the receiver NACKs out-of-order data: 'once-per-epsn' (Themis 2.2: at most one NACK per"
+            + " expected PSN) or 'epsn-change-or-interval' (the HPCC / ConWeave ns-3 receiver, conweave-ns3 rdma-hw.cc:651-658: a NACK"
+            + " whenever the expected PSN differs from the last NACKed one or nackIntervalUs have passed since the last NACK)";
+    static final String NACK_INTERVAL_DOC = "with nackGeneration 'epsn-change-or-interval': microseconds after a NACK before the same"
+            + " expected PSN is NACKed again (HPCC's ns-3 default 500; conweave-ns3's RdmaHw default 4, rdma-hw.cc:42-43)";
+    /** HPCC's ns-3 default NACK interval (its rdma-hw.cc "NACK Generation Interval", 500 us). */
+    static final double DEFAULT_NACK_INTERVAL_US = 500;
+
     public static LossRecoveryFactory factory(Params p) {
         long rtoPs = Time.us(p.rtoUs());
+        long nackRepeatPs = NackGeneration.repeatAfterPs(p.nackGeneration(), p.nackIntervalUs());
         return new LossRecoveryFactory() {
             @Override
             public LossRecovery create(QpContext qp) {
@@ -31,7 +49,7 @@ public final class NicSelectiveRepeat implements LossRecovery {
 
             @Override
             public ReceiverPolicy receiverPolicy(QpContext qp) {
-                return new NicSelectiveRepeatReceiver();
+                return new NicSelectiveRepeatReceiver(new NackGeneration(nackRepeatPs));
             }
         };
     }

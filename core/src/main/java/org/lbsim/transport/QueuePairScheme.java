@@ -17,6 +17,16 @@ public interface QueuePairScheme {
     /** The parts of one queue pair; {@code sender} is the queue pair seen from its sending host. */
     QpParts create(HostContext sender);
 
+    /**
+     * The parts of the next message on a persistent queue pair ({@code nic.queuePairs: persistent}) whose
+     * previous message, now fully acknowledged, had {@code previous}: loss recovery and the receiver's
+     * state start afresh for the new message's PSNs, and what the scheme keeps per queue pair (path
+     * states, the flow label) carries over. By default a bundle keeps nothing: fresh parts.
+     */
+    default QpParts next(HostContext sender, QpParts previous) {
+        return create(sender);
+    }
+
     /** The run's bundle for {@code lb}: its own when it is a {@link BundledScheme}, otherwise {@link #separate}. */
     static QueuePairScheme of(LoadBalancer lb, LossRecoveryFactory recovery) {
         return lb instanceof BundledScheme b ? b.queuePairScheme(recovery) : separate(lb, recovery);
@@ -24,9 +34,18 @@ public interface QueuePairScheme {
 
     /** The decoupled default: entropy from the load balancer, sender recovery and receiver policy from the loss-recovery factory. */
     static QueuePairScheme separate(LoadBalancer lb, LossRecoveryFactory recovery) {
-        return sender -> {
-            LossRecovery r = recovery.create(sender.qp());
-            return new QpParts(lb.newEntropyPolicy(sender), r, recovery.receiverPolicy(sender.qp()));
+        return new QueuePairScheme() {
+            @Override
+            public QpParts create(HostContext sender) {
+                LossRecovery r = recovery.create(sender.qp());
+                return new QpParts(lb.newEntropyPolicy(sender), r, recovery.receiverPolicy(sender.qp()));
+            }
+
+            /** The same entropy policy (its flow label and whatever it learnt of paths); recovery and receiver per message. */
+            @Override
+            public QpParts next(HostContext sender, QpParts previous) {
+                return new QpParts(previous.entropy(), recovery.create(sender.qp()), recovery.receiverPolicy(sender.qp()));
+            }
         };
     }
 }

@@ -72,6 +72,18 @@ public final class ReceiverQp {
         this.handlerId = stack.transport().receiverTimerHandler();
     }
 
+    /**
+     * The next message of a persistent queue pair: the notification point's CNP pacing goes on from
+     * the previous message's receiver (one CNP per interval per queue pair, not per message).
+     */
+    void continueFrom(ReceiverQp previous) {
+        lastCnpPs = previous.lastCnpPs;
+    }
+
+    AckPolicy ackPolicy() {
+        return ackPolicy;
+    }
+
     /** Consumes a data packet; the answers (ACK, NACK, CNP) go to the host's control queue. */
     void onData(Packet data, long nowPs) {
         receivedPackets++;

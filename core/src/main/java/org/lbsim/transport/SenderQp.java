@@ -40,6 +40,8 @@ public final class SenderQp {
     /** Entropy each PSN last went out with, so a timeout can tell the entropy policy which labels failed. */
     private int[] entropyByPsn;
     private final java.util.function.IntConsumer reportLoss;
+    /** The parts its scheme made for it; the next message of a persistent queue pair is made from them. */
+    QpParts parts;
 
     // membership in the host's round-robin ring of queue pairs with something to send
     SenderQp prevActive;

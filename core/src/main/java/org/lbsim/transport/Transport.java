@@ -32,6 +32,14 @@ import org.lbsim.topology.Fib;
  * control queue or the sender's extras), and the receiver's timer is idle. What the results need
  * of a released queue pair (packets sent, retransmissions, duplicates, ...) is kept in a few
  * primitive arrays. So memory follows the queue pairs in progress, not all of them.
+ *
+ * <p>Persistent queue pairs ({@code nic.queuePairs: persistent}): a message may name the previous
+ * message on its queue pair. It starts only once that one is fully acknowledged (a message ready
+ * earlier waits for it), and it is built from what the previous one leaves: the same congestion
+ * control object (DCQCN's rate, alpha, timers and pacing go on), the scheme's per-queue-pair state
+ * through {@link QueuePairScheme#next}, the receiver's CNP pacing and ACK labels. Loss recovery and
+ * the receiver's PSN state start afresh per message; each message is still its own flow with its
+ * own completion time.
  */
 public final class Transport implements EventHandler {
     private final Simulator sim;
@@ -69,6 +77,9 @@ public final class Transport implements EventHandler {
     // building queue pairs when they start (dependent connections) and releasing them when done
     private final Network network;
     private final List<QpContext> contexts;
+    /** By queue pair: left out of its connection's data when the connection started ({@link #splitOverCarriers}). */
+    private final boolean[] carriesNothing;
+    private long idleQueuePairs;
     private final CongestionControlFactory cc;
     private final QueuePairScheme[] bundleOfQp;
     private final LoadBalancer[] lbOfQp;
@@ -102,6 +113,17 @@ public final class Transport implements EventHandler {
     private long retiredCnps;
     private long retiredDuplicatesSentTotal;
     private long retiredNotifications;
+    // persistent queue pairs (all null when every message has its own queue pair)
+    /** The previous message on each queue pair's persistent queue pair, -1 for the first. */
+    private final int[] previousOnQp;
+    private final int[] nextOnQp;
+    /** The sender and receiver of a queue pair's previous message, held from its completion until this one is built. */
+    private final SenderQp[] carriedSender;
+    private final ReceiverQp[] carriedReceiver;
+    private final boolean[] qpDone;
+    /** Ready to start, but waiting for the previous message on its queue pair. */
+    private final boolean[] waitingForQp;
+    private final boolean[] connectionStarted;
 
     /**
      * Out-of-order degree of arriving data (PSN minus the receiver's expected PSN) as a log2
@@ -239,6 +261,19 @@ public final class Transport implements EventHandler {
                      int[][] depsOfConnection, long[] gapPsOfConnection,
                      CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
                      Fib convergedFib, int batchPackets) {
+        this(network, qps, connectionOfQp, startPsOfQp, connections, depsOfConnection, gapPsOfConnection, null, cc, bundleOfQp, lbOfQp, rng,
+                ackBytes, convergedFib, batchPackets);
+    }
+
+    /**
+     * @param previousOnQp for each queue pair, the queue pair of the previous message on the same persistent
+     *                     queue pair, or -1; null when every message has its own queue pair. Together with the
+     *                     dependencies the chains must be acyclic
+     */
+    public Transport(Network network, List<QpContext> qps, int[] connectionOfQp, long[] startPsOfQp, int connections,
+                     int[][] depsOfConnection, long[] gapPsOfConnection, int[] previousOnQp,
+                     CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
+                     Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
         java.util.Set<QueuePairScheme> registered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (QueuePairScheme scheme : bundleOfQp) {
@@ -258,7 +293,7 @@ public final class Transport implements EventHandler {
         senders = new SenderQp[n];
         receivers = new ReceiverQp[n];
         this.network = network;
-        this.contexts = qps;
+        this.contexts = new java.util.ArrayList<>(qps); // a connection's shares may be re-split when it starts (carriesData)
         this.cc = cc;
         this.bundleOfQp = bundleOfQp;
         this.lbOfQp = lbOfQp;
@@ -273,11 +308,40 @@ public final class Transport implements EventHandler {
         Arrays.fill(connectionDonePs, -1);
         lazy = new boolean[n];
         kept = new boolean[n];
+        carriesNothing = new boolean[n];
         outstanding = new int[n];
         int lazyCount = 0;
+        if (previousOnQp != null) {
+            this.previousOnQp = previousOnQp.clone();
+            nextOnQp = new int[n];
+            Arrays.fill(nextOnQp, -1);
+            for (int i = 0; i < n; i++) {
+                int prev = previousOnQp[i];
+                if (prev == i || prev >= n || (prev >= 0 && nextOnQp[prev] >= 0)) {
+                    throw new IllegalArgumentException("queue pair " + i + " cannot follow queue pair " + prev + " on a persistent queue pair");
+                }
+                if (prev >= 0) {
+                    nextOnQp[prev] = i;
+                }
+            }
+            carriedSender = new SenderQp[n];
+            carriedReceiver = new ReceiverQp[n];
+            qpDone = new boolean[n];
+            waitingForQp = new boolean[n];
+            connectionStarted = new boolean[connections];
+        } else {
+            this.previousOnQp = null;
+            nextOnQp = null;
+            carriedSender = null;
+            carriedReceiver = null;
+            qpDone = null;
+            waitingForQp = null;
+            connectionStarted = null;
+        }
         for (int i = 0; i < n; i++) {
             qpsLeft[connectionOfQp[i]]++;
-            lazy[i] = depsOfConnection != null && depsOfConnection[connectionOfQp[i]].length > 0;
+            // a later message of a persistent queue pair is built from its predecessor's state, so when it starts
+            lazy[i] = depsOfConnection != null && depsOfConnection[connectionOfQp[i]].length > 0 || continues(i);
             lazyCount += lazy[i] ? 1 : 0;
         }
         senderTimers = sim.register((qp, tag) -> {
@@ -381,22 +445,37 @@ public final class Transport implements EventHandler {
         startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
         handlerId = sim.register(this);
         if (startOrder.length > 0) {
-            wakePs = senders[startOrder[0]].startPs();
+            wakePs = startPsOfQp[startOrder[0]];
             sim.schedule(handlerId, wakePs, 0, wakeGeneration);
         }
+    }
+
+    /** Whether queue pair {@code q} carries a later message of a persistent queue pair. */
+    private boolean continues(int q) {
+        return previousOnQp != null && previousOnQp[q] >= 0;
     }
 
     /** Builds queue pair {@code i}'s sender and receiver; host policies see {@code fib} as the routes. */
     private SenderQp build(int i, Fib fib) {
         QpContext ctx = contexts.get(i);
-        var congestion = cc.create(ctx);
-        QpParts parts = bundleOfQp[i].create(new HostContext(ctx, network.topology(), fib, rng.stream("entropy", i), sim));
+        SenderQp before = carriedSender == null ? null : carriedSender[i];
+        ReceiverQp receivedBefore = before == null ? null : carriedReceiver[i];
+        // a persistent queue pair's next message goes on with its congestion control and scheme state
+        var congestion = before != null ? before.congestionControl() : cc.create(ctx);
+        HostContext host = new HostContext(ctx, network.topology(), fib, rng.stream("entropy", i), sim);
+        QpParts parts = before != null ? bundleOfQp[i].next(host, before.parts) : bundleOfQp[i].create(host);
         senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), congestion, parts.recovery(), parts.entropy(),
                 parts.sender(), startPsOfQp[i]);
+        senders[i].parts = parts;
         receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
-                lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
+                receivedBefore != null ? receivedBefore.ackPolicy()
+                        : lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
                 parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
-        if (rhoMaxNowMbps >= 0) {
+        if (before != null) {
+            receivers[i].continueFrom(receivedBefore);
+            carriedSender[i] = null;
+            carriedReceiver[i] = null;
+        } else if (rhoMaxNowMbps >= 0) {
             congestion.onRhoMaxChange(rhoMaxNowMbps, sim.nowPs());
         }
         maxLive = Math.max(maxLive, ++live);
@@ -469,7 +548,7 @@ public final class Transport implements EventHandler {
     public void keepQueuePairs(int count) {
         for (int i = 0; i < Math.min(count, senders.length); i++) {
             kept[i] = true;
-            if (senders[i] == null) {
+            if (senders[i] == null && !continues(i)) { // a persistent queue pair's later message is built from its predecessor
                 build(i, hostFib);
             }
         }
@@ -575,22 +654,28 @@ public final class Transport implements EventHandler {
         }
         long now = sim.nowPs();
         wakePs = Long.MAX_VALUE;
-        while (nextToStart < startOrder.length && senders[startOrder[nextToStart]].startPs() <= now) {
-            SenderQp qp = senders[startOrder[nextToStart++]];
-            qp.congestionControl().onStart(now);
-            stacks[qp.ctx.src()].activate(qp);
+        while (nextToStart < startOrder.length && startPsOfQp[startOrder[nextToStart]] <= now) {
+            start(startOrder[nextToStart++], now);
         }
         while (!pendingStarts.isEmpty() && pendingStarts.topPs() <= now) {
             int c = pendingStarts.pop();
-            startedPsOf[c] = now;
+            if (c < 0) { // a queue pair whose predecessor on its persistent queue pair just completed
+                start(-c - 1, now);
+                continue;
+            }
+            if (connectionStarted == null) {
+                startedPsOf[c] = now;
+            }
+            boolean resplit = qpsFrom[c + 1] - qpsFrom[c] > 1 && splitOverCarriers(c, now);
             for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
                 int q = qpsOfConnection[k];
-                SenderQp qp = senders[q] != null ? senders[q] : build(q, hostFib);
-                qp.congestionControl().onStart(now);
-                stacks[qp.ctx.src()].activate(qp);
+                if (resplit && carriesNothing[q]) {
+                    continue;
+                }
+                start(q, now);
             }
         }
-        long next = nextToStart < startOrder.length ? senders[startOrder[nextToStart]].startPs() : Long.MAX_VALUE;
+        long next = nextToStart < startOrder.length ? startPsOfQp[startOrder[nextToStart]] : Long.MAX_VALUE;
         if (!pendingStarts.isEmpty()) {
             next = Math.min(next, pendingStarts.topPs());
         }
@@ -598,6 +683,76 @@ public final class Transport implements EventHandler {
             wakePs = next;
             sim.schedule(handlerId, next, 0, ++wakeGeneration);
         }
+    }
+
+    /**
+     * Connection {@code c} starts: when its scheme leaves some of its queue pairs out
+     * ({@link LoadBalancer#carriesData}), its bytes are split evenly over the others and the left-out
+     * ones complete at once with nothing to send. Returns whether it re-split; not when any queue pair
+     * is built already (kept for the sampler) or when all or none carry data.
+     */
+    private boolean splitOverCarriers(int c, long now) {
+        if (previousOnQp != null) {
+            return false; // persistent queue pairs keep their messages: a left-out one would hold up its successors
+        }
+        int carriers = 0;
+        long bytes = 0;
+        for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
+            int q = qpsOfConnection[k];
+            if (senders[q] != null) {
+                return false;
+            }
+            QpContext ctx = contexts.get(q);
+            bytes += ctx.messageBytes();
+            carriesNothing[q] = !lbOfQp[q].carriesData(ctx);
+            carriers += carriesNothing[q] ? 0 : 1;
+        }
+        if (carriers == 0 || carriers == qpsFrom[c + 1] - qpsFrom[c]) {
+            return false;
+        }
+        int j = 0;
+        for (int k = qpsFrom[c]; k < qpsFrom[c + 1]; k++) {
+            int q = qpsOfConnection[k];
+            if (carriesNothing[q]) {
+                completed++;
+                qpsLeft[c]--;
+                retiredReceiverDonePs[q] = now; // nothing to receive (dependent queue pairs have retired-state arrays)
+                idleQueuePairs++;
+                continue;
+            }
+            QpContext x = contexts.get(q);
+            long share = bytes / carriers + (j++ < bytes % carriers ? 1 : 0);
+            int packets = (int) Math.max(1, (share + x.mtuBytes() - 1) / x.mtuBytes());
+            contexts.set(q, new QpContext(x.qp(), x.src(), x.dst(), share, packets, x.mtuBytes(), x.headerBytes(), x.gapBytes(),
+                    x.lineRateMbps(), x.baseRttPs(), x.rhoMaxMbps(), x.startPs(), x.hostPhase(), x.trafficClass(), x.qpIndex(),
+                    x.qpsPerConnection()));
+        }
+        return true;
+    }
+
+    /** Queue pairs of dependent connections that their scheme left without data when the connection started. */
+    public long idleQueuePairs() {
+        return idleQueuePairs;
+    }
+
+    /**
+     * Starts queue pair {@code q} now; a later message of a persistent queue pair whose previous message
+     * is not acknowledged yet waits for it instead (an RC queue pair carries its messages in order).
+     */
+    private void start(int q, long now) {
+        if (continues(q) && !qpDone[previousOnQp[q]]) {
+            waitingForQp[q] = true;
+            return;
+        }
+        SenderQp qp = senders[q] != null ? senders[q] : build(q, hostFib);
+        if (connectionStarted != null && !connectionStarted[connectionOfQp[q]]) {
+            connectionStarted[connectionOfQp[q]] = true;
+            startedPsOf[connectionOfQp[q]] = now; // its first queue pair's start, after any wait for its queue pair
+        }
+        if (!continues(q)) {
+            qp.congestionControl().onStart(now); // a persistent queue pair started with its first message
+        }
+        stacks[qp.ctx.src()].activate(qp);
     }
 
     /** Queues connection {@code c}, whose dependencies all completed, to start after its gap. */
@@ -610,9 +765,18 @@ public final class Transport implements EventHandler {
         }
     }
 
+    /** Queues queue pair {@code q}, which waited for its persistent queue pair, to start at {@code at}. */
+    private void queueStart(int q, long at) {
+        pendingStarts.push(at, -q - 1);
+        if (at < wakePs) {
+            wakePs = at;
+            sim.schedule(handlerId, at, 0, ++wakeGeneration);
+        }
+    }
+
     /**
      * Pending starts ordered by time, then by when they were queued (deterministic ties): a binary
-     * heap over primitive arrays.
+     * heap over primitive arrays. An entry is a connection, or -1 - q for a single queue pair q.
      */
     private static final class StartHeap {
         private long[] timePs = new long[16];
@@ -707,6 +871,19 @@ public final class Transport implements EventHandler {
     void onFlowComplete(SenderQp qp) {
         completed++;
         lastCompletionPs = sim.nowPs();
+        if (nextOnQp != null) {
+            int q = qp.qp();
+            qpDone[q] = true;
+            int following = nextOnQp[q];
+            if (following >= 0) {
+                carriedSender[following] = qp;
+                carriedReceiver[following] = receivers[q];
+                if (waitingForQp[following]) {
+                    waitingForQp[following] = false;
+                    queueStart(following, sim.nowPs());
+                }
+            }
+        }
         int c = connectionOfQp[qp.qp()];
         if (--qpsLeft[c] == 0) {
             long now = sim.nowPs();
@@ -776,6 +953,22 @@ public final class Transport implements EventHandler {
      */
     public SenderQp senderOf(int qp) {
         return senders[qp];
+    }
+
+    /**
+     * The congestion control that sets queue pair {@code qp}'s rate: its sender's, or, for a later message of
+     * a persistent queue pair not built yet, that of the nearest earlier message still held; null if none is.
+     */
+    public org.lbsim.cc.CongestionControl congestionControlOf(int qp) {
+        for (int q = qp; q >= 0; q = continues(q) ? previousOnQp[q] : -1) {
+            if (senders[q] != null) {
+                return senders[q].congestionControl();
+            }
+            if (carriedSender != null && carriedSender[q] != null) {
+                return carriedSender[q].congestionControl();
+            }
+        }
+        return null;
     }
 
     /** Queue pair {@code qp}'s receiver; null when its sender is (see {@link #senderOf}). */

@@ -42,9 +42,16 @@ public final class Collectives {
         private final long gapPs;
         private final long startPs;
         private final int[][] ready;
+        private final int channel;
 
         Channel(Builder b, int[] hosts, int job, int trafficClass, long gapPs, long startPs, int[][] initial) {
+            this(b, hosts, job, trafficClass, gapPs, startPs, initial, 0);
+        }
+
+        /** {@code channel}: which of the collective's parallel chains this is (NCCL opens queue pairs per peer and channel). */
+        Channel(Builder b, int[] hosts, int job, int trafficClass, long gapPs, long startPs, int[][] initial, int channel) {
             this.b = b;
+            this.channel = channel;
             this.hosts = hosts;
             this.job = job;
             this.trafficClass = trafficClass;
@@ -72,7 +79,7 @@ public final class Collectives {
                 int[] deps = before[from[k]];
                 ids[k] = b.flows.size();
                 b.flows.add(new Flow(hosts[from[k]], hosts[to[k]], bytes, startPs, trafficClass, job, phase, deps,
-                        deps.length == 0 ? 0 : gapPs));
+                        deps.length == 0 ? 0 : gapPs, channel));
                 sent[from[k]] = true;
                 next.get(from[k]).add(ids[k]);
             }
@@ -231,7 +238,7 @@ public final class Collectives {
             }
             // NCCL's double binary tree (PRO V): two complementary trees, each carrying half of S; reduce up, then broadcast down
             case "all-reduce/tree" -> {
-                Channel second = new Channel(b, hosts, job, cls, gapPs, startPs, wait);
+                Channel second = new Channel(b, hosts, job, cls, gapPs, startPs, wait, 1);
                 long half = Math.max(1, s / 2);
                 int[] t0 = binaryTreeParents(n);
                 int[] t1 = mirroredTreeParents(n);

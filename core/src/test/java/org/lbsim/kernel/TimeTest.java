@@ -35,6 +35,25 @@ class TimeTest {
         assertThat(Time.serializationPs(1, 25_000)).isEqualTo(320);
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3, 4})
+    void thePrecomputedPicosecondsPerByteGiveTheDividedTimeBitForBit(int seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        long[] usual = {1_000, 10_000, 25_000, 40_000, 100_000, 200_000, 400_000, 800_000, 1_600_000, 8_000_000, 300_000, 3_200_000, 123_457};
+        for (int i = 0; i < 20_000; i++) {
+            long mbps = i < usual.length * 100 ? usual[i % usual.length] : 1 + rng.nextLong(10_000_000);
+            long bytes = rng.nextLong(1L << 32);
+            long exact = Time.exactPsPerByte(mbps);
+            assertThat(Time.serializationPs(bytes, mbps, exact)).as("%d B at %d Mb/s", bytes, mbps).isEqualTo(Time.serializationPs(bytes, mbps));
+            if (exact == 0) {
+                assertThat(8_000_000L % mbps).isNotZero(); // only a rate without a whole ps per byte divides
+            }
+        }
+        assertThat(Time.exactPsPerByte(800_000)).isEqualTo(10);
+        assertThat(Time.exactPsPerByte(300_000)).isZero();
+        assertThat(Time.exactPsPerByte(3_200_000)).isZero(); // 2.5 ps per byte
+    }
+
     @Test
     void unitConversionsRoundToTheNearestPicosecond() {
         assertThat(Time.ns(0.5)).isEqualTo(500);

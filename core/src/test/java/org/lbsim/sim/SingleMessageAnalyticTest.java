@@ -25,7 +25,7 @@ import org.lbsim.scenario.TopologySpec;
  * FCT is computed here frame by frame from the packet format and the link parameters, never from
  * the simulator's own bound code.
  */
-class SingleMessageAnalyticTest {
+public class SingleMessageAnalyticTest {
     private static final int MTU = 4096;
     private static final int HEADER = 62;
     private static final int ACK = 64;
@@ -44,7 +44,7 @@ class SingleMessageAnalyticTest {
      * frame with one 64 B ACK as soon as its NIC is free (busy for an ACK plus its gap), and ACKs
      * travel back in the same way over ports that carry nothing else.
      */
-    static long expectedFctPs(int hops, long messageBytes, long psPerByte, long delayPs) {
+    public static long expectedFctPs(int hops, long messageBytes, long psPerByte, long delayPs) {
         int frames = (int) ((messageBytes + MTU - 1) / MTU);
         long gapPs = GAP * psPerByte;
         long[] ser = new long[frames];

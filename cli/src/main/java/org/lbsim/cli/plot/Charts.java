@@ -3,23 +3,60 @@ package org.lbsim.cli.plot;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.Shape;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
+import java.text.FieldPosition;
+import java.text.NumberFormat;
+import java.text.ParsePosition;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.XYSeries.XYSeriesRenderStyle;
-import org.knowm.xchart.style.Styler.LegendLayout;
-import org.knowm.xchart.style.Styler.LegendPosition;
-import org.knowm.xchart.style.markers.Marker;
-import org.knowm.xchart.style.markers.SeriesMarkers;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.CategoryLabelPositions;
+import org.jfree.chart.axis.NumberAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.block.BlockBorder;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.Plot;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.category.LineAndShapeRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.renderer.category.StatisticalBarRenderer;
+import org.jfree.chart.renderer.xy.XYErrorRenderer;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.title.LegendTitle;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.HorizontalAlignment;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.RectangleEdge;
+import org.jfree.chart.ui.RectangleInsets;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.DefaultCategoryDataset;
+import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.data.xy.YIntervalSeries;
+import org.jfree.data.xy.YIntervalSeriesCollection;
 import org.lbsim.metrics.TimeSeries;
 
 /**
- * The figures lbsim draws, built on XChart with one house style (white background, a palette
- * that survives colour blindness, legend below the plot). Every builder returns a {@link Figure}
- * ready for PNG or SVG; long inputs are downsampled here ({@link Downsample}, {@link Stats#ecdf}).
+ * The figures lbsim draws, built on JFreeChart with one house style (white background, a palette
+ * that survives colour blindness, legend below the plot). Chart types are used as designed:
+ * categories on a category axis (grouped bars, every category labelled), numbers on a number
+ * axis, log axes with labelled ticks at any range ({@link LabelledLogAxis}). Every builder returns
+ * a {@link Figure} with the data behind it as CSV; long inputs are downsampled here
+ * ({@link Downsample}, {@link Stats#ecdf}).
  */
 public final class Charts {
     public static final int WIDTH = 800;
@@ -30,7 +67,7 @@ public final class Charts {
         /** Stand-alone figures ({@code lbsim plot}). */
         public static final Size DEFAULT = new Size(WIDTH, HEIGHT);
         /** Figures of an HTML report, two side by side. */
-        public static final Size REPORT = new Size(640, 400);
+        public static final Size REPORT = new Size(640, 420);
     }
 
     /** Okabe-Ito, then a few darker extras for many series. */
@@ -39,44 +76,60 @@ public final class Charts {
         new Color(86, 180, 233), new Color(213, 94, 0), new Color(0, 0, 0), new Color(120, 120, 120),
         new Color(240, 228, 66), new Color(140, 86, 75), new Color(23, 190, 207), new Color(148, 103, 189),
     };
-    private static final Marker[] MARKERS = {
-        SeriesMarkers.CIRCLE, SeriesMarkers.DIAMOND, SeriesMarkers.SQUARE, SeriesMarkers.TRIANGLE_UP,
-        SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS, SeriesMarkers.OVAL,
-    };
-    /** Tick labels of log axes: 100,000 rather than 1E5. */
-    private static final String LOG_PATTERN = "#,##0.####";
-    /** Prefix of series that carry error bars or fit lines only; never shown in the legend. */
-    private static final String HIDDEN = "\u200b";
+    private static final Font TITLE_FONT = new Font(Font.SANS_SERIF, Font.BOLD, 15);
+    private static final Font AXIS_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 13);
+    private static final Font TICK_FONT = new Font(Font.SANS_SERIF, Font.PLAIN, 12);
+    private static final Font CAPTION_FONT = new Font(Font.SANS_SERIF, Font.ITALIC, 11);
+    /** Series spanning more than this ratio (two decades) get a log y axis unless the caller chose. */
+    static final double AUTO_LOG_RATIO = 100;
+    /** A power-law fit needs at least this many distinct x values; with fewer its slope says little. */
+    public static final int MIN_FIT_POINTS = 4;
 
     /** What the error bars of a grouped figure show. */
     public enum ErrorBars {
-        /** from the smallest to the largest run */
-        MINMAX,
+        /** the 95 % confidence interval of the mean, Student t with n - 1 degrees of freedom */
+        CI95("bars: 95 % confidence interval of the mean (Student t, n \u2212 1 degrees of freedom)"),
         /** mean +- one sample standard deviation */
-        STDDEV,
-        NONE
+        STDDEV("bars: \u00b1 one sample standard deviation"),
+        NONE("");
+
+        final String caption;
+
+        ErrorBars(String caption) {
+            this.caption = caption;
+        }
     }
 
-    /** Options of {@link #grouped}. */
-    public record GroupedOptions(String title, ErrorBars errorBars, boolean logX, boolean logY, boolean fit, int width, int height) {
+    /**
+     * Options of {@link #grouped}. {@code logY} null: log when the means span more than two
+     * decades. {@code capY}: a limit the values cannot exceed (a switch buffer), NaN for none;
+     * marked on the figure when a series reaches it, and values at it are left out of fits.
+     */
+    public record GroupedOptions(String title, ErrorBars errorBars, boolean logX, Boolean logY, boolean fit, double capY, String capLabel,
+                                 int width, int height) {
         public static GroupedOptions of(String title) {
-            return new GroupedOptions(title, ErrorBars.MINMAX, false, false, false, WIDTH, HEIGHT);
+            return new GroupedOptions(title, ErrorBars.CI95, false, null, false, Double.NaN, "", WIDTH, HEIGHT);
         }
 
         public GroupedOptions withErrorBars(ErrorBars e) {
-            return new GroupedOptions(title, e, logX, logY, fit, width, height);
+            return new GroupedOptions(title, e, logX, logY, fit, capY, capLabel, width, height);
         }
 
-        public GroupedOptions withLog(boolean x, boolean y) {
-            return new GroupedOptions(title, errorBars, x, y, fit, width, height);
+        /** Log x as given, log y as given (null: automatic). */
+        public GroupedOptions withLog(boolean x, Boolean y) {
+            return new GroupedOptions(title, errorBars, x, y, fit, capY, capLabel, width, height);
         }
 
         public GroupedOptions withFit(boolean f) {
-            return new GroupedOptions(title, errorBars, logX, logY, f, width, height);
+            return new GroupedOptions(title, errorBars, logX, logY, f, capY, capLabel, width, height);
+        }
+
+        public GroupedOptions withCap(double cap, String label) {
+            return new GroupedOptions(title, errorBars, logX, logY, fit, cap, label, width, height);
         }
 
         public GroupedOptions withSize(int w, int h) {
-            return new GroupedOptions(title, errorBars, logX, logY, fit, w, h);
+            return new GroupedOptions(title, errorBars, logX, logY, fit, capY, capLabel, w, h);
         }
     }
 
@@ -85,41 +138,137 @@ public final class Charts {
         if (System.getProperty("java.awt.headless") == null) {
             System.setProperty("java.awt.headless", "true");
         }
+        // rotated labels (a category axis at 45 degrees) as strings under a rotation, not as glyph
+        // outlines: the SVG then has them as <text>. The workaround was for JDKs before 6.
+        org.jfree.chart.text.TextUtils.setUseDrawRotatedStringWorkaround(false);
     }
 
     private Charts() {
     }
 
-    static XYChart base(String title, String xTitle, String yTitle, int width, int height) {
-        XYChart c = new XYChart(width, height);
-        c.setTitle(title);
-        c.setXAxisTitle(xTitle);
-        c.setYAxisTitle(yTitle);
-        var s = c.getStyler();
-        s.setChartBackgroundColor(Color.WHITE);
-        s.setPlotBackgroundColor(Color.WHITE);
-        s.setPlotBorderColor(new Color(160, 160, 160));
-        s.setPlotGridLinesColor(new Color(225, 225, 225));
-        s.setPlotGridLinesStroke(new BasicStroke(1f));
-        s.setChartTitleBoxVisible(false);
-        s.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        s.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        s.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        s.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        s.setLegendPosition(LegendPosition.OutsideS);
-        s.setLegendLayout(LegendLayout.Horizontal);
-        s.setLegendBorderColor(Color.WHITE);
-        s.setSeriesColors(PALETTE);
-        s.setSeriesMarkers(MARKERS);
-        s.setMarkerSize(7);
-        s.setErrorBarsColorSeriesColor(true);
-        s.setLocale(Locale.ROOT);
-        s.setAntiAlias(true);
+    static Color color(int i) {
+        return PALETTE[i % PALETTE.length];
+    }
+
+    private static Shape shape(int i) {
+        double s = 7;
+        double h = s / 2;
+        return switch (i % 5) {
+            case 0 -> new Ellipse2D.Double(-h, -h, s, s);
+            case 1 -> polygon(0, -h - 1, h + 1, 0, 0, h + 1, -h - 1, 0);
+            case 2 -> new Rectangle2D.Double(-h, -h, s, s);
+            case 3 -> polygon(0, -h - 1, h + 1, h, -h - 1, h);
+            default -> polygon(-h - 1, -h, h + 1, -h, 0, h + 1);
+        };
+    }
+
+    private static Shape polygon(double... xy) {
+        Path2D.Double p = new Path2D.Double();
+        p.moveTo(xy[0], xy[1]);
+        for (int i = 2; i < xy.length; i += 2) {
+            p.lineTo(xy[i], xy[i + 1]);
+        }
+        p.closePath();
+        return p;
+    }
+
+    /** The number format of every numeric tick: {@link Labels#number}. */
+    static NumberFormat numberFormat() {
+        return new NumberFormat() {
+            private static final long serialVersionUID = 1L;
+
+            @Override
+            public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
+                return toAppendTo.append(Labels.number(number));
+            }
+
+            @Override
+            public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
+                return toAppendTo.append(Labels.number(number));
+            }
+
+            @Override
+            public Number parse(String source, ParsePosition parsePosition) {
+                throw new UnsupportedOperationException("figures only format numbers");
+            }
+        };
+    }
+
+    private static NumberAxis numberAxis(String title, boolean includeZero, boolean integers) {
+        NumberAxis a = new NumberAxis(title);
+        a.setAutoRangeIncludesZero(includeZero);
+        if (integers) {
+            a.setStandardTickUnits(NumberAxis.createIntegerTickUnits(Locale.ROOT));
+        }
+        a.setNumberFormatOverride(numberFormat());
+        style(a);
+        return a;
+    }
+
+    private static LabelledLogAxis logAxis(String title, boolean horizontal, int lengthPx) {
+        LabelledLogAxis a = new LabelledLogAxis(title, Labels::number, Math.max(4, lengthPx / (horizontal ? 70 : 35)));
+        a.setSmallestValue(1e-12);
+        style(a);
+        return a;
+    }
+
+    private static void style(org.jfree.chart.axis.Axis a) {
+        a.setLabelFont(AXIS_FONT);
+        a.setTickLabelFont(TICK_FONT);
+        a.setTickLabelPaint(new Color(40, 40, 40));
+        a.setAxisLinePaint(new Color(120, 120, 120));
+        a.setTickMarkPaint(new Color(120, 120, 120));
+    }
+
+    private static void stylePlot(Plot p) {
+        p.setBackgroundPaint(Color.WHITE);
+        p.setOutlinePaint(new Color(160, 160, 160));
+        p.setInsets(new RectangleInsets(6, 6, 6, 14));
+        if (p instanceof XYPlot xy) {
+            xy.setDomainGridlinePaint(new Color(225, 225, 225));
+            xy.setRangeGridlinePaint(new Color(225, 225, 225));
+            xy.setDomainGridlineStroke(new BasicStroke(1f));
+            xy.setRangeGridlineStroke(new BasicStroke(1f));
+        } else if (p instanceof CategoryPlot c) {
+            c.setRangeGridlinePaint(new Color(225, 225, 225));
+            c.setRangeGridlineStroke(new BasicStroke(1f));
+        }
+    }
+
+    /** The chart around a plot: title, legend below (when asked), caption at the bottom. */
+    private static JFreeChart chart(String title, Plot plot, boolean legend, String caption) {
+        stylePlot(plot);
+        JFreeChart c = new JFreeChart(title, TITLE_FONT, plot, legend);
+        c.setBackgroundPaint(Color.WHITE);
+        c.setAntiAlias(true);
+        c.setTextAntiAlias(true);
+        c.setPadding(new RectangleInsets(4, 4, 4, 4));
+        LegendTitle l = c.getLegend();
+        if (l != null) {
+            l.setPosition(RectangleEdge.BOTTOM);
+            l.setFrame(BlockBorder.NONE);
+            l.setItemFont(TICK_FONT);
+            l.setBackgroundPaint(Color.WHITE);
+        }
+        if (caption != null && !caption.isEmpty()) {
+            TextTitle t = new TextTitle(caption, CAPTION_FONT);
+            t.setPosition(RectangleEdge.BOTTOM);
+            t.setHorizontalAlignment(HorizontalAlignment.LEFT);
+            t.setPaint(new Color(90, 90, 90));
+            t.setMargin(new RectangleInsets(4, 6, 0, 6));
+            c.addSubtitle(t);
+        }
         return c;
     }
 
-    static Color color(int i) {
-        return PALETTE[i % PALETTE.length];
+    private static XYLineAndShapeRenderer lines(int count, float width) {
+        XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
+        r.setDrawSeriesLineAsPath(true);
+        for (int i = 0; i < count; i++) {
+            r.setSeriesPaint(i, color(i));
+            r.setSeriesStroke(i, new BasicStroke(width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
+        }
+        return r;
     }
 
     /**
@@ -127,20 +276,19 @@ public final class Charts {
      * {@link Downsample#DEFAULT_POINTS}; y values multiplied by {@code scale}. Series names go
      * through {@code label}. Null when there is nothing to draw.
      */
-    public static Figure timeSeries(String name, String title, String yTitle, List<TimeSeries> series, double scale,
-                                    java.util.function.UnaryOperator<String> label) {
+    public static Figure timeSeries(String name, String title, String yTitle, List<TimeSeries> series, double scale, UnaryOperator<String> label) {
         return timeSeries(name, title, yTitle, series, scale, label, Size.DEFAULT);
     }
 
-    public static Figure timeSeries(String name, String title, String yTitle, List<TimeSeries> series, double scale,
-                                    java.util.function.UnaryOperator<String> label, Size size) {
+    public static Figure timeSeries(String name, String title, String yTitle, List<TimeSeries> series, double scale, UnaryOperator<String> label,
+                                    Size size) {
         List<TimeSeries> drawable = series.stream().filter(t -> t.size() > 0).toList();
         if (drawable.isEmpty()) {
             return null;
         }
-        XYChart c = base(title, "simulated time (\u00b5s)", yTitle, size.width(), size.height());
-        c.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
-        int i = 0;
+        XYSeriesCollection data = new XYSeriesCollection();
+        Csv csv = new Csv("series", "time_us", yTitle);
+        Set<String> names = new LinkedHashSet<>();
         for (TimeSeries t : drawable) {
             double[] x = new double[t.size()];
             double[] y = new double[t.size()];
@@ -149,59 +297,67 @@ public final class Charts {
                 y[k] = t.values()[k] * scale;
             }
             double[][] d = Downsample.minMax(x, y, Downsample.DEFAULT_POINTS);
-            XYSeries s = c.addSeries(unique(c, label.apply(t.name())), d[0], d[1]);
-            s.setMarker(SeriesMarkers.NONE);
-            s.setLineColor(color(i++));
-            s.setLineWidth(1.4f);
+            String key = unique(names, label.apply(t.name()));
+            XYSeries s = new XYSeries(key, false, true);
+            for (int k = 0; k < d[0].length; k++) {
+                s.add(d[0][k], d[1][k], false);
+                csv.row(key, d[0][k], d[1][k]);
+            }
+            data.addSeries(s);
         }
-        evenSpacingOff(c, true, true);
-        legendPlacement(c);
-        return new Figure(name, c);
+        XYPlot plot = new XYPlot(data, numberAxis("simulated time (\u00b5s)", false, false), numberAxis(yTitle, true, false),
+                lines(drawable.size(), 1.4f));
+        JFreeChart c = chart(title, plot, drawable.size() > 1, null);
+        return new Figure(name, c, size.width(), size.height(), "", csv.text());
     }
 
     /**
      * Empirical CDFs, one curve per entry (entries without values are skipped). Null when no
-     * entry has values. With {@code logX}, values <= 0 are left out of the curve.
+     * entry has values. The x axis is logarithmic with {@code logX}, or when every value is
+     * positive and they span more than two decades; then values <= 0 are left out of the curve.
      */
     public static Figure cdf(String name, String title, String xTitle, Map<String, double[]> samples, boolean logX) {
         return cdf(name, title, xTitle, samples, logX, Size.DEFAULT);
     }
 
     public static Figure cdf(String name, String title, String xTitle, Map<String, double[]> samples, boolean logX, Size size) {
-        XYChart c = base(title, xTitle, "fraction \u2264 x", size.width(), size.height());
-        c.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Step);
-        c.getStyler().setYAxisMin(0.0);
-        c.getStyler().setYAxisMax(1.0);
-        c.getStyler().setXAxisLogarithmic(logX);
-        int i = 0;
+        boolean log = logX || spansDecades(samples.values().stream().flatMapToDouble(Arrays::stream).toArray());
+        XYSeriesCollection data = new XYSeriesCollection();
+        Csv csv = new Csv("series", xTitle, "fraction_at_most_x");
+        Set<String> names = new LinkedHashSet<>();
         for (Map.Entry<String, double[]> e : samples.entrySet()) {
             double[] v = e.getValue();
-            if (logX) {
-                v = java.util.Arrays.stream(v).filter(d -> d > 0).toArray();
+            if (log) {
+                v = Arrays.stream(v).filter(d -> d > 0).toArray();
             }
             double[][] d = Stats.ecdf(v, Downsample.DEFAULT_POINTS);
             if (d[0].length == 0) {
                 continue;
             }
-            XYSeries s = c.addSeries(unique(c, e.getKey()), d[0], d[1]);
-            s.setMarker(SeriesMarkers.NONE);
-            s.setLineColor(color(i++));
-            s.setLineWidth(1.6f);
+            String key = unique(names, e.getKey());
+            XYSeries s = new XYSeries(key, false, true);
+            for (int k = 0; k < d[0].length; k++) {
+                if (k > 0) {
+                    s.add(d[0][k], d[1][k - 1], false); // the step: flat up to the next value, then up
+                }
+                s.add(d[0][k], d[1][k], false);
+                csv.row(key, d[0][k], d[1][k]);
+            }
+            data.addSeries(s);
         }
-        if (c.getSeriesMap().isEmpty()) {
+        if (data.getSeriesCount() == 0) {
             return null;
         }
-        evenSpacingOff(c, !logX, true);
-        if (logX) {
-            c.getStyler().setXAxisDecimalPattern(LOG_PATTERN);
-        }
-        legendPlacement(c);
-        return new Figure(name, c);
+        ValueAxis x = log ? logAxis(xTitle + " (log scale)", true, size.width()) : numberAxis(xTitle, false, false);
+        NumberAxis y = numberAxis("fraction \u2264 x", true, false);
+        y.setRange(0, 1.02);
+        XYPlot plot = new XYPlot(data, x, y, lines(data.getSeriesCount(), 1.6f));
+        return new Figure(name, chart(title, plot, true, null), size.width(), size.height(), "", csv.text());
     }
 
     /**
      * CDF of the out-of-order degree from the receivers' log2 histogram (bucket 0 = in order,
-     * bucket b >= 1 = degrees [2^(b-1), 2^b)): at the tick "<= 2^b - 1", the fraction of data
+     * bucket b >= 1 = degrees [2^(b-1), 2^b)): at the category "2^b - 1", the fraction of data
      * packets that arrived at most that far ahead of the expected PSN. Null when nothing arrived.
      */
     public static Figure outOfOrderCdf(String name, String title, long[] log2Histogram) {
@@ -214,235 +370,314 @@ public final class Charts {
         if (n == 0) {
             return null;
         }
-        XYChart c = base(title, "out-of-order degree d (packets ahead of the expected PSN)", "fraction of arrivals with degree \u2264 d",
-                size.width(), size.height());
-        c.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Line);
-        if (n == 1 || d[1][0] > 0.999) {
-            c.getStyler().setYAxisMin(0.0);
-        }
-        c.getStyler().setYAxisMax(1.0);
-        double[] x = new double[n];
-        List<Object> labels = new ArrayList<>();
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        Csv csv = new Csv("degree_at_most", "fraction_of_arrivals");
         for (int b = 0; b < n; b++) {
-            x[b] = b;
-            labels.add(b == 0 ? "0" : String.format(Locale.ROOT, "%d", (1L << b) - 1));
+            String label = Labels.number((1L << b) - 1);
+            data.addValue(d[1][b], "data packets", label);
+            csv.row(label, d[1][b]);
         }
-        XYSeries s = c.addSeries("data packets", x, d[1]);
-        s.setMarker(SeriesMarkers.CIRCLE);
-        s.setLineColor(color(0));
-        s.setMarkerColor(color(0));
-        evenSpacingOff(c, false, true);
-        categoricalAxis(c, labels);
-        c.getStyler().setLegendVisible(false);
-        return new Figure(name, c);
+        CategoryAxis x = categoryAxis("out-of-order degree d (packets ahead of the expected PSN)", data.getColumnKeys(), size.width());
+        NumberAxis y = numberAxis("fraction of arrivals with degree \u2264 d", true, false);
+        y.setRange(0, 1.02);
+        LineAndShapeRenderer r = new LineAndShapeRenderer(true, true);
+        r.setSeriesPaint(0, color(0));
+        r.setSeriesShape(0, shape(0));
+        CategoryPlot plot = new CategoryPlot(data, x, y, r);
+        return new Figure(name, chart(title, plot, false, null), size.width(), size.height(), "", csv.text());
+    }
+
+    /** A category axis that labels every category, rotated or over two lines when they do not fit side by side. */
+    private static CategoryAxis categoryAxis(String title, List<?> categories, int widthPx) {
+        CategoryAxis a = new CategoryAxis(title);
+        style(a);
+        int longest = categories.stream().mapToInt(k -> String.valueOf(k).length()).max().orElse(1);
+        double perCategory = (widthPx - 120.0) / Math.max(1, categories.size());
+        if (longest * 7.2 > perCategory) {
+            a.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
+            a.setMaximumCategoryLabelWidthRatio(4f);
+        }
+        a.setMaximumCategoryLabelLines(2);
+        a.setCategoryMargin(0.2);
+        a.setLowerMargin(0.03);
+        a.setUpperMargin(0.03);
+        return a;
     }
 
     /**
-     * One series per group: the mean of the runs at each x with error bars over the runs;
-     * categorical x values are spread slightly per group so bars do not overlap. With
-     * {@code fit}, a least-squares power law per group (on log-log, over the individual runs)
-     * is drawn dashed and its slope is given in the legend. Null when there is no data.
+     * One series per group, the mean of the runs at each x with error bars over them (by default
+     * the 95 % Student-t confidence interval; the caption says which). Categorical x: grouped bars. Numeric x: lines with markers; with {@code fit}, a least-squares
+     * power law per group (log-log, over the individual runs, at least {@link #MIN_FIT_POINTS}
+     * distinct x values, values at the cap left out) dashed, its slope in the legend. Null when
+     * there is no data.
      */
     public static Figure grouped(String name, Grouped data, GroupedOptions o) {
         if (data.isEmpty()) {
             return null;
         }
-        XYChart c = base(o.title(), data.xTitle(), data.yTitle(), o.width(), o.height());
-        var st = c.getStyler();
-        boolean logX = o.logX() && data.numericX();
-        st.setXAxisLogarithmic(logX);
-        st.setYAxisLogarithmic(o.logY());
-        boolean bars = o.errorBars() != ErrorBars.NONE && data.maxRunsPerPoint() > 1;
+        boolean logX = o.logX() && data.numericX() && data.groups().values().stream().flatMap(List::stream).allMatch(c -> c.xValue() > 0);
+        double[] means = data.groups().values().stream().flatMap(List::stream).mapToDouble(c -> c.y().mean()).toArray();
+        boolean logY = o.logY() != null ? o.logY() : spansDecades(means);
         int groups = data.groups().size();
-        double dodge = data.numericX() || groups == 1 ? 0 : Math.min(0.5 / groups, 0.15);
-        int gi = 0;
-        for (Map.Entry<String, List<Grouped.Cell>> g : data.groups().entrySet()) {
-            List<Grouped.Cell> cells = g.getValue().stream()
-                    .filter(cell -> (!logX || cell.xValue() > 0) && (!o.logY() || cell.y().mean() > 0)).toList();
-            if (cells.isEmpty()) {
+        boolean bars = o.errorBars() != ErrorBars.NONE && data.maxRunsPerPoint() > 1;
+        boolean capped = !Double.isNaN(o.capY()) && data.groups().values().stream().flatMap(List::stream)
+                .anyMatch(c -> c.y().max() >= o.capY() * (1 - 1e-9));
+        Csv csv = new Csv("group", data.xTitle(), "runs", "mean", "ci95_low", "ci95_high", "stddev", "min", "max");
+        Plot plot;
+        List<String> fitNotes = new ArrayList<>();
+        if (!data.numericX()) {
+            DefaultStatisticalCategoryDataset ds = new DefaultStatisticalCategoryDataset();
+            for (Map.Entry<String, List<Grouped.Cell>> g : data.groups().entrySet()) {
+                String key = groupLabel(g.getKey(), groups);
+                for (Object cat : data.categories()) {
+                    Grouped.Cell cell = g.getValue().stream().filter(c -> c.x().equals(cat)).findFirst().orElse(null);
+                    if (cell == null || (logY && cell.y().mean() <= 0)) {
+                        continue;
+                    }
+                    double half = halfWidth(cell.y(), o.errorBars());
+                    ds.add(cell.y().mean(), bars && !Double.isNaN(half) ? (Number) half : null, key, String.valueOf(cat));
+                    csvRow(csv, key, String.valueOf(cat), cell.y());
+                }
+            }
+            if (ds.getRowCount() == 0) {
+                return null;
+            }
+            CategoryAxis x = categoryAxis(data.xTitle(), data.categories(), o.width());
+            ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
+            // grouped bars, as the papers draw them; on a log axis they rise from its lower bound
+            StatisticalBarRenderer r = new StatisticalBarRenderer();
+            r.setBarPainter(new StandardBarPainter());
+            r.setShadowVisible(false);
+            r.setDrawBarOutline(false);
+            r.setItemMargin(0.04);
+            r.setIncludeBaseInRange(!logY);
+            r.setErrorIndicatorPaint(new Color(40, 40, 40));
+            r.setErrorIndicatorStroke(new BasicStroke(1.2f));
+            for (int i = 0; i < groups; i++) {
+                r.setSeriesPaint(i, color(i));
+            }
+            CategoryPlot cp = new CategoryPlot(ds, x, y, r);
+            if (capped) {
+                cp.addRangeMarker(capMarker(o));
+            }
+            plot = cp;
+        } else {
+            YIntervalSeriesCollection ds = new YIntervalSeriesCollection();
+            XYSeriesCollection fits = new XYSeriesCollection();
+            List<Integer> fitOf = new ArrayList<>();
+            int gi = 0;
+            for (Map.Entry<String, List<Grouped.Cell>> g : data.groups().entrySet()) {
+                List<Grouped.Cell> cells = g.getValue().stream().filter(c -> (!logX || c.xValue() > 0) && (!logY || c.y().mean() > 0)).toList();
+                if (cells.isEmpty()) {
+                    gi++;
+                    continue;
+                }
+                String key = groupLabel(g.getKey(), groups);
+                if (o.fit()) {
+                    double[][] p = fitPoints(data, g.getKey(), o.capY());
+                    long distinct = Arrays.stream(p[0]).filter(v -> v > 0).distinct().count();
+                    Stats.PowerFit fit = distinct >= MIN_FIT_POINTS ? Stats.powerFit(p[0], p[1]) : null;
+                    if (fit == null) {
+                        key += " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
+                        fitNotes.add(groupLabel(g.getKey(), groups) + ": " + distinct + " x values" + (capped ? " below the cap" : ""));
+                    } else {
+                        key += String.format(Locale.ROOT, " (slope %.2f)", fit.slope());
+                        double lo = Arrays.stream(p[0]).filter(v -> v > 0).min().orElseThrow();
+                        double hi = Arrays.stream(p[0]).max().orElseThrow();
+                        XYSeries f = new XYSeries(HIDDEN_FIT + key, false, true);
+                        int n = 40;
+                        for (int k = 0; k < n; k++) {
+                            double fx = lo * Math.pow(hi / lo, k / (n - 1.0));
+                            f.add(fx, fit.at(fx));
+                        }
+                        fits.addSeries(f);
+                        fitOf.add(gi);
+                    }
+                }
+                YIntervalSeries s = new YIntervalSeries(key, false, true);
+                for (Grouped.Cell c : cells) {
+                    double half = halfWidth(c.y(), o.errorBars());
+                    double lo = bars && !Double.isNaN(half) ? c.y().mean() - half : c.y().mean();
+                    double hi = bars && !Double.isNaN(half) ? c.y().mean() + half : c.y().mean();
+                    if (logY && lo <= 0) {
+                        lo = c.y().min() > 0 ? c.y().min() : c.y().mean() / 2; // a log axis has no 0
+                    }
+                    s.add(c.xValue(), c.y().mean(), lo, hi);
+                    csvRow(csv, groupLabel(g.getKey(), groups), c.xValue(), c.y());
+                }
+                ds.addSeries(s);
                 gi++;
+            }
+            if (ds.getSeriesCount() == 0) {
+                return null;
+            }
+            boolean integers = data.groups().values().stream().flatMap(List::stream).allMatch(c -> c.xValue() == Math.rint(c.xValue()));
+            ValueAxis x = logX ? logAxis(data.xTitle() + " (log scale)", true, o.width()) : numberAxis(data.xTitle(), false, integers);
+            ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
+            XYLineAndShapeRenderer r;
+            if (bars) {
+                XYErrorRenderer e = new XYErrorRenderer();
+                e.setDrawXError(false);
+                e.setDrawYError(true);
+                e.setCapLength(6);
+                r = e;
+            } else {
+                r = new XYLineAndShapeRenderer(true, true);
+            }
+            for (int i = 0; i < ds.getSeriesCount(); i++) {
+                r.setSeriesPaint(i, color(i));
+                r.setSeriesShape(i, shape(i));
+                r.setSeriesStroke(i, new BasicStroke(1.6f));
+            }
+            XYPlot xp = new XYPlot(ds, x, y, r);
+            if (fits.getSeriesCount() > 0) {
+                XYLineAndShapeRenderer fr = new XYLineAndShapeRenderer(true, false);
+                for (int i = 0; i < fits.getSeriesCount(); i++) {
+                    fr.setSeriesPaint(i, color(fitOf.get(i)));
+                    fr.setSeriesStroke(i, new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+                    fr.setSeriesVisibleInLegend(i, false);
+                }
+                xp.setDataset(1, fits);
+                xp.setRenderer(1, fr);
+            }
+            if (capped) {
+                xp.addRangeMarker(capMarker(o));
+            }
+            plot = xp;
+        }
+        List<String> caption = new ArrayList<>();
+        int minRuns = data.groups().values().stream().flatMap(List::stream).mapToInt(c -> c.y().n()).min().orElse(0);
+        int maxRuns = data.maxRunsPerPoint();
+        String runs = minRuns == maxRuns ? String.valueOf(maxRuns) : minRuns + "\u2013" + maxRuns;
+        if (maxRuns == 1) {
+            caption.add("One run per point" + (o.errorBars() != ErrorBars.NONE ? " (no interval)" : ""));
+        } else {
+            caption.add("Mean of " + runs + " runs per point");
+        }
+        if (bars) {
+            caption.add(o.errorBars().caption);
+        }
+        if (o.fit()) {
+            caption.add("dashed: least-squares power law (log-log), fitted only with \u2265 " + MIN_FIT_POINTS + " x values"
+                    + (capped ? ", values at the cap left out" : ""));
+        }
+        if (capped) {
+            caption.add("the " + (o.capLabel().isEmpty() ? "cap" : o.capLabel()) + " limits the values: a series that reaches it is clipped");
+        }
+        boolean legend = !(groups == 1 && data.groups().containsKey("") && !o.fit());
+        JFreeChart c = chart(o.title(), plot, legend, String.join("; ", caption) + ".");
+        return new Figure(name, c, o.width(), o.height(), String.join("; ", caption) + ".", csv.text());
+    }
+
+    /** Series of the fit lines: never in the legend, named apart from the data. */
+    private static final String HIDDEN_FIT = "fit of ";
+
+    private static ValueMarker capMarker(GroupedOptions o) {
+        ValueMarker m = new ValueMarker(o.capY(), new Color(200, 40, 40),
+                new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {3f, 3f}, 0f));
+        m.setLabel(o.capLabel().isEmpty() ? "cap" : o.capLabel());
+        m.setLabelFont(TICK_FONT);
+        m.setLabelPaint(new Color(200, 40, 40));
+        m.setLabelBackgroundColor(new Color(255, 255, 255, 220));
+        m.setLabelAnchor(RectangleAnchor.CENTER); // below the line, mid-plot: clear of series ending at the cap
+        m.setLabelTextAnchor(TextAnchor.TOP_CENTER);
+        m.setLabelOffset(new RectangleInsets(2, 6, 2, 2));
+        return m;
+    }
+
+    private static double[][] fitPoints(Grouped data, String group, double cap) {
+        double[][] p = data.points(group);
+        if (Double.isNaN(cap)) {
+            return p;
+        }
+        List<double[]> kept = new ArrayList<>();
+        for (int i = 0; i < p[0].length; i++) {
+            if (p[1][i] < cap * (1 - 1e-9)) {
+                kept.add(new double[] {p[0][i], p[1][i]});
+            }
+        }
+        return new double[][] {kept.stream().mapToDouble(k -> k[0]).toArray(), kept.stream().mapToDouble(k -> k[1]).toArray()};
+    }
+
+    private static double halfWidth(Stats.Summary s, ErrorBars e) {
+        return switch (e) {
+            case CI95 -> s.ci95HalfWidth();
+            case STDDEV -> s.n() > 1 ? s.stddev() : Double.NaN;
+            case NONE -> Double.NaN;
+        };
+    }
+
+    private static void csvRow(Csv csv, String group, Object x, Stats.Summary s) {
+        double half = s.ci95HalfWidth();
+        csv.row(group, x, s.n(), s.mean(), Double.isNaN(half) ? "" : s.mean() - half, Double.isNaN(half) ? "" : s.mean() + half,
+                s.n() > 1 ? s.stddev() : "", s.min(), s.max());
+    }
+
+    private static String groupLabel(String group, int groups) {
+        return group.isEmpty() ? (groups == 1 ? "mean" : "(none)") : group;
+    }
+
+    /** Whether the positive values span more than two decades (and none is <= 0). */
+    static boolean spansDecades(double[] values) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (double v : values) {
+            if (Double.isNaN(v)) {
                 continue;
             }
-            Color color = color(gi);
-            double offset = (gi - (groups - 1) / 2.0) * dodge;
-            double[] x = new double[cells.size()];
-            double[] y = new double[cells.size()];
-            for (int k = 0; k < x.length; k++) {
-                x[k] = cells.get(k).xValue() + offset;
-                y[k] = cells.get(k).y().mean();
+            if (v <= 0) {
+                return false;
             }
-            String label = g.getKey().isEmpty() ? (groups == 1 ? "mean" : "(none)") : g.getKey();
-            Stats.PowerFit fit = null;
-            if (o.fit()) {
-                double[][] p = data.points(g.getKey());
-                fit = Stats.powerFit(p[0], p[1]);
-                label += fit == null ? " (no fit)" : String.format(Locale.ROOT, " (slope %.2f)", fit.slope());
-            }
-            XYSeries s = c.addSeries(unique(c, label), x, y);
-            s.setXYSeriesRenderStyle(data.numericX() ? XYSeriesRenderStyle.Line : XYSeriesRenderStyle.Scatter);
-            s.setMarker(MARKERS[gi % MARKERS.length]);
-            s.setMarkerColor(color);
-            s.setLineColor(color);
-            if (bars) {
-                double[] mid = new double[x.length];
-                double[] half = new double[x.length];
-                for (int k = 0; k < x.length; k++) {
-                    Stats.Summary sum = cells.get(k).y();
-                    double lo = o.errorBars() == ErrorBars.MINMAX ? sum.min() : sum.mean() - sum.stddev();
-                    double hi = o.errorBars() == ErrorBars.MINMAX ? sum.max() : sum.mean() + sum.stddev();
-                    if (o.logY()) {
-                        lo = Math.max(lo, Math.min(sum.min(), sum.mean()) * 0.5); // never down to 0 on a log axis
-                    }
-                    mid[k] = (lo + hi) / 2;
-                    half[k] = (hi - lo) / 2;
-                }
-                XYSeries e = c.addSeries(HIDDEN + "bars " + gi, x, mid, half);
-                e.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
-                e.setMarker(SeriesMarkers.NONE);
-                e.setMarkerColor(color);
-                e.setLineColor(color);
-                e.setShowInLegend(false);
-            }
-            if (fit != null) {
-                double lo = java.util.Arrays.stream(x).min().orElseThrow();
-                double hi = java.util.Arrays.stream(x).max().orElseThrow();
-                int n = 40;
-                double[] fx = new double[n];
-                double[] fy = new double[n];
-                for (int k = 0; k < n; k++) {
-                    fx[k] = logX ? lo * Math.pow(hi / lo, k / (n - 1.0)) : lo + (hi - lo) * k / (n - 1.0);
-                    fy[k] = fit.at(fx[k]);
-                }
-                XYSeries f = c.addSeries(HIDDEN + "fit " + gi, fx, fy);
-                f.setXYSeriesRenderStyle(XYSeriesRenderStyle.Line);
-                f.setMarker(SeriesMarkers.NONE);
-                f.setLineColor(color);
-                f.setLineStyle(new BasicStroke(1.2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
-                f.setShowInLegend(false);
-            }
-            gi++;
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
         }
-        if (c.getSeriesMap().isEmpty()) {
-            return null;
-        }
-        evenSpacingOff(c, data.numericX() && !logX, !o.logY());
-        if (!data.numericX()) {
-            categoricalAxis(c, data.categories());
-        }
-        if (groups == 1 && data.groups().containsKey("") && !o.fit()) {
-            st.setLegendVisible(false);
-        }
-        if (logX || (data.numericX() && data.groups().values().stream().flatMap(List::stream).anyMatch(cell -> Math.abs(cell.xValue()) >= 1e4))) {
-            st.setXAxisDecimalPattern(LOG_PATTERN); // 1,000,000 rather than 1E6
-        }
-        if (o.logY()) {
-            st.setYAxisDecimalPattern(LOG_PATTERN);
-        }
-        legendPlacement(c);
-        return new Figure(name, c);
+        return hi > 0 && hi / lo > AUTO_LOG_RATIO;
     }
 
-    /** Category labels at 0, 1, 2 ...: an invisible anchor series puts a tick at each, the formatter names it. */
-    private static void categoricalAxis(XYChart c, List<Object> categories) {
-        int n = categories.size();
-        double[] x = new double[n];
-        double[] y = new double[n];
-        double anchorY = c.getSeriesMap().values().iterator().next().getYData()[0];
-        for (int k = 0; k < n; k++) {
-            x[k] = k;
-            y[k] = anchorY;
-        }
-        XYSeries a = c.addSeries(HIDDEN + "categories", x, y);
-        a.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
-        a.setMarker(SeriesMarkers.NONE);
-        a.setShowInLegend(false);
-        var st = c.getStyler();
-        int longest = categories.stream().mapToInt(k -> String.valueOf(k).length()).max().orElse(0);
-        boolean rotate = n * Math.max(longest, 4) * 8 > c.getWidth() - 120;
-        // Ticks between categories get blank labels. XChart widens the tick spacing when two labels
-        // are equal, so the blanks differ: the tick at v spells round(40 (v + 1)) in binary with
-        // spaces and no-break spaces. Blanks have no outline, so they never count against the fit
-        // of the labels. XChart sizes the tick-label band from the longest label (by characters),
-        // so when labels are rotated each name is padded with spaces on both sides to outnumber
-        // every blank: the band is then as tall as the longest rotated name, instead of as tall as
-        // a blank (zero) with the names cut off; equal padding keeps the name centred where XChart
-        // rotates it.
-        int blankMax = Long.toBinaryString(Math.round(40 * (n + 0.5))).length();
-        String pad = rotate ? " ".repeat(blankMax / 2 + 1) : "";
-        st.setxAxisTickLabelsFormattingFunction(v -> {
-            long k = Math.round(v);
-            if (Math.abs(v - k) < 1e-9 && k >= 0 && k < n) {
-                return pad + categories.get((int) k) + pad;
-            }
-            return Long.toBinaryString(Math.max(1, Math.round(40 * (v + 1)))).replace('0', ' ').replace('1', '\u00a0');
-        });
-        st.setXAxisMin(-0.5);
-        st.setXAxisMax(n - 0.5);
-        st.setPlotGridVerticalLinesVisible(false);
-        if (rotate) {
-            st.setXAxisLabelRotation(30);
-        }
-    }
-
-    /**
-     * XChart puts a tick at every data value when the distinct values of an axis are equally spaced
-     * (sample times, CDF levels of n flows): dozens of ticks. One invisible point at an irrational
-     * fraction of the range breaks the spacing, and the axis gets its usual round ticks.
-     */
-    private static void evenSpacingOff(XYChart c, boolean x, boolean y) {
-        double x0 = Double.POSITIVE_INFINITY;
-        double x1 = Double.NEGATIVE_INFINITY;
-        double y0 = Double.POSITIVE_INFINITY;
-        double y1 = Double.NEGATIVE_INFINITY;
-        for (XYSeries s : c.getSeriesMap().values()) {
-            for (double v : s.getXData()) {
-                x0 = Math.min(x0, v);
-                x1 = Math.max(x1, v);
-            }
-            for (double v : s.getYData()) {
-                if (!Double.isNaN(v)) {
-                    y0 = Math.min(y0, v);
-                    y1 = Math.max(y1, v);
-                }
-            }
-        }
-        if (!(x1 > x0) && !(y1 > y0)) {
-            return;
-        }
-        double f = 1 / Math.PI;
-        double hx = x && x1 > x0 ? x0 + (x1 - x0) * f : x0;
-        double hy = y && y1 > y0 ? y0 + (y1 - y0) * f : y0;
-        XYSeries h = c.addSeries(HIDDEN + "spacing", new double[] {hx}, new double[] {hy});
-        h.setXYSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
-        h.setMarker(SeriesMarkers.NONE);
-        h.setShowInLegend(false);
-    }
-
-    /** Legend below the plot when it fits on one line, else to the right, one entry per line. */
-    static void legendPlacement(XYChart c) {
-        int width = 0;
-        for (XYSeries s : c.getSeriesMap().values()) {
-            if (s.isShowInLegend()) {
-                width += 7 * s.getName().length() + 50;
-            }
-        }
-        if (width > c.getWidth() - 40) {
-            c.getStyler().setLegendPosition(LegendPosition.OutsideE);
-            c.getStyler().setLegendLayout(LegendLayout.Vertical);
-        }
-    }
-
-    private static String unique(XYChart c, String name) {
-        String n = name.isEmpty() ? " " : name;
+    private static String unique(Set<String> names, String name) {
+        String n = name.isEmpty() ? "(unnamed)" : name;
         String candidate = n;
-        for (int i = 2; c.getSeriesMap().containsKey(candidate); i++) {
+        for (int i = 2; names.contains(candidate); i++) {
             candidate = n + " (" + i + ")";
         }
+        names.add(candidate);
         return candidate;
     }
 
-    /** Every series added by a builder, hidden helpers included: for tests. */
-    static List<String> seriesNames(Figure f) {
-        return new ArrayList<>(((XYChart) f.chart()).getSeriesMap().keySet());
+    /** The legend entries of a figure, in order: for tests. */
+    static List<String> legend(Figure f) {
+        List<String> out = new ArrayList<>();
+        LegendItemCollection items = f.chart().getPlot().getLegendItems();
+        for (int i = 0; i < items.getItemCount(); i++) {
+            LegendItem it = items.get(i);
+            out.add(it.getLabel());
+        }
+        return out;
+    }
+
+    /** The data behind a figure as CSV text, numbers in full precision. */
+    static final class Csv {
+        private final StringBuilder sb = new StringBuilder();
+
+        Csv(String... header) {
+            row((Object[]) header);
+        }
+
+        void row(Object... cells) {
+            for (int i = 0; i < cells.length; i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                Object c = cells[i];
+                String s = c instanceof Double d ? (d == Math.rint(d) && Math.abs(d) < 1e15 ? Long.toString(d.longValue()) : Double.toString(d))
+                        : String.valueOf(c);
+                sb.append(s.contains(",") || s.contains("\"") || s.contains("\n") ? "\"" + s.replace("\"", "\"\"") + "\"" : s);
+            }
+            sb.append('\n');
+        }
+
+        String text() {
+            return sb.toString();
+        }
     }
 }

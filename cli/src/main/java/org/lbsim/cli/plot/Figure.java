@@ -1,5 +1,7 @@
 package org.lbsim.cli.plot;
 
+import java.awt.Rectangle;
+import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,18 +9,32 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.VectorGraphicsEncoder;
-import org.knowm.xchart.internal.chartpart.Chart;
+import javax.imageio.ImageIO;
+import org.jfree.chart.ChartRenderingInfo;
+import org.jfree.chart.JFreeChart;
+import org.jfree.svg.SVGGraphics2D;
+import org.jfree.svg.ViewBox;
 
-/** One chart, written as PNG (anti-aliased bitmap) or SVG (vector; long series are downsampled before they get here). */
+/**
+ * One chart with the data behind it, written as PNG (anti-aliased bitmap), SVG (vector, text as
+ * real {@code <text>} elements through JFreeSVG) and CSV (the numbers drawn). Long series are
+ * downsampled before they get here.
+ */
 public final class Figure {
     private final String name;
-    private final Chart<?, ?> chart;
+    private final JFreeChart chart;
+    private final int width;
+    private final int height;
+    private final String caption;
+    private final String csv;
 
-    Figure(String name, Chart<?, ?> chart) {
+    Figure(String name, JFreeChart chart, int width, int height, String caption, String csv) {
         this.name = name;
         this.chart = chart;
+        this.width = width;
+        this.height = height;
+        this.caption = caption;
+        this.csv = csv;
     }
 
     /** A short file-name-safe identifier, such as {@code fct-cdf}. */
@@ -27,30 +43,86 @@ public final class Figure {
     }
 
     public String title() {
-        return chart.getTitle();
+        return chart.getTitle() == null ? "" : chart.getTitle().getText();
     }
 
-    public Chart<?, ?> chart() {
+    /** What the marks and bars show ("" when the figure needs no explanation); also drawn under the figure. */
+    public String caption() {
+        return caption;
+    }
+
+    /** The data drawn, as CSV with a header line. */
+    public String csv() {
+        return csv;
+    }
+
+    public JFreeChart chart() {
         return chart;
     }
 
-    public byte[] png() {
-        try {
-            return BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    public int width() {
+        return width;
     }
 
-    /** The SVG document (UTF-8 text, with its XML declaration), compacted by {@link Svg#compact}. */
-    public String svg() {
+    public int height() {
+        return height;
+    }
+
+    public byte[] png() {
+        BufferedImage img = chart.createBufferedImage(width, height);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            ImageIO.write(img, "png", out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Svg.compact(out.toString(StandardCharsets.UTF_8));
+        return out.toByteArray();
+    }
+
+    private SVGGraphics2D draw(String idPrefix, ChartRenderingInfo info) {
+        SVGGraphics2D g = new SVGGraphics2D(width, height);
+        g.setDefsKeyPrefix(idPrefix); // ids from the prefix and a counter: same figure, same bytes
+        g.setGeomDoubleConverter(Figure::hundredths);
+        chart.draw(g, new Rectangle(0, 0, width, height), info);
+        return g;
+    }
+
+    /** The SVG document (UTF-8 text with its XML declaration); coordinates to a hundredth of a pixel. */
+    public String svg() {
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + draw(name + "-", null).getSVGElement(null, true,
+                new ViewBox(0, 0, width, height), null, null) + "\n";
+    }
+
+    /**
+     * An {@code <svg>} element to paste into an HTML page: no XML declaration, ids prefixed so
+     * several figures on one page do not clash, and a width that follows the page (the viewBox
+     * keeps the aspect ratio).
+     */
+    public String svgElement(String idPrefix) {
+        String s = draw(idPrefix, null).getSVGElement(idPrefix + "svg", false, new ViewBox(0, 0, width, height), null, null);
+        return s.replaceFirst("<svg ", "<svg style=\"width:100%;height:auto\" role=\"img\" ");
+    }
+
+    /** Renders once and returns where the plot area ended up: for tests of axes and labels. */
+    ChartRenderingInfo layout() {
+        ChartRenderingInfo info = new ChartRenderingInfo();
+        draw("layout-", info);
+        return info;
+    }
+
+    private static String hundredths(double v) {
+        long h = Math.round(v * 100);
+        if (h == 0) {
+            return "0";
+        }
+        String sign = h < 0 ? "-" : "";
+        long a = Math.abs(h);
+        long whole = a / 100;
+        long frac = a % 100;
+        if (frac == 0) {
+            return sign + whole;
+        }
+        return sign + whole + (frac % 10 == 0 ? "." + frac / 10 : (frac < 10 ? ".0" : ".") + frac);
     }
 
     /** Writes {@code .png} or {@code .svg} by the file's extension (creating parent folders). */
@@ -65,6 +137,13 @@ public final class Figure {
         } else {
             Files.write(file, png());
         }
+    }
+
+    /** The file of the data next to a figure file: {@code q.png} -> {@code q.csv}. */
+    public static Path csvBeside(Path figureFile) {
+        String n = figureFile.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return figureFile.resolveSibling((dot < 0 ? n : n.substring(0, dot)) + ".csv");
     }
 
     /** The two file formats. */

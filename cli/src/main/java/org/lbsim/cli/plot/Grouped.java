@@ -66,6 +66,25 @@ public final class Grouped {
         return new Grouped(xTitle, yTitle, numeric, List.copyOf(categories), groups);
     }
 
+    /**
+     * Rows whose x is the run column {@code xColumn}, with the axis in human terms (see
+     * {@link Labels}): numbers on a numeric axis in the column's unit ("message size (MiB)"),
+     * or, with {@code asCategories} or any non-number, categories such as "2 MiB" or "ecmp"
+     * (numbers as categories in increasing order).
+     */
+    public static Grouped ofColumn(String xColumn, String yTitle, List<Row> rows, boolean asCategories) {
+        boolean numbers = !rows.isEmpty() && rows.stream().allMatch(r -> r.x() instanceof Number);
+        if (numbers && !asCategories) {
+            double max = rows.stream().mapToDouble(r -> Math.abs(((Number) r.x()).doubleValue())).max().orElse(0);
+            Labels.Scaled axis = Labels.numericAxis(xColumn, max);
+            List<Row> scaled = rows.stream().map(r -> new Row(((Number) r.x()).doubleValue() * axis.factor(), r.group(), r.y())).toList();
+            return of(axis.title(), yTitle, scaled);
+        }
+        List<Row> ordered = numbers ? rows.stream().sorted(Comparator.comparingDouble(r -> ((Number) r.x()).doubleValue())).toList() : rows;
+        List<Row> named = ordered.stream().map(r -> new Row(Labels.value(xColumn, r.x()), r.group(), r.y())).toList();
+        return of(Labels.title(xColumn), yTitle, named);
+    }
+
     public String xTitle() {
         return xTitle;
     }

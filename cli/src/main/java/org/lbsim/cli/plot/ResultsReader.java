@@ -236,8 +236,28 @@ public final class ResultsReader implements AutoCloseable {
         return unitMetric("v." + quote(c), c, c);
     }
 
+    /** Axis titles of the common metrics, without their unit. */
+    private static final Map<String, String> METRIC_TITLES = Map.ofEntries(
+            Map.entry("cct_increase_pct", "CCT increase over the lower bound"),
+            Map.entry("cct_ps", "CCT"),
+            Map.entry("lower_bound_ps", "lower bound of the CCT"),
+            Map.entry("max_queue_bytes", "largest switch queue"),
+            Map.entry("mean_queue_bytes", "largest time-average queue of a layer"),
+            Map.entry("mean_fct_ps", "mean FCT"),
+            Map.entry("p50_fct_ps", "median FCT"),
+            Map.entry("p99_fct_ps", "99th percentile FCT"),
+            Map.entry("max_fct_ps", "largest FCT"),
+            Map.entry("paused_ps", "time paused (PFC)"),
+            Map.entry("tx_packets", "packets sent"));
+
     private static Metric unitMetric(String sql, String column, String title) {
-        String t = title.contains(".") ? title : title.replace('_', ' ');
+        String known = METRIC_TITLES.get(title);
+        String t = known != null ? known : title.contains(".") ? title : title.replace('_', ' ');
+        if (known != null) {
+            String unit = column.endsWith("_ps") ? " (\u00b5s)" : column.endsWith("_bytes") ? " (KB)" : column.endsWith("_pct") ? " (%)" : "";
+            return new Metric(sql, t + unit, column.endsWith("_ps") ? 1e-6 : column.endsWith("_bytes") ? 1e-3 : 1,
+                    column.endsWith("_ps") || column.endsWith("_bytes"));
+        }
         if (column.endsWith("_ps")) {
             return new Metric(sql, t.replace(" ps", "").replace("_ps", "") + " (\u00b5s)", 1e-6, true);
         }
@@ -323,7 +343,7 @@ public final class ResultsReader implements AutoCloseable {
                 }
                 List<String> group = new ArrayList<>();
                 for (int i = 0; i < by.size(); i++) {
-                    group.add(format(value(rs.getObject(3 + i))));
+                    group.add(Labels.value(by.get(i), value(rs.getObject(3 + i))));
                 }
                 out.add(new Grouped.Row(xv, String.join(" / ", group), d * y.scale()));
             }

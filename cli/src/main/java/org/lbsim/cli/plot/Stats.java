@@ -29,6 +29,41 @@ public final class Stats {
             double sd = values.length > 1 ? Math.sqrt(ss / (values.length - 1)) : 0;
             return new Summary(values.length, mean, min, max, sd);
         }
+
+        /**
+         * Half width of the 95 % confidence interval of the mean, Student t with n - 1 degrees of
+         * freedom: t(0.975, n - 1) * s / sqrt(n). NaN for a single value (no interval).
+         */
+        public double ci95HalfWidth() {
+            return n < 2 ? Double.NaN : studentT975(n - 1) * stddev / Math.sqrt(n);
+        }
+    }
+
+    /** Two-sided 95 % quantiles t(0.975, df) for df = 1 .. 30 (standard table values). */
+    private static final double[] T975 = {
+        12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+        2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+        2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
+    };
+
+    /**
+     * The 0.975 quantile of Student's t with {@code df} degrees of freedom: the table up to 30,
+     * beyond it the Cornish-Fisher expansion around the normal quantile 1.959964 (error < 1e-4).
+     */
+    public static double studentT975(int df) {
+        if (df < 1) {
+            throw new IllegalArgumentException("degrees of freedom must be >= 1, got " + df);
+        }
+        if (df <= T975.length) {
+            return T975[df - 1];
+        }
+        double z = 1.959963985;
+        double z3 = z * z * z;
+        double z5 = z3 * z * z;
+        double z7 = z5 * z * z;
+        double v = df;
+        return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v)
+                + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
     }
 
     /**

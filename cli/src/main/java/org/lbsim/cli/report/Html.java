@@ -60,7 +60,10 @@ final class Html {
         return v == null || v.isNaN() ? "\u2013" : String.format(Locale.ROOT, "%+.2f %%", v);
     }
 
-    /** Integers with thousands separators, decimals with 3 digits after the point. */
+    /**
+     * Integers with thousands separators; other numbers by their size, so a column reads alike:
+     * from 100 on one decimal (26,402.5), from 1 on two, below 1 three significant digits.
+     */
     static String num(Object o) {
         if (o == null) {
             return "\u2013";
@@ -76,7 +79,9 @@ final class Html {
             if (d == Math.rint(d) && Math.abs(d) < 1e15) {
                 return String.format(Locale.ROOT, "%,d", (long) d);
             }
-            return String.format(Locale.ROOT, "%,.3f", d);
+            double m = Math.abs(d);
+            return m >= 100 ? String.format(Locale.ROOT, "%,.1f", d) : m >= 1 ? String.format(Locale.ROOT, "%,.2f", d)
+                    : String.format(Locale.ROOT, "%.3g", d);
         }
         return esc(o);
     }

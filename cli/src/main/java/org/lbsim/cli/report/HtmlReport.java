@@ -13,9 +13,10 @@ import java.util.Set;
 import org.lbsim.cli.plot.Charts;
 import org.lbsim.cli.plot.Figure;
 import org.lbsim.cli.plot.Grouped;
+import org.lbsim.cli.plot.Labels;
 import org.lbsim.cli.plot.ResultsReader;
 import org.lbsim.cli.plot.Stats;
-import org.lbsim.cli.plot.Svg;
+import org.lbsim.metrics.TimeSeries;
 
 /**
  * One self-contained HTML page: inline CSS, figures as inline SVG, no script, no fetch of anything
@@ -27,6 +28,9 @@ public final class HtmlReport {
     static final int MAX_RUN_SECTIONS = 12;
     private static final String SCHEME = "loadBalancing.type";
     private static final String MESSAGE = "workload.messageBytes";
+    private static final String BUFFER = "switches.buffer.bytesPerPort";
+    /** Combinations of the other varying fields that get an FCT CDF overlay of the schemes. */
+    static final int MAX_OVERLAYS = 4;
 
     private static final String CSS = """
             :root{--line:#dde2e8;--muted:#5b6673}
@@ -50,8 +54,11 @@ public final class HtmlReport {
             th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;white-space:nowrap}
             th{background:#eef1f5;font-weight:600;white-space:normal;vertical-align:bottom}
             td:first-child,th:first-child{text-align:left}
+            .preface table{max-width:100%}
+            .preface th,.preface td{white-space:normal;text-align:left;vertical-align:top}
             .figs{display:grid;grid-template-columns:repeat(auto-fill,minmax(540px,1fr));gap:14px}
             figure{margin:0;background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px}
+            figcaption{color:var(--muted);font-size:12.5px;padding:2px 4px}
             figure svg{display:block}
             pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:10px 12px;overflow:auto;font-size:13px;line-height:1.35;max-height:560px}
             .note{background:#fff8e5;border:1px solid #efd9a0;border-radius:6px;padding:6px 10px;color:#6b4d00;margin:8px 0}
@@ -62,16 +69,37 @@ public final class HtmlReport {
 
     private final StringBuilder body = new StringBuilder();
     private final List<String[]> toc = new ArrayList<>();
+    private final Map<String, Figure> drawn = new LinkedHashMap<>();
+    /** Folder (relative to the page) the figures' SVG and CSV files are written to; null: none written. */
+    private final String figuresDir;
     private int figures;
 
-    private HtmlReport() {
+    private HtmlReport(String figuresDir) {
+        this.figuresDir = figuresDir;
+    }
+
+    /** A page and its figures by file stem ({@code fig-3-fct-cdf}), to be written into the page's figure folder. */
+    public record Page(String html, Map<String, Figure> figures) {
+        /** Writes each figure as SVG and its data as CSV into {@code dir}. */
+        public void writeFigures(java.nio.file.Path dir) throws java.io.IOException {
+            java.nio.file.Files.createDirectories(dir);
+            for (Map.Entry<String, Figure> e : figures.entrySet()) {
+                java.nio.file.Files.writeString(dir.resolve(e.getKey() + ".svg"), e.getValue().svg(), java.nio.charset.StandardCharsets.UTF_8);
+                java.nio.file.Files.writeString(dir.resolve(e.getKey() + ".csv"), e.getValue().csv(), java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
     }
 
     /** The report of one run. */
     public static String forRun(RunData run, String generator) {
-        HtmlReport r = new HtmlReport();
+        return runPage(run, generator, null).html();
+    }
+
+    /** The report of one run, each figure's caption linking to its SVG and CSV in {@code figuresDir} (relative to the page). */
+    public static Page runPage(RunData run, String generator, String figuresDir) {
+        HtmlReport r = new HtmlReport(figuresDir);
         r.run(run, "", true);
-        return r.page("lbsim report: " + run.title(), subtitle(run), generator);
+        return new Page(r.page("lbsim report: " + run.title(), subtitle(run), generator), r.drawn);
     }
 
     /** The report of a results database: one section per sweep, then the single runs. */
@@ -84,7 +112,15 @@ public final class HtmlReport {
      * reproduction's paper statements, our tables and the verdicts ("" for none).
      */
     public static String forDatabase(ResultsReader db, String title, String generator, String prefaceMarkdown) {
-        HtmlReport r = new HtmlReport();
+        return databasePage(db, title, generator, prefaceMarkdown, null).html();
+    }
+
+    /**
+     * As {@link #forDatabase(ResultsReader, String, String, String)}, each figure's caption linking
+     * to its SVG and CSV in {@code figuresDir} (relative to the page; null: no links).
+     */
+    public static Page databasePage(ResultsReader db, String title, String generator, String prefaceMarkdown, String figuresDir) {
+        HtmlReport r = new HtmlReport(figuresDir);
         if (!prefaceMarkdown.isBlank()) {
             r.section("h2", "paper", "The paper and lbsim", true);
             r.body.append("<div class=\"preface\">\n").append(Markdown.toHtml(prefaceMarkdown)).append("</div>\n");
@@ -97,7 +133,7 @@ public final class HtmlReport {
             if (sweep == null) {
                 r.singleRuns(db, rows, sweeps.size() == 1 && rows.size() == 1);
             } else {
-                r.sweep(sweep, rows);
+                r.sweep(db, sweep, rows);
             }
         }
         if (total == 0) {
@@ -106,7 +142,7 @@ public final class HtmlReport {
         long named = sweeps.stream().filter(Objects::nonNull).count();
         String sub = total + (total == 1 ? " run" : " runs") + (named > 0 ? " in " + named + (named == 1 ? " sweep" : " sweeps") : "")
                 + (sweeps.contains(null) ? (named > 0 ? " and " : ", ") + "single runs" : "");
-        return r.page("lbsim report: " + title, esc(sub), generator);
+        return new Page(r.page("lbsim report: " + title, esc(sub), generator), r.drawn);
     }
 
     private String page(String title, String subtitle, String generator) {
@@ -125,7 +161,7 @@ public final class HtmlReport {
             p.append("</ul></nav>\n");
         }
         p.append("</header>\n").append(body)
-                .append("<footer>Written by ").append(esc(generator)).append(". Figures: mean over the runs of a point; bars from the smallest to the largest run.")
+                .append("<footer>Written by ").append(esc(generator)).append(". Sweep figures: mean over the runs (seeds) of a point; bars: 95 % confidence interval of the mean (Student t), as each caption says.")
                 .append(" Times in \u00b5s, queues in KB (1000 bytes); drops, retransmissions and queues in sweep tables are means over the runs.</footer>\n</main>\n</body>\n</html>\n");
         return p.toString();
     }
@@ -261,8 +297,19 @@ public final class HtmlReport {
         body.append("<div class=\"figs\">\n");
         for (Figure f : list) {
             figures++;
+            String stem = "fig-" + figures + "-" + f.name();
+            drawn.put(stem, f);
             body.append("<figure id=\"fig-").append(figures).append("\" data-name=\"").append(esc(f.name())).append("\">")
-                    .append(Svg.inline(f.svg(), "f" + figures + "-")).append("</figure>\n");
+                    .append(f.svgElement("f" + figures + "-"));
+            List<String> cap = new ArrayList<>(); // the figure draws its own caption (what the bars are)
+            if (figuresDir != null) {
+                String base = esc(figuresDir + "/" + stem);
+                cap.add("<a href=\"" + base + ".csv\">data (CSV)</a> \u00b7 <a href=\"" + base + ".svg\">SVG</a>");
+            }
+            if (!cap.isEmpty()) {
+                body.append("<figcaption>").append(String.join(" ", cap)).append("</figcaption>");
+            }
+            body.append("</figure>\n");
         }
         body.append("</div>\n");
     }
@@ -324,12 +371,12 @@ public final class HtmlReport {
     private static String label(Map<String, Object> row, List<String> cols) {
         List<String> parts = new ArrayList<>();
         for (String c : cols) {
-            parts.add(str(row.get(c)));
+            parts.add(Labels.value(c, row.get(c)));
         }
         return String.join(" / ", parts);
     }
 
-    private void sweep(String sweep, List<Map<String, Object>> rows) {
+    private void sweep(ResultsReader db, String sweep, List<Map<String, Object>> rows) {
         String id = "sweep-" + Html.id(sweep);
         section("h2", id, "Sweep " + sweep, true);
         List<String> varying = varyingFields(rows);
@@ -339,6 +386,11 @@ public final class HtmlReport {
                 .append(seeds.size()).append(seeds.size() == 1 ? " seed" : " seeds")
                 .append(varying.isEmpty() ? "; no scenario field varies" : "; varying: " + esc(String.join(", ", varying))).append("</p>\n");
         figures(sweepFigures(sweep, rows, varying));
+        List<String> notDrawn = new ArrayList<>();
+        figures(overlayFigures(db, rows, varying, notDrawn));
+        for (String m : notDrawn) {
+            body.append("<p class=\"note\">Not drawn: ").append(esc(m)).append("</p>\n");
+        }
         sweepTable(rows, varying);
         Object yaml = rows.get(0).get("scenario_yaml");
         if (yaml != null) {
@@ -373,10 +425,12 @@ public final class HtmlReport {
                 cct.add(new Grouped.Row(r.get(x), label(r, by), n.doubleValue()));
             }
         }
-        Grouped g = Grouped.of(x, "CCT increase over the lower bound (%)", cct);
+        // a few sizes (or other numbers) read best as groups of bars, as the papers draw them
+        boolean few = cct.stream().map(Grouped.Row::x).distinct().count() <= 4;
+        Grouped g = Grouped.ofColumn(x, "CCT increase over the lower bound (%)", cct, few);
         boolean logX = g.numericX() && spansDecades(cct);
-        Figure f = Charts.grouped("cct-increase", g, Charts.GroupedOptions.of("CCT increase over the lower bound")
-                .withLog(logX, false).withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
+        Figure f = Charts.grouped("cct-increase", g, Charts.GroupedOptions.of(sweep + ": CCT increase over the lower bound")
+                .withLog(logX, null).withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
         if (f != null) {
             out.add(f);
         }
@@ -388,11 +442,93 @@ public final class HtmlReport {
                     q.add(new Grouped.Row(r.get(MESSAGE), label(r, groups), n.doubleValue() / 1e3));
                 }
             }
-            Figure fq = Charts.grouped("max-queue-vs-message", Grouped.of("message size (bytes)", "largest switch queue (KB)", q),
-                    Charts.GroupedOptions.of("Largest queue vs message size (log-log, fitted)").withLog(true, true).withFit(true)
-                            .withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
+            Charts.GroupedOptions qo = Charts.GroupedOptions.of(sweep + ": largest queue vs message size").withLog(true, true).withFit(true)
+                    .withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height());
+            Set<Object> buffers = new LinkedHashSet<>();
+            rows.forEach(r -> buffers.add(r.get(BUFFER)));
+            if (buffers.size() == 1 && buffers.iterator().next() instanceof Number b && b.doubleValue() > 0) {
+                qo = qo.withCap(b.doubleValue() / 1e3, "buffer cap (" + Labels.number(b.doubleValue() / 1e3) + " KB per port)");
+            }
+            Figure fq = Charts.grouped("max-queue-vs-message", Grouped.ofColumn(MESSAGE, "largest switch queue (KB)", q, false), qo);
             if (fq != null) {
                 out.add(fq);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The schemes overlaid: for each combination of the other varying fields (at most
+     * {@link #MAX_OVERLAYS}), one FCT CDF with a curve per scheme (the flows of all its seeds); for
+     * the first combination and the first seed, the queue series of each layer with a line per
+     * scheme. Why a figure is missing goes to {@code notDrawn}.
+     */
+    static List<Figure> overlayFigures(ResultsReader db, List<Map<String, Object>> rows, List<String> varying, List<String> notDrawn) {
+        List<Figure> out = new ArrayList<>();
+        if (rows.isEmpty() || !varying.contains(SCHEME)) {
+            return out;
+        }
+        List<String> others = varying.stream().filter(v -> !v.equals(SCHEME)).toList();
+        Map<String, List<Map<String, Object>>> combos = new LinkedHashMap<>();
+        for (Map<String, Object> r : rows) {
+            combos.computeIfAbsent(label(r, others), k -> new ArrayList<>()).add(r);
+        }
+        if (combos.size() > MAX_OVERLAYS) {
+            notDrawn.add("FCT CDFs for " + (combos.size() - MAX_OVERLAYS) + " of " + combos.size() + " settings (only the first "
+                    + MAX_OVERLAYS + " are overlaid; 'lbsim plot' or 'lbsim query' show the others)");
+        }
+        int shown = 0;
+        boolean anyFct = false;
+        for (Map.Entry<String, List<Map<String, Object>>> combo : combos.entrySet()) {
+            if (shown++ == MAX_OVERLAYS) {
+                break;
+            }
+            Map<String, List<Double>> fct = new LinkedHashMap<>();
+            for (Map<String, Object> r : combo.getValue()) {
+                List<Double> v = fct.computeIfAbsent(Labels.value(SCHEME, r.get(SCHEME)), k -> new ArrayList<>());
+                if (!db.hasTable("flows")) {
+                    continue;
+                }
+                for (Map<String, Object> f : db.query("SELECT fct_ps FROM flows WHERE run_id = ? AND fct_ps >= 0", r.get("run_id"))) {
+                    v.add(((Number) f.get("fct_ps")).doubleValue() / 1e6);
+                }
+            }
+            Map<String, double[]> samples = new LinkedHashMap<>();
+            fct.forEach((k, v) -> samples.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
+            String where = combo.getKey().isEmpty() ? "" : " (" + combo.getKey() + ")";
+            Figure f = Charts.cdf("fct-cdf-by-scheme", "Flow completion time by scheme" + where, "FCT (\u00b5s)", samples, false, Charts.Size.REPORT);
+            if (f != null) {
+                out.add(f);
+                anyFct = true;
+            }
+        }
+        if (!anyFct) {
+            notDrawn.add("FCT CDFs by scheme: no flow finished (or the database has no flows table)");
+        }
+        List<Map<String, Object>> first = combos.values().iterator().next();
+        Object seed = first.get(0).get("seed");
+        Map<String, List<TimeSeries>> byLayer = new LinkedHashMap<>();
+        for (Map<String, Object> r : first) {
+            if (!Objects.equals(r.get("seed"), seed)) {
+                continue;
+            }
+            String scheme = Labels.value(SCHEME, r.get(SCHEME));
+            for (TimeSeries t : db.series(String.valueOf(r.get("run_id")))) {
+                if (t.name().startsWith("queue.max ")) {
+                    String layer = t.name().substring("queue.max ".length());
+                    byLayer.computeIfAbsent(layer, k -> new ArrayList<>()).add(new TimeSeries(scheme, t.unit(), t.timesPs(), t.values()));
+                }
+            }
+        }
+        if (byLayer.isEmpty()) {
+            notDrawn.add("queue series by scheme: the runs sampled no queue series (metrics.sampleIntervalUs: 0)");
+        }
+        String at = (first.isEmpty() || label(first.get(0), others).isEmpty() ? "" : label(first.get(0), others) + ", ") + "seed " + Labels.value("seed", seed);
+        for (Map.Entry<String, List<TimeSeries>> e : byLayer.entrySet()) {
+            Figure f = Charts.timeSeries("queue-series-" + Html.id(e.getKey()), "Largest queue at layer " + e.getKey() + " by scheme (" + at + ")",
+                    "queue (KB)", e.getValue(), 1e-3, n -> n, Charts.Size.REPORT);
+            if (f != null) {
+                out.add(f);
             }
         }
         return out;
@@ -420,13 +556,13 @@ public final class HtmlReport {
         }
         StringBuilder t = new StringBuilder("<div class=\"scroll\"><table>\n");
         List<String> head = new ArrayList<>();
-        keys.forEach(k -> head.add(esc(k)));
-        head.addAll(List.of("finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [min \u2026 max]", "drops",
+        keys.forEach(k -> head.add(esc(Labels.title(k))));
+        head.addAll(List.of("finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [95 % CI]", "drops",
                 "retransmissions", "max queue (KB)"));
         Html.row(t, head, true);
         for (List<Map<String, Object>> point : points.values()) {
             List<String> cells = new ArrayList<>();
-            keys.forEach(k -> cells.add(esc(str(point.get(0).get(k)))));
+            keys.forEach(k -> cells.add(esc(Labels.value(k, point.get(0).get(k)))));
             long finished = point.stream().filter(r -> r.get("cct_ps") instanceof Number n && n.longValue() >= 0).count();
             cells.add(finished + " / " + point.size());
             Stats.Summary cct = summary(point, "cct_ps", true);
@@ -435,7 +571,7 @@ public final class HtmlReport {
             cells.add(bound == null ? "\u2013" : Html.cell("lower_bound_ps", bound.mean()));
             Stats.Summary inc = summary(point, "cct_increase_pct", false);
             cells.add(inc == null ? "\u2013" : inc.n() == 1 ? String.format(Locale.ROOT, "%+.2f", inc.mean())
-                    : String.format(Locale.ROOT, "%+.2f [%+.2f \u2026 %+.2f]", inc.mean(), inc.min(), inc.max()));
+                    : String.format(Locale.ROOT, "%+.2f [%+.2f, %+.2f]", inc.mean(), inc.mean() - inc.ci95HalfWidth(), inc.mean() + inc.ci95HalfWidth()));
             Stats.Summary drops = summary(point, "drops", false);
             cells.add(drops == null ? "\u2013" : Html.num(drops.mean()));
             Stats.Summary rtx = summary(point, "retransmissions", false);

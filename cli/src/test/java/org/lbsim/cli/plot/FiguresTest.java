@@ -66,7 +66,9 @@ class FiguresTest {
         Document d = xml(text);
         assertThat(d.getDocumentElement().getLocalName()).isEqualTo("svg");
         assertThat(d.getDocumentElement().getAttribute("viewBox")).isEqualTo("0 0 800 460");
-        assertThat(text).doesNotContain("<line ").doesNotContainPattern("\\d\\.\\d{3,}");
+        // a series is one <path>; <line> elements are the axes, ticks and grid lines only
+        assertThat(PlotLines.count(text, "<line ")).as("<line> elements").isLessThan(80);
+        assertThat(text).doesNotContainPattern("[ML]-?\\d+\\.\\d{3,}");
         BufferedImage img = png(Files.readAllBytes(pngFile));
         assertThat(img.getWidth()).isEqualTo(800);
         assertThat(img.getHeight()).isEqualTo(460);
@@ -86,7 +88,7 @@ class FiguresTest {
         samples.put("A->C", new java.util.Random(2).doubles(50_000, 0, 300).toArray());
         samples.put("empty", new double[0]);
         Figure q = Charts.cdf("queue-cdf", "Queue depth", "queue (KB)", samples, false);
-        assertThat(Charts.seriesNames(q)).contains("E->A", "A->C").doesNotContain("empty");
+        assertThat(Charts.legend(q)).contains("E->A", "A->C").doesNotContain("empty");
         Figure o = Charts.outOfOrderCdf("ooo", "Reordering", new long[] {900, 30, 40, 20, 10});
         Figure single = Charts.outOfOrderCdf("ooo", "Reordering", new long[] {900});
         for (Figure f : List.of(q, o, single)) {
@@ -112,7 +114,7 @@ class FiguresTest {
         assertThat(g.numericX()).isTrue();
         assertThat(g.maxRunsPerPoint()).isEqualTo(3);
         Figure f = Charts.grouped("q", g, Charts.GroupedOptions.of("queue").withLog(true, true).withFit(true));
-        assertThat(Charts.seriesNames(f)).contains("ecmp (slope 0.50)", "ofan (slope 0.25)");
+        assertThat(Charts.legend(f)).containsExactly("ecmp (slope 0.50)", "ofan (slope 0.25)");
         xml(f.svg());
         png(f.png());
 
@@ -145,17 +147,52 @@ class FiguresTest {
                 .hasMessage("the file name must end in .png or .svg, got a.pdf");
     }
 
+    /** Occurrences of a string. */
+    static final class PlotLines {
+        static int count(String text, String what) {
+            int n = 0;
+            for (int i = text.indexOf(what); i >= 0; i = text.indexOf(what, i + 1)) {
+                n++;
+            }
+            return n;
+        }
+    }
+
     @Test
-    void svg_compaction_merges_segments_and_rounds() {
-        String in = "<svg>\n  <line style=\"s\" x1=\"1.0\" x2=\"2.123456\" y1=\"3.0\" y2=\"4.0\"/>\n"
-                + "  <line style=\"s\" x1=\"2.123456\" x2=\"5.0\" y1=\"4.0\" y2=\"6.0\"/>\n"
-                + "  <line style=\"t\" x1=\"0\" x2=\"1\" y1=\"0\" y2=\"1\"/>\n"
-                + "  <clipPath id=\"clip123456\"/><g clip-path=\"url(#clip123456)\"/>\n</svg>";
-        String out = Svg.compact(in);
-        assertThat(out).isEqualTo("<svg>\n  <path style=\"s\" d=\"M1.0,3.0 L2.12,4.0 L5.0,6.0\"/>\n  <path style=\"t\" d=\"M0,0 L1,1\"/>\n"
-                + "  <clipPath id=\"clip1\"/><g clip-path=\"url(#clip1)\"/>\n</svg>");
-        String inline = Svg.inline("<?xml version=\"1.0\"?>\n<!DOCTYPE svg>\n<svg height=\"460px\" viewBox=\"0 0 8 4\" width=\"800px\">"
-                + "<clipPath id=\"clip99\"/></svg>", "f2-");
-        assertThat(inline).isEqualTo("<svg viewBox=\"0 0 8 4\" width=\"100%\" style=\"height:auto\" role=\"img\"><clipPath id=\"f2-clip1\"/></svg>");
+    void svg_has_real_text_and_inline_svg_has_prefixed_ids_and_the_same_figure_gives_the_same_bytes() throws Exception {
+        Figure f = Charts.cdf("fct", "Flow completion time", "FCT (\u00b5s)", Map.of("ecmp", new double[] {1, 2, 3, 5, 8}), false);
+        String svg = f.svg();
+        Document d = xml(svg);
+        assertThat(d.getElementsByTagName("text").getLength()).as("<text> elements").isGreaterThan(5);
+        assertThat(svg).contains(">Flow completion time</text>", ">FCT (\u00b5s)</text>");
+        assertThat(f.svg()).isEqualTo(svg);
+        String inline = f.svgElement("f7-");
+        assertThat(inline).startsWith("<svg ").doesNotContain("<?xml").contains("viewBox='0 0 800 460'", "width:100%", "id='f7-svg'", "clip-path='url(#f7-clip-0)'");
+        xml(inline);
+        assertThat(f.csv()).startsWith("series,FCT (\u00b5s),fraction_at_most_x\n").contains("\necmp,8,1\n");
+    }
+
+    @Test
+    void a_fit_needs_four_x_values_and_values_at_the_cap_are_marked_and_left_out() {
+        List<Grouped.Row> rows = new ArrayList<>();
+        double[] sizes = {1, 2, 4, 8, 16, 32};
+        for (double s : sizes) {
+            rows.add(new Grouped.Row(s, "few", 10 * s));
+            rows.add(new Grouped.Row(s, "capped", Math.min(100, 10 * s)));
+        }
+        rows.add(new Grouped.Row(64.0, "three", 1.0));
+        rows.add(new Grouped.Row(128.0, "three", 2.0));
+        rows.add(new Grouped.Row(256.0, "three", 4.0));
+        Figure f = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows),
+                Charts.GroupedOptions.of("q").withLog(true, true).withFit(true).withCap(100, "buffer cap"));
+        // "capped" reaches 100 from x = 16 on: the fit uses x = 1, 2, 4, 8 (slope 1), "three" has only 3 sizes
+        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "three (no fit: 3 points)");
+        var plot = (org.jfree.chart.plot.XYPlot) f.chart().getPlot();
+        assertThat(plot.getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).hasSize(1);
+        assertThat(f.svg()).contains(">buffer cap</text>");
+        assertThat(f.caption()).contains("cap", "One run per point (no interval)").doesNotContain("bars: 95");
+        Figure below = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows.subList(0, 4)),
+                Charts.GroupedOptions.of("q").withCap(1000, "buffer cap"));
+        assertThat(((org.jfree.chart.plot.XYPlot) below.chart().getPlot()).getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).isNull();
     }
 }

@@ -44,7 +44,7 @@ class ResultsReaderTest {
     void metrics_are_columns_aggregates_layer_values_or_expressions() throws Exception {
         try (ResultsReader db = open()) {
             ResultsReader.Metric q = db.metric("max_queue_bytes");
-            assertThat(q.title()).isEqualTo("max queue (KB)");
+            assertThat(q.title()).isEqualTo("largest switch queue (KB)");
             assertThat(q.scale()).isEqualTo(1e-3);
             List<Grouped.Row> rows = db.rows("workload.messageBytes", q, List.of("loadBalancing.type"), "sweep = 'msg'");
             assertThat(rows).hasSize(TestResultsDb.SCHEMES.size() * TestResultsDb.SIZES.length * TestResultsDb.SEEDS);
@@ -60,7 +60,7 @@ class ResultsReaderTest {
             assertThat(one).hasSize(1);
             assertThat(one.get(0).y()).isCloseTo(Math.floor(40 * Math.pow(16_384, 0.5) * 0.99) / 3 / 1e3, within(1e-3));
             ResultsReader.Metric fct = db.metric("p99_fct_ps");
-            assertThat(fct.title()).isEqualTo("p99 fct (\u00b5s)");
+            assertThat(fct.title()).isEqualTo("99th percentile FCT (\u00b5s)");
             assertThat(db.rows("seed", fct, List.of(), "run_id = 'single-seed1'").get(0).y())
                     .isCloseTo((6_262_144 + 0.99 * 15 * 1000) / 1e6, within(1e-6)); // interpolated between the two slowest of 16
             ResultsReader.Metric expr = db.metric("cct_ps / lower_bound_ps");

@@ -113,6 +113,16 @@ public final class Dlbf implements BundledScheme {
                 LossRecovery lr = recovery.create(sender.qp());
                 return new QpParts(s, lr, r, s);
             }
+
+            /** A persistent queue pair's next message keeps the flow's path states and current path (III-B is per flow). */
+            @Override
+            public QpParts next(HostContext sender, QpParts previous) {
+                DlbfSender s = ((DlbfSender) previous.sender()).nextMessage(sender.qp().packets());
+                DlbfReceiver r = new DlbfReceiver(fresh, Time.us(params.thetaUs()), params.bufferThresholdPackets());
+                fresh.senders.add(s);
+                fresh.receivers.add(r);
+                return new QpParts(s, recovery.create(sender.qp()), r, s);
+            }
         };
     }
 

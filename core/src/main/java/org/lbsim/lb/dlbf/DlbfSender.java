@@ -51,7 +51,19 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         this.sentPsByPsn = new long[packets];
     }
 
-    @Override
+    /**
+     * The sender of the next message on the same (persistent) queue pair: the same path states, random
+     * stream and current path, and the receiver-buffer mode last heard; its PSNs, send times and
+     * acknowledgements are the new message's.
+     */
+    DlbfSender nextMessage(int packets) {
+        DlbfSender next = new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets);
+        next.current = current;
+        next.receiverBufferHigh = receiverBufferHigh;
+        return next;
+    }
+
+        @Override
     public void attach(SenderQp sender) {
         this.sender = sender;
     }

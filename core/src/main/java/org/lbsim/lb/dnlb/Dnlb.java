@@ -28,7 +28,7 @@ import org.lbsim.topology.Topology;
  * uplink (4.1's "udf1 .. udf8" example); all other traffic, and DNLB traffic whose uplink is down,
  * is hashed (ECMP). Spines with parallel links to the leaves are split into virtual spines by VRFs
  * (Fig. 5b). Fault avoidance (3.3): when the library learns an uplink is down, the affected queue
- * pairs' remaining data moves to working queue pairs of their connections ({@link DnlbEntropy}).
+ * pairs' data moves to working queue pairs of their connections ({@link #carriesData}, {@link DnlbEntropy}).
  * Eq. 4 (NICs per leaf x queue pairs per connection >= uplinks) is checked per run and reported with
  * the balance it leaves ({@link #counters()}).
  */
@@ -36,15 +36,32 @@ public final class Dnlb implements LoadBalancer {
     public record Params(
             @Doc("traffic class (DSCP) the collective library stamps and the leaf ACLs match, other classes are hashed (ECMP); -1 = every class") int dscp,
             @Doc("CTCCL 3.3: move the remaining data of queue pairs whose uplink is down to the working queue pairs of their connection") boolean faultAvoidance,
-            @Doc("Fig. 5b: VRFs split each spine with parallel links to the leaves into virtual spines (link k up, link k down)") boolean spineVrf) {
+            @Doc("Fig. 5b: VRFs split each spine with parallel links to the leaves into virtual spines (link k up, link k down)") boolean spineVrf,
+            @Doc("with faultAvoidance, where the data of a failed uplink's queue pairs goes (3.3 does not say how it is divided): 'working-qps'"
+                    + " (each transfer that starts once the failure is known is split evenly over the connection's working queue pairs, as NCCL"
+                    + " splits a transfer over its queue pairs; a transfer under way moves its rest to one working sibling) or 'one-sibling'"
+                    + " (every affected queue pair's data, under way or later, goes out with one working sibling's port, a different"
+                    + " sibling per NIC of the leaf)") String moveDataTo) {
         public Params {
             ScenarioException.require(dscp >= -1 && dscp <= 63, "dscp", "must be a DSCP value 0-63 or -1 (every class), got " + dscp);
+            ScenarioException.require(WORKING_QPS.equals(moveDataTo) || ONE_SIBLING.equals(moveDataTo), "moveDataTo",
+                    "must be '" + WORKING_QPS + "' or '" + ONE_SIBLING + "', got '" + moveDataTo + "'");
+        }
+
+        public Params(int dscp, boolean faultAvoidance, boolean spineVrf) {
+            this(dscp, faultAvoidance, spineVrf, WORKING_QPS);
         }
     }
+
+    /** {@link Params#moveDataTo}: split each new transfer over the connection's working queue pairs. */
+    public static final String WORKING_QPS = "working-qps";
+    /** {@link Params#moveDataTo}: each affected queue pair's data goes out with one working sibling's port. */
+    public static final String ONE_SIBLING = "one-sibling";
 
     /** What the run's queue pairs and switches did, for the report. */
     static final class Tally {
         long movedQueuePairs;
+        long leftWithoutData;
     }
 
     private final Params params;
@@ -112,6 +129,43 @@ public final class Dnlb implements LoadBalancer {
         }
         int coupled = plan.uplinkIsVirtualSpine(params.spineVrf()) ? dstLeaf : -1;
         return new DnlbEntropy(ports, segments, q, srcLeaf, coupled, index, health, tally);
+    }
+
+    /**
+     * CTCCL 3.3, "redistributes the collective communication data to the functioning QPs": with
+     * {@code moveDataTo: working-qps}, a transfer that starts once the library knows a queue pair's
+     * uplink (or its virtual spine's link into the destination leaf) is down gives that queue pair no
+     * data; the transport splits the transfer over the others. The working queue pairs keep their ports.
+     */
+    @Override
+    public boolean carriesData(QpContext qp) {
+        if (!params.faultAvoidance() || !WORKING_QPS.equals(params.moveDataTo()) || plan == null
+                || params.dscp() >= 0 && qp.trafficClass() != params.dscp()) {
+            return true;
+        }
+        int srcLeaf = plan.leafOfHost(qp.src());
+        int dstLeaf = plan.leafOfHost(qp.dst());
+        int uplinks = plan.uplinkCount(srcLeaf);
+        if (srcLeaf == dstLeaf || uplinks == 0) {
+            return true;
+        }
+        int coupled = plan.uplinkIsVirtualSpine(params.spineVrf()) ? dstLeaf : -1;
+        int nqp = qp.qpsPerConnection();
+        int index = plan.nicIndex(qp.src());
+        if (!pathDown(PortSegments.segmentOf(PortSegments.sourcePort(index, nqp, qp.qpIndex(), uplinks), uplinks), srcLeaf, coupled)) {
+            return true;
+        }
+        for (int s = 0; s < nqp; s++) {
+            if (!pathDown(PortSegments.segmentOf(PortSegments.sourcePort(index, nqp, s, uplinks), uplinks), srcLeaf, coupled)) {
+                tally.leftWithoutData++;
+                return false; // a working sibling takes this queue pair's share
+            }
+        }
+        return true; // no working queue pair: keep the split, the switches fall back to their routes
+    }
+
+    private boolean pathDown(int segment, int srcLeaf, int coupledLeaf) {
+        return health.isDown(srcLeaf, segment) || coupledLeaf >= 0 && health.isDown(coupledLeaf, segment);
     }
 
     @Override
@@ -242,6 +296,7 @@ public final class Dnlb implements LoadBalancer {
         }
         if (params.faultAvoidance()) {
             c.put("dnlb.faultAvoidance.movedQueuePairs", (long) tally.movedQueuePairs);
+            c.put("dnlb.faultAvoidance.queuePairsWithoutData", (long) tally.leftWithoutData);
             c.put("dnlb.faultAvoidance.uplinkChanges", (long) health.changes());
         }
         return c;

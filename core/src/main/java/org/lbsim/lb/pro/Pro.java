@@ -35,15 +35,27 @@ public final class Pro implements BundledScheme {
             @Doc("packets a queue pair sends per QP-scheduler turn; set it to nic.batchPackets (PRO III-A batch variant; 1 = per packet)") int batchPackets,
             @Doc("one path set per destination ToR (PRO III-A); false = one per NIC for all destinations (ablation, PRO VI-C)") boolean destinationAware,
             @Doc("stagger the queue pairs of a NIC (span P, start at C mod M; PRO III-A); false = each starts at path 0 with span 1 (ablation, PRO VI-C)") boolean interQpOrchestration,
-            @Doc("out-of-order window at the start, in packets; 0 = BDP / MTU (PRO Algorithm 2)") int initialWindow) {
+            @Doc("out-of-order window at the start, in packets; 0 = BDP / MTU (PRO Algorithm 2)") int initialWindow,
+            @Doc("loss recovery: 'cautious' (PRO III-B, Algorithm 2) or 'mprdma' (the MPRDMA-style baseline of PRO Fig. 13: bitmap of L packets bounds what is in flight beyond the oldest hole, loss = more than Delta behind the highest PSN acknowledged, late ACKs mark their path slow)") String recovery,
+            @Doc("with recovery 'mprdma': bitmap slots L, in packets (64: our reading of MP-RDMA); 0 = the smallest power of two >= BDP / MTU") int mprdmaBitmapPackets,
+            @Doc("with recovery 'mprdma': out-of-order tolerance Delta, in packets (32, as a public MP-RDMA re-implementation); 0 = L / 2") int mprdmaDeltaPackets) {
+        public static final String CAUTIOUS = "cautious";
+        public static final String MPRDMA = "mprdma";
+
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             ScenarioException.require(batchPackets >= 1 && batchPackets <= 4096, "batchPackets", "must be between 1 and 4096, got " + batchPackets);
             ScenarioException.require(initialWindow >= 0, "initialWindow", "must be >= 0 (0 = BDP / MTU), got " + initialWindow);
+            ScenarioException.require(CAUTIOUS.equals(recovery) || MPRDMA.equals(recovery), "recovery",
+                    "must be '" + CAUTIOUS + "' or '" + MPRDMA + "', got '" + recovery + "'");
+            ScenarioException.require(mprdmaBitmapPackets >= 0 && mprdmaBitmapPackets <= 1 << 20, "mprdmaBitmapPackets",
+                    "must be between 0 (BDP / MTU) and 1048576, got " + mprdmaBitmapPackets);
+            ScenarioException.require(mprdmaDeltaPackets >= 0 && (mprdmaBitmapPackets == 0 || mprdmaDeltaPackets < mprdmaBitmapPackets), "mprdmaDeltaPackets",
+                    "must be >= 0 (0 = L / 2) and below mprdmaBitmapPackets (" + mprdmaBitmapPackets + "), got " + mprdmaDeltaPackets);
         }
 
         public static Params defaults() {
-            return new Params(80, 1, true, true, 0);
+            return new Params(80, 1, true, true, 0, CAUTIOUS, 64, 32);
         }
     }
 
@@ -54,6 +66,9 @@ public final class Pro implements BundledScheme {
     private final List<PolicyTable> tables = new ArrayList<>();
     private final ProCounters counters = new ProCounters();
     private ProFabric fabric;
+    /** A queue pair under its own ToR has one path, PathID 0 (every PathID maps to it). */
+    private final int[] localPathId = {0};
+    private final int[] localIndexOfPathId = new int[1 << (2 * PathIds.TOR_BITS)];
 
     public Pro(Params params) {
         this.params = params;
@@ -73,21 +88,38 @@ public final class Pro implements BundledScheme {
     }
 
     private ProEntropy entropy(HostContext host) {
+        return new ProEntropy(pathSet(host), fabric(host.topology()).pathIdOfIndex);
+    }
+
+    /** The path set of the queue pair's NIC towards its destination ToR, or null when the peer is under the same ToR. */
+    private PathSet pathSet(HostContext host) {
         ProFabric f = fabric(host.topology());
         QpContext qp = host.qp();
         int srcTor = f.torOf(qp.src());
         int dstTor = f.torOf(qp.dst());
         if (srcTor == dstTor) {
-            return new ProEntropy(null, f.pathIdOfIndex);
+            return null;
         }
         long key = params.destinationAware() ? (long) qp.src() << 32 | dstTor : (long) qp.src() << 32 | 0xFFFFFFFFL;
-        PathSet set = sets.computeIfAbsent(key, k -> new PathSet(f.paths, params.batchPackets(), params.interQpOrchestration()));
-        return new ProEntropy(set, f.pathIdOfIndex);
+        return sets.computeIfAbsent(key, k -> new PathSet(f.paths, params.batchPackets(), params.interQpOrchestration()));
     }
 
     /** The whole of PRO for one queue pair: its spraying, its sender's and its receiver's loss recovery (the run's lossRecovery is not used). */
     @Override
     public QueuePairScheme queuePairScheme(LossRecoveryFactory recovery) {
+        if (Params.MPRDMA.equals(params.recovery())) {
+            return sender -> {
+                ProFabric f = fabric(sender.topology());
+                QpContext qp = sender.qp();
+                PathSet set = pathSet(sender);
+                MprdmaEntropy entropy = set != null
+                        ? new MprdmaEntropy(set, f.pathIdOfIndex, f.indexOfPathId, sender.rng(), counters)
+                        : new MprdmaEntropy(new PathSet(1, 1, false), localPathId, localIndexOfPathId, sender.rng(), counters);
+                int bitmap = mprdmaBitmap(qp);
+                int delta = params.mprdmaDeltaPackets() > 0 ? params.mprdmaDeltaPackets() : bitmap / 2;
+                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, bitmap, delta, entropy, counters), new MprdmaReceiver());
+            };
+        }
         return sender -> {
             ProEntropy entropy = entropy(sender);
             QpContext qp = sender.qp();
@@ -95,11 +127,24 @@ public final class Pro implements BundledScheme {
         };
     }
 
+    /** MP-RDMA's bitmap length L: as configured, or the smallest power of two that holds a BDP of packets. */
+    int mprdmaBitmap(QpContext qp) {
+        if (params.mprdmaBitmapPackets() > 0) {
+            return params.mprdmaBitmapPackets();
+        }
+        int bdp = initialWindow0(qp);
+        return Integer.highestOneBit(bdp) == bdp ? bdp : Integer.highestOneBit(bdp) << 1;
+    }
+
     /** Algorithm 2: QP.wnd starts at BDP / MTU (line rate x base RTT of the longest idle path). */
     int initialWindow(QpContext qp) {
         if (params.initialWindow() > 0) {
             return params.initialWindow();
         }
+        return initialWindow0(qp);
+    }
+
+    private static int initialWindow0(QpContext qp) {
         double bdpBytes = qp.lineRateMbps() * 1e6 / 8 * (qp.baseRttPs() * 1e-12);
         return (int) Math.max(1, Math.ceil(bdpBytes / qp.mtuBytes()));
     }
@@ -159,6 +204,12 @@ public final class Pro implements BundledScheme {
         sink.add("pro.pathIdForwarded", policyHits());
         sink.add("pro.arFallbacks", policyFallbacks());
         sink.add("pro.pathSets", sets.size());
+        if (Params.MPRDMA.equals(params.recovery())) {
+            sink.add("pro.mprdmaRecoveries", counters.mprdmaRecoveries);
+            sink.add("pro.mprdmaBitmapStalls", counters.mprdmaBitmapStalls);
+            sink.add("pro.mprdmaSlowMarks", counters.mprdmaSlowMarks);
+            sink.add("pro.mprdmaRepaths", counters.mprdmaRepaths);
+        }
     }
 
     /** Packets the PathID rules forwarded, and packets that matched a rule whose port was unusable and went to AR. */

@@ -6,4 +6,9 @@ final class ProCounters {
     long repeats;
     long timeouts;
     long senderTimeouts;
+    /** MPRDMA-style baseline: recovery episodes entered, bitmap-full stalls, late ACKs that marked a path slow, packets moved off a slow path. */
+    long mprdmaRecoveries;
+    long mprdmaBitmapStalls;
+    long mprdmaSlowMarks;
+    long mprdmaRepaths;
 }

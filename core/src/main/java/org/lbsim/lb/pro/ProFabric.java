@@ -19,6 +19,8 @@ final class ProFabric {
     final int downlinks;
     final int paths;
     final int[] pathIdOfIndex;
+    /** The inverse of pathIdOfIndex over the 12-bit PathID space, -1 where no path has that id. */
+    final int[] indexOfPathId;
     private final Topology topology;
 
     ProFabric(Topology t) {
@@ -33,6 +35,11 @@ final class ProFabric {
         this.pathIdOfIndex = new int[paths];
         for (int i = 0; i < paths; i++) {
             pathIdOfIndex[i] = PathIds.ofIndex(i, uplinks);
+        }
+        this.indexOfPathId = new int[1 << (2 * PathIds.TOR_BITS)];
+        java.util.Arrays.fill(indexOfPathId, -1);
+        for (int i = 0; i < paths; i++) {
+            indexOfPathId[pathIdOfIndex[i]] = i;
         }
     }
 

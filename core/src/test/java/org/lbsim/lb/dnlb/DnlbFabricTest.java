@@ -64,7 +64,7 @@ class DnlbFabricTest {
                 long ecmpChoice = fib.groupSize(group) == 1 ? fib.port(group, 0)
                         : sw.selector(p.trafficClass).select(p, group, fib.groupPorts(), fib.groupOffset(group), fib.groupSize(group));
                 rows.add(new long[] {port, p.entropy & 0xFFFF, p.trafficClass, p.flow, sw.network().simulator().nowPs(), p.ingressPort,
-                        ecmpChoice, p.src, p.dst});
+                        ecmpChoice, p.src, p.dst, p.payloadBytes});
             }
         }
 
@@ -220,6 +220,75 @@ class DnlbFabricTest {
                 assertThat(portsAfter.get(0)).doesNotContainAnyElementsOf(portsAfter.get(16));
             } else {
                 assertThat(dnlb.counters()).doesNotContainKey("dnlb.faultAvoidance.movedQueuePairs");
+            }
+        }
+    }
+
+    /**
+     * CTCCL 3.3 under the two readings of "redistributes the collective communication data to the
+     * functioning QPs", on a ring AllReduce over the 8 NICs (4 per leaf, 8 QPs per connection, so QP q of
+     * every NIC uses uplink q): l0's uplink 0 fails at 30 us, hosts know it 1 us later. Every transfer
+     * (ring step) leaving l0 that starts after that is measured on l0's uplinks. With
+     * {@code moveDataTo: working-qps} its data is split over the 7 working queue pairs: uplink 0 carries
+     * none of it, the other 7 carry the same bytes (to one packet per transfer) and every one of them
+     * carries one queue pair of each such transfer. With {@code one-sibling} queue pair 0 of each NIC
+     * follows one sibling, so the 4 moved queue pairs load 4 of the 7 uplinks with a fifth share where
+     * the other 3 carry four: 5 : 4 between the busiest and the lightest (on the testbed, 10 : 9). Every run finishes and conserves packets.
+     */
+    @Test
+    void faultAvoidanceSplitsNewTransfersEvenlyOverTheWorkingUplinks() throws Exception {
+        for (String reading : List.of(Dnlb.WORKING_QPS, Dnlb.ONE_SIBLING)) {
+            Dnlb dnlb = new Dnlb(new Dnlb.Params(DSCP, true, true, reading));
+            PreparedRun run = Lbsim.scenario().baseDir(dir).seed(5)
+                    .override("topology.type=rail-leaf-spine", "topology.serversPerGroup=4", "nic.qpsPerConnection=8",
+                            "workload.type=collective", "workload.op=all-reduce", "workload.algorithm=ring", "workload.bytes=8388608",
+                            "workload.placement=packed", "workload.trafficClass=" + DSCP, "lossRecovery.type=go-back-n",
+                            "switches.pfc.enabled=true")
+                    .set("failures.events", List.of(Map.of("atUs", 30, "link", Map.of("a", "l0", "b", "s0", "index", 0), "action", "down")))
+                    .set("failures.detectionDelayNs", 1000).set("failures.convergenceDelayNs", 0).prepare(dnlb);
+            Topology t = run.topology();
+            LeafPlan plan = new LeafPlan(t);
+            int l0 = t.nodeByName("l0");
+            Departures out = new Departures(run.network().switchAt(l0));
+            run.network().switchAt(l0).setEgressStage(out);
+            RunResult r = runChecked(run);
+            assertThat(r.flowsFinished()).isEqualTo(r.flows());
+            long knownPs = 31_000_000L;
+            int[] uplinks = plan.uplinks(plan.leafOfNode(l0));
+            long[] bytesOn = new long[uplinks.length];
+            Map<Integer, Set<Integer>> qpsOn = new HashMap<>();
+            Set<Integer> transfers = new TreeSet<>();
+            var transport = run.transport();
+            for (long[] row : out.rows) {
+                int qp = (int) row[3];
+                int c = transport.connectionOf(qp);
+                int n = java.util.Arrays.binarySearch(uplinks, (int) row[0]);
+                if (n < 0 || transport.connectionStartedPs(c) <= knownPs) {
+                    continue; // not an uplink, or a transfer under way when the failure became known
+                }
+                bytesOn[n] += row[9];
+                qpsOn.computeIfAbsent(n, k -> new TreeSet<>()).add(qp);
+                transfers.add(c);
+            }
+            assertThat(transfers).as("ring steps leaving l0 after the failure is known").hasSizeGreaterThan(8);
+            assertThat(bytesOn[0]).as("the failed uplink").isZero();
+            long[] working = java.util.Arrays.copyOfRange(bytesOn, 1, bytesOn.length);
+            long min = java.util.Arrays.stream(working).min().orElseThrow();
+            long max = java.util.Arrays.stream(working).max().orElseThrow();
+            if (reading.equals(Dnlb.WORKING_QPS)) {
+                assertThat(max - min).as("bytes per working uplink, %s", java.util.Arrays.toString(working))
+                        .isLessThanOrEqualTo((long) transfers.size() * 1024); // a 1 KB packet of rounding per transfer
+                for (int n = 1; n < uplinks.length; n++) {
+                    assertThat(qpsOn.get(n)).as("one queue pair of each transfer on uplink %d", n).hasSize(transfers.size());
+                }
+                // l0's transfers, and l1's into l0 over virtual spine 0 (its link down into l0)
+                assertThat((long) dnlb.counters().get("dnlb.faultAvoidance.queuePairsWithoutData")).isGreaterThanOrEqualTo(transfers.size());
+            } else {
+                // 4 NICs' shares on each working uplink, and on 4 of them a moved fifth: 5 : 4 (the testbed's 8 NICs: 10 : 9)
+                assertThat((double) max / min).as("bytes per working uplink, %s", java.util.Arrays.toString(working))
+                        .isCloseTo(1.25, org.assertj.core.api.Assertions.within(0.01));
+                assertThat(java.util.Arrays.stream(working).filter(b -> b == max).count()).isEqualTo(4);
+                assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.queuePairsWithoutData", 0L);
             }
         }
     }

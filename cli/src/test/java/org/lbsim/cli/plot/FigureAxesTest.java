@@ -1,0 +1,173 @@
+package org.lbsim.cli.plot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.Graphics2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.jfree.chart.axis.AxisState;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.CategoryTick;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.ValueAxis;
+import org.jfree.chart.axis.ValueTick;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.text.TextLine;
+import org.jfree.chart.ui.RectangleEdge;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.metrics.TimeSeries;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+
+/**
+ * Acceptance of the figures: every figure type is rendered and each of its axes (log and
+ * category axes included) has tick labels that are drawn as SVG {@code <text>}; every category
+ * of a category axis appears; log axes over less than a decade still have at least 3 labels.
+ */
+class FigureAxesTest {
+    private static final String[] SCHEMES = {"ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan"};
+
+    /** name, figure, categories that must each appear on the x axis (empty for a value axis), whether x and y must be log axes. */
+    static Stream<Arguments> figures() {
+        List<Arguments> out = new ArrayList<>();
+        java.util.Random rnd = new java.util.Random(7);
+        List<TimeSeries> series = new ArrayList<>();
+        for (String layer : List.of("E->A", "A->C", "C->A")) {
+            long[] t = new long[500];
+            double[] v = new double[500];
+            for (int i = 0; i < t.length; i++) {
+                t[i] = i * 1_000_000L;
+                v[i] = 1000 * rnd.nextDouble();
+            }
+            series.add(new TimeSeries("queue.max " + layer, "bytes", t, v));
+        }
+        out.add(Arguments.of("time series", Charts.timeSeries("q", "Queue", "queue (KB)", series, 1e-3, n -> n), List.of(), false, false));
+        Map<String, double[]> narrow = new LinkedHashMap<>();
+        Map<String, double[]> wide = new LinkedHashMap<>();
+        for (String s : List.of("ecmp", "ofan")) {
+            narrow.put(s, rnd.doubles(300, 20, 60).toArray());
+            wide.put(s, rnd.doubles(300, 0, 5).map(e -> Math.pow(10, e)).toArray());
+        }
+        out.add(Arguments.of("linear CDF", Charts.cdf("c", "FCT", "FCT (\u00b5s)", narrow, false), List.of(), false, false));
+        out.add(Arguments.of("log CDF (automatic: 5 decades)", Charts.cdf("c", "FCT", "FCT (\u00b5s)", wide, false), List.of(), true, false));
+        out.add(Arguments.of("log CDF within a decade", Charts.cdf("c", "FCT", "FCT (\u00b5s)", narrow, true), List.of(), true, false));
+        out.add(Arguments.of("out-of-order CDF (categories)", Charts.outOfOrderCdf("o", "Reordering", new long[] {900, 30, 40, 20, 10, 3, 1}),
+                List.of("0", "1", "3", "7", "15", "31", "63"), false, false));
+
+        List<Grouped.Row> bars = new ArrayList<>();
+        for (String s : SCHEMES) {
+            for (String w : List.of("all-to-all", "permutation")) {
+                for (int seed = 1; seed <= 3; seed++) {
+                    bars.add(new Grouped.Row(s, w, 5 + s.length() + seed + (w.startsWith("p") ? 20 : 0)));
+                }
+            }
+        }
+        out.add(Arguments.of("grouped bars, 8 schemes", Charts.grouped("b", Grouped.ofColumn("loadBalancing.type", "CCT increase (%)", bars, false),
+                Charts.GroupedOptions.of("CCT increase")), List.of(SCHEMES), false, false));
+        List<Grouped.Row> spread = bars.stream().map(r -> new Grouped.Row(r.x(), r.group(), Math.pow(10, r.y() / 10))).toList();
+        out.add(Arguments.of("categories on a log y (automatic)", Charts.grouped("b", Grouped.ofColumn("loadBalancing.type", "y", spread, false),
+                Charts.GroupedOptions.of("y")), List.of(SCHEMES), false, true));
+        List<Grouped.Row> sizes = new ArrayList<>();
+        for (long b : new long[] {2 << 20, 8 << 20}) {
+            for (String s : SCHEMES) {
+                sizes.add(new Grouped.Row(b, s, b / 1e6 + s.length()));
+                sizes.add(new Grouped.Row(b, s, b / 1e6 + s.length() + 1));
+            }
+        }
+        out.add(Arguments.of("message sizes as categories", Charts.grouped("m", Grouped.ofColumn("workload.messageBytes", "CCT increase (%)", sizes, true),
+                Charts.GroupedOptions.of("CCT")), List.of("2 MiB", "8 MiB"), false, false));
+        out.add(Arguments.of("message sizes on a log x within a decade", Charts.grouped("m",
+                Grouped.ofColumn("workload.messageBytes", "CCT increase (%)", sizes, false), Charts.GroupedOptions.of("CCT").withLog(true, null)),
+                List.of(), true, false));
+        List<Grouped.Row> power = new ArrayList<>();
+        for (long b = 1024; b <= 1L << 30; b *= 4) {
+            for (String s : List.of("ecmp", "ofan")) {
+                for (int seed = 0; seed < 4; seed++) {
+                    power.add(new Grouped.Row(b, s, Math.min(800, Math.sqrt(b) * (s.equals("ecmp") ? 1 : 0.1) * (1 + 0.01 * seed))));
+                }
+            }
+        }
+        out.add(Arguments.of("log-log with fits and a cap", Charts.grouped("p", Grouped.ofColumn("workload.messageBytes", "largest queue (KB)", power, false),
+                Charts.GroupedOptions.of("queue").withLog(true, true).withFit(true).withCap(800, "buffer cap (800 KB)")), List.of(), true, true));
+        List<Grouped.Row> seeds = new ArrayList<>();
+        for (int seed = 1; seed <= 3; seed++) {
+            seeds.add(new Grouped.Row((long) seed, "", 10.0 + seed));
+        }
+        out.add(Arguments.of("integer x (seeds)", Charts.grouped("s", Grouped.ofColumn("seed", "CCT (\u00b5s)", seeds, false), Charts.GroupedOptions.of("s")),
+                List.of(), false, false));
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("figures")
+    void every_axis_has_tick_labels_drawn_as_text_and_every_category_appears(String name, Figure f, List<String> categories, boolean logX,
+                                                                           boolean logY) throws Exception {
+        assertThat(f).as(name).isNotNull();
+        Document svg = FiguresTest.xml(f.svg());
+        List<String> texts = new ArrayList<>();
+        NodeList nodes = svg.getElementsByTagName("text");
+        for (int i = 0; i < nodes.getLength(); i++) {
+            texts.add(nodes.item(i).getTextContent());
+        }
+        Rectangle2D area = f.layout().getPlotInfo().getDataArea();
+        Graphics2D g2 = new BufferedImage(f.width(), f.height(), BufferedImage.TYPE_INT_RGB).createGraphics();
+        List<String> xLabels;
+        List<String> yLabels;
+        if (f.chart().getPlot() instanceof XYPlot p) {
+            xLabels = valueTicks(p.getDomainAxis(), g2, area, p.getDomainAxisEdge());
+            yLabels = valueTicks(p.getRangeAxis(), g2, area, p.getRangeAxisEdge());
+            assertThat(p.getDomainAxis() instanceof LogAxis).as("log x").isEqualTo(logX);
+            assertThat(p.getRangeAxis() instanceof LogAxis).as("log y").isEqualTo(logY);
+        } else {
+            CategoryPlot p = (CategoryPlot) f.chart().getPlot();
+            xLabels = categoryTicks(p.getDomainAxis(), g2, area, p.getDomainAxisEdge());
+            yLabels = valueTicks(p.getRangeAxis(), g2, area, p.getRangeAxisEdge());
+            assertThat(p.getRangeAxis() instanceof LogAxis).as("log y").isEqualTo(logY);
+        }
+        assertThat(xLabels).as("x tick labels of " + name).hasSizeGreaterThanOrEqualTo(2).allMatch(l -> !l.isBlank());
+        assertThat(yLabels).as("y tick labels of " + name).hasSizeGreaterThanOrEqualTo(3).allMatch(l -> !l.isBlank());
+        assertThat(texts).as("x tick labels drawn as <text>").containsAll(xLabels);
+        assertThat(texts).as("y tick labels drawn as <text>").containsAll(yLabels);
+        if (!categories.isEmpty()) {
+            assertThat(texts).as("every category is drawn").containsAll(categories);
+            assertThat(xLabels).as("categories on the axis, in order").containsExactlyElementsOf(categories);
+        }
+        if (logX) {
+            assertThat(xLabels).as("a log x axis has at least 3 labels").hasSizeGreaterThanOrEqualTo(3);
+        }
+    }
+
+    private static List<String> valueTicks(ValueAxis a, Graphics2D g2, Rectangle2D area, RectangleEdge edge) {
+        List<String> out = new ArrayList<>();
+        for (Object t : a.refreshTicks(g2, new AxisState(), area, edge)) {
+            String text = ((ValueTick) t).getText();
+            if (text != null && !text.isEmpty()) {
+                out.add(text);
+            }
+        }
+        return out;
+    }
+
+    private static List<String> categoryTicks(CategoryAxis a, Graphics2D g2, Rectangle2D area, RectangleEdge edge) {
+        List<String> out = new ArrayList<>();
+        for (Object t : a.refreshTicks(g2, new AxisState(), area, edge)) {
+            StringBuilder sb = new StringBuilder();
+            for (Object line : ((CategoryTick) t).getLabel().getLines()) {
+                if (sb.length() > 0) {
+                    sb.append(' ');
+                }
+                sb.append(((TextLine) line).getFirstTextFragment().getText());
+            }
+            out.add(sb.toString());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,226 @@
+package org.lbsim.lb.pro;
+
+import java.util.function.IntConsumer;
+import org.lbsim.net.Packet;
+import org.lbsim.qp.QpContext;
+import org.lbsim.transport.LossRecovery;
+
+/**
+ * The MPRDMA-style loss recovery PRO's Fig. 13 compares its cautious retransmission with (PRO VI-A:
+ * "MPRDMA selects packet sending path to control the amount of out-of-order arrival packets,
+ * striving to make it smaller than the length of bitmap"; MP-RDMA, NSDI '18, as we read it):
+ * <ul>
+ * <li>the receiver's bitmap has L slots from the oldest missing PSN, so the sender never sends a PSN
+ *     at or beyond snd_una + L (snd_una = the cumulative ack): a hole at snd_una stalls new data;</li>
+ * <li>out-of-order arrivals are bounded by Delta, so a PSN not acknowledged more than Delta below
+ *     snd_ooh (the highest PSN acknowledged) is lost: the sender enters recovery, resends every
+ *     such PSN once (snd_retx walks up from snd_una) and leaves recovery when snd_una passes the
+ *     snd_nxt of the moment it entered;</li>
+ * <li>an ACK for a first transmission more than Delta below snd_ooh marks its path slow
+ *     ({@link MprdmaEntropy});</li>
+ * <li>the RTO (PRO VI-A: 80 us) resends every PSN not acknowledged.</li>
+ * </ul>
+ * Loss is found at the sender from the ACKs; the receiver sends no NACK (so no NACK reaches
+ * congestion control), unlike PRO's receiver. Congestion control is the run's (DCQCN in PRO's
+ * figures), the same single rate per queue pair MP-RDMA keeps (it has no per-path windows).
+ */
+final class MprdmaSender implements LossRecovery {
+    private final QpContext qp;
+    private final long rtoPs;
+    private final int bitmap;
+    private final int delta;
+    private final MprdmaEntropy entropy;
+    private final ProCounters counters;
+    private final long[] acked;
+    private final long[] resent;
+    private int ackedCount;
+    private int sndUna;
+    private int sndOoh = -1;
+    private int nextNew;
+    private boolean inRecovery;
+    private int recoveryPoint;
+    private int sndRetx;
+    private int rewind = -1;
+    private long lastProgressPs;
+    private long retransmissions;
+    private long timeouts;
+    private boolean stalled;
+    /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 recovery, 2 timeout rewind. */
+    private int source;
+
+    MprdmaSender(QpContext qp, long rtoPs, int bitmap, int delta, MprdmaEntropy entropy, ProCounters counters) {
+        this.qp = qp;
+        this.rtoPs = rtoPs;
+        this.bitmap = bitmap;
+        this.delta = delta;
+        this.entropy = entropy;
+        this.counters = counters;
+        this.acked = new long[(qp.packets() + 63) >>> 6];
+        this.resent = new long[acked.length];
+    }
+
+    private static boolean bit(long[] bits, int psn) {
+        return (bits[psn >>> 6] & 1L << psn) != 0;
+    }
+
+    private boolean markAcked(int psn) {
+        if (psn < 0 || psn >= qp.packets() || bit(acked, psn)) {
+            return false;
+        }
+        acked[psn >>> 6] |= 1L << psn;
+        ackedCount++;
+        return true;
+    }
+
+    @Override
+    public int nextPsn(long nowPs) {
+        while (rewind >= 0 && rewind < nextNew) {
+            if (!bit(acked, rewind)) {
+                source = 2;
+                return rewind;
+            }
+            rewind++;
+        }
+        rewind = -1;
+        if (inRecovery) {
+            if (sndRetx < sndUna) {
+                sndRetx = sndUna;
+            }
+            while (sndRetx < sndOoh - delta) {
+                if (!bit(acked, sndRetx)) {
+                    source = 1;
+                    return sndRetx;
+                }
+                sndRetx++;
+            }
+        }
+        source = 0;
+        if (nextNew >= qp.packets()) {
+            return -1;
+        }
+        if (nextNew >= sndUna + bitmap) {
+            if (!stalled) {
+                stalled = true; // counted once per stall: the bitmap is full until snd_una moves
+                counters.mprdmaBitmapStalls++;
+            }
+            return -1;
+        }
+        return nextNew;
+    }
+
+    @Override
+    public void onSent(int psn, long nowPs) {
+        if (ackedCount == nextNew) {
+            lastProgressPs = nowPs; // the RTO runs from the first packet outstanding
+        }
+        if (source == 0) {
+            nextNew++;
+            return;
+        }
+        retransmissions++;
+        resent[psn >>> 6] |= 1L << psn;
+        if (source == 1) {
+            sndRetx++;
+        } else {
+            rewind++;
+        }
+    }
+
+    @Override
+    public boolean isRetransmission(int psn) {
+        return psn < nextNew;
+    }
+
+    @Override
+    public boolean onAck(Packet ack, long nowPs) {
+        int psn = ack.psn;
+        boolean progress = markAcked(psn);
+        if (progress && psn > sndOoh) {
+            sndOoh = psn;
+        }
+        if (progress && psn < sndOoh - delta && !bit(resent, psn)) {
+            entropy.slow(ack.entropy); // out-of-order aware path selection: this path is slow
+        }
+        int before = sndUna;
+        while (sndUna < ack.cumAck) {
+            progress |= markAcked(sndUna++);
+        }
+        while (sndUna < qp.packets() && bit(acked, sndUna)) {
+            sndUna++;
+        }
+        if (sndUna != before) {
+            stalled = false;
+        }
+        if (inRecovery && sndUna >= recoveryPoint) {
+            inRecovery = false;
+        }
+        if (!inRecovery && sndUna < sndOoh - delta) {
+            inRecovery = true; // the hole at snd_una is more than Delta behind: lost
+            recoveryPoint = nextNew;
+            sndRetx = Math.max(sndRetx, sndUna); // below sndRetx all was resent once already: a second loss waits for the RTO
+            counters.mprdmaRecoveries++;
+        }
+        if (progress) {
+            lastProgressPs = nowPs;
+            if (complete()) {
+                entropy.finished();
+            }
+        }
+        return progress;
+    }
+
+    @Override
+    public boolean complete() {
+        return ackedCount >= qp.packets();
+    }
+
+    @Override
+    public long timerDeadlinePs() {
+        return !complete() && nextNew > ackedCount ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+    }
+
+    @Override
+    public boolean onTimer(long nowPs, IntConsumer lost) {
+        if (complete()) {
+            return false;
+        }
+        timeouts++;
+        counters.senderTimeouts++;
+        for (int p = sndUna; p < nextNew; p++) {
+            if (!bit(acked, p)) {
+                lost.accept(p);
+            }
+        }
+        rewind = sndUna;
+        inRecovery = false;
+        lastProgressPs = nowPs;
+        return true;
+    }
+
+    @Override
+    public long inflightBytes() {
+        return (long) Math.max(0, nextNew - ackedCount) * qp.mtuBytes();
+    }
+
+    @Override
+    public long retransmissions() {
+        return retransmissions;
+    }
+
+    @Override
+    public long timeouts() {
+        return timeouts;
+    }
+
+    boolean inRecovery() {
+        return inRecovery;
+    }
+
+    int sndUna() {
+        return sndUna;
+    }
+
+    int sndOoh() {
+        return sndOoh;
+    }
+}

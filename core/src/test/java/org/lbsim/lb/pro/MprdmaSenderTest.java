@@ -1,0 +1,156 @@
+package org.lbsim.lb.pro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.lbsim.kernel.Time;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PacketPool;
+import org.lbsim.qp.QpContext;
+
+/** The MPRDMA-style baseline of PRO Fig. 13 at the sender: the bitmap bound L, loss at Delta behind snd_ooh, slow paths, the RTO. */
+class MprdmaSenderTest {
+    private static final int PATHS = 8;
+    private static final QpContext QP = new QpContext(0, 0, 1, 200 * 1000L, 200, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private final PacketPool pool = new PacketPool();
+    private final ProCounters counters = new ProCounters();
+    private final int[] pathIdOfIndex = new int[PATHS];
+    private final int[] indexOfPathId = new int[1 << 12];
+    private final List<Integer> pathIdsSent = new ArrayList<>();
+
+    MprdmaSenderTest() {
+        java.util.Arrays.fill(indexOfPathId, -1);
+        for (int i = 0; i < PATHS; i++) {
+            pathIdOfIndex[i] = PathIds.ofIndex(i, PATHS);
+            indexOfPathId[pathIdOfIndex[i]] = i;
+        }
+    }
+
+    private MprdmaEntropy entropy() {
+        return new MprdmaEntropy(new PathSet(PATHS, 1, true), pathIdOfIndex, indexOfPathId, new SplittableRandom(1), counters);
+    }
+
+    private Packet ack(int psn, int cumAck, int pathId) {
+        Packet p = pool.acquire();
+        p.kind = Packet.ACK;
+        p.psn = psn;
+        p.cumAck = cumAck;
+        p.entropy = pathId;
+        return p;
+    }
+
+    /** Sends while the sender has something to send; returns the PSNs sent. */
+    private List<Integer> drain(MprdmaSender s, MprdmaEntropy e, long nowPs) {
+        List<Integer> sent = new ArrayList<>();
+        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
+            pathIdsSent.add(e.entropyFor(psn, s.isRetransmission(psn)));
+            s.onSent(psn, nowPs);
+            sent.add(psn);
+        }
+        return sent;
+    }
+
+    @Test
+    void theBitmapBoundsNewDataToLPacketsBeyondTheOldestHole() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 8, 4, e, counters);
+        assertThat(drain(s, e, 0)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+        assertThat(counters.mprdmaBitmapStalls).isEqualTo(1);
+        // PSN 0 is lost: 1..7 are acknowledged, the cumulative ack stays at 0
+        for (int psn = 1; psn <= 7; psn++) {
+            s.onAck(ack(psn, 0, pathIdOfIndex[psn]), Time.us(9));
+        }
+        assertThat(s.sndUna()).isZero();
+        assertThat(s.sndOoh()).isEqualTo(7);
+        assertThat(s.inRecovery()).as("0 < 7 - Delta: lost").isTrue();
+        assertThat(drain(s, e, Time.us(9))).as("only the lost PSN; new data would overflow the bitmap").containsExactly(0);
+        assertThat(s.retransmissions()).isEqualTo(1);
+        s.onAck(ack(0, 8, pathIdOfIndex[0]), Time.us(18));
+        assertThat(s.inRecovery()).isFalse();
+        assertThat(drain(s, e, Time.us(18))).containsExactly(8, 9, 10, 11, 12, 13, 14, 15);
+    }
+
+    @Test
+    void reorderingWithinDeltaIsNotLossAndAHoleBeyondItIsResentOnce() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 64, 8, e, counters);
+        assertThat(drain(s, e, 0)).hasSize(64);
+        for (int psn = 0; psn <= 13; psn++) {
+            if (psn != 5) {
+                s.onAck(ack(psn, Math.min(psn + 1, 5), pathIdOfIndex[psn % PATHS]), Time.us(9));
+            }
+        }
+        // snd_ooh = 13: PSN 5 is 8 behind, inside Delta = 8
+        assertThat(s.inRecovery()).isFalse();
+        assertThat(s.nextPsn(Time.us(9))).as("no resend, only new data: 64 < snd_una + L = 69").isEqualTo(64);
+        s.onAck(ack(14, 5, pathIdOfIndex[14 % PATHS]), Time.us(9));
+        assertThat(s.inRecovery()).as("5 < 14 - 8: lost").isTrue();
+        assertThat(s.nextPsn(Time.us(9))).isEqualTo(5);
+        s.onSent(5, Time.us(9));
+        assertThat(s.nextPsn(Time.us(9))).as("5 is resent once; then new data").isEqualTo(64);
+        assertThat(counters.mprdmaRecoveries).isEqualTo(1);
+        assertThat(s.retransmissions()).isEqualTo(1);
+    }
+
+    @Test
+    void aLateAckMarksItsPathSlowAndTheNextPacketForThatPathTakesADrawnOne() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 64, 8, e, counters);
+        drain(s, e, 0);
+        for (int psn = 3; psn <= 20; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        int late = pathIdsSent.get(2);
+        assertThat(e.isSlow(late)).isFalse();
+        s.onAck(ack(2, 0, late), Time.us(10)); // 2 < 20 - 8
+        assertThat(e.isSlow(late)).isTrue();
+        assertThat(counters.mprdmaSlowMarks).isEqualTo(1);
+        s.onAck(ack(1, 0, pathIdsSent.get(1)), Time.us(10));
+        assertThat(counters.mprdmaSlowMarks).as("a second late path").isEqualTo(2);
+        // the round robin comes back to the slow path within M packets: that packet goes elsewhere, once
+        PathSet alone = new PathSet(PATHS, 1, true);
+        MprdmaEntropy f = new MprdmaEntropy(alone, pathIdOfIndex, indexOfPathId, new SplittableRandom(3), counters);
+        f.slow(pathIdOfIndex[0]);
+        long repathsBefore = counters.mprdmaRepaths;
+        for (int i = 0; i < 2 * PATHS; i++) {
+            f.entropyFor(i, false);
+        }
+        assertThat(counters.mprdmaRepaths - repathsBefore).as("the mark is spent on the first packet for that path").isEqualTo(1);
+        assertThat(f.isSlow(pathIdOfIndex[0])).isFalse();
+    }
+
+    @Test
+    void aLateAckOfARetransmissionDoesNotMarkItsPath() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 64, 8, e, counters);
+        drain(s, e, 0);
+        for (int psn = 1; psn <= 20; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        assertThat(s.nextPsn(Time.us(9))).isZero();
+        s.onSent(0, Time.us(9));
+        long marks = counters.mprdmaSlowMarks;
+        s.onAck(ack(0, 21, pathIdOfIndex[5]), Time.us(18));
+        assertThat(counters.mprdmaSlowMarks).isEqualTo(marks);
+        assertThat(s.sndUna()).isEqualTo(21);
+    }
+
+    @Test
+    void theRtoResendsEveryUnacknowledgedPsnFromSndUna() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 16, 8, e, counters);
+        drain(s, e, 0);
+        s.onAck(ack(0, 1, pathIdsSent.get(0)), Time.us(9));
+        s.onAck(ack(3, 1, pathIdsSent.get(3)), Time.us(9));
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(89));
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(89), lost::add)).isTrue();
+        assertThat(lost).hasSize(14).doesNotContain(0, 3);
+        List<Integer> resent = drain(s, e, Time.us(89));
+        assertThat(resent.subList(0, 14)).containsExactlyElementsOf(lost);
+        assertThat(s.timeouts()).isEqualTo(1);
+    }
+}

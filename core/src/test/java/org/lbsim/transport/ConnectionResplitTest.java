@@ -1,0 +1,125 @@
+package org.lbsim.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.api.Lbsim;
+import org.lbsim.lb.EcmpHashSelector;
+import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.lb.HostContext;
+import org.lbsim.lb.LoadBalancer;
+import org.lbsim.lb.SwitchContext;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.net.PortSelector;
+import org.lbsim.qp.QpContext;
+import org.lbsim.sim.Invariants;
+import org.lbsim.sim.PreparedRun;
+import org.lbsim.workload.Flow;
+
+/**
+ * {@link LoadBalancer#carriesData}: when a dependent connection (a ring step) starts, the queue pairs
+ * its scheme leaves out carry nothing and the connection's bytes are split evenly over the others;
+ * independent connections keep the configured split. Ring AllReduce over 8 NICs, 4 queue pairs per
+ * connection, a scheme that leaves queue pair {@code skip} out; lossless fabric, so every packet is
+ * sent once.
+ */
+class ConnectionResplitTest {
+    @TempDir
+    Path dir;
+
+    /** ECMP hashing with one random source port per queue pair; queue pair {@code skip} of every connection carries nothing. */
+    record SkipOne(int skip) implements LoadBalancer {
+        @Override
+        public EntropyPolicy newEntropyPolicy(HostContext host) {
+            int entropy = host.rng().nextInt(1 << 16);
+            return (psn, retransmission) -> entropy;
+        }
+
+        @Override
+        public PortSelector newPortSelector(SwitchContext sw) {
+            return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
+        }
+
+        @Override
+        public boolean carriesData(QpContext qp) {
+            return qp.qpIndex() != skip;
+        }
+    }
+
+    private PreparedRun prepare(LoadBalancer lb, long bytes) {
+        return Lbsim.scenario().baseDir(dir).seed(3)
+                .override("topology.type=rail-leaf-spine", "topology.serversPerGroup=4", "nic.qpsPerConnection=4",
+                        "workload.type=collective", "workload.op=all-reduce", "workload.algorithm=ring", "workload.bytes=" + bytes,
+                        "lossRecovery.type=go-back-n", "switches.pfc.enabled=true")
+                .prepare(lb);
+    }
+
+    @Test
+    void aLeftOutQueuePairSendsNothingAndTheOthersShareItsBytes() {
+        for (int skip = 0; skip < 4; skip++) {
+            long bytes = 8L * 3 * 1000 * 7 + 8 * 5; // per step: 3 * 7000 + 5 bytes, not a multiple of 3 x MTU
+            PreparedRun run = prepare(new SkipOne(skip), bytes);
+            RunResult r = run.run();
+            Invariants.check(run);
+            assertThat(r.flowsFinished()).isEqualTo(r.flows());
+            Transport t = run.transport();
+            int mtu = run.scenario().packets().mtuBytes();
+            long leftOut = 0;
+            for (int c = 0; c < t.connectionCount(); c++) {
+                Flow f = run.flows().get(c);
+                long sent = 0;
+                long expected = 0;
+                for (int q = 0; q < t.flowCount(); q++) {
+                    if (t.connectionOf(q) != c) {
+                        continue;
+                    }
+                    int index = q - firstQpOf(t, c);
+                    sent += t.sentPackets(q);
+                    if (f.dependent() && index == skip) {
+                        assertThat(t.sentPackets(q)).as("step %d, left-out queue pair", c).isZero();
+                        leftOut++;
+                    } else {
+                        int carriers = f.dependent() ? 3 : 4;
+                        int rank = f.dependent() && index > skip ? index - 1 : index;
+                        long share = f.bytes() / carriers + (rank < f.bytes() % carriers ? 1 : 0);
+                        long packets = (share + mtu - 1) / mtu;
+                        assertThat(t.sentPackets(q)).as("step %d, queue pair %d", c, index).isEqualTo(packets);
+                        expected += packets;
+                    }
+                }
+                assertThat(sent).isEqualTo(expected);
+                FlowResult fr = r.flowResults().get(c);
+                assertThat(fr.fctPs()).isPositive();
+                assertThat(fr.receiverDonePs()).as("the receiver held every byte of step %d", c).isGreaterThanOrEqualTo(fr.startPs());
+            }
+            assertThat(leftOut).isEqualTo(run.flows().stream().filter(Flow::dependent).count()).isPositive();
+            assertThat(t.idleQueuePairs()).isEqualTo(leftOut);
+            assertThat(t.deliveredPayloadBytes()).isEqualTo(run.flows().stream().mapToLong(Flow::bytes).sum());
+        }
+    }
+
+    @Test
+    void noQueuePairLeftOutKeepsTheConfiguredSplit() {
+        PreparedRun all = prepare(new SkipOne(-1), 1 << 20);
+        RunResult r = all.run();
+        Invariants.check(all);
+        assertThat(all.transport().idleQueuePairs()).isZero();
+        for (int q = 0; q < all.transport().flowCount(); q++) {
+            int mtu = all.scenario().packets().mtuBytes();
+            assertThat(all.transport().sentPackets(q)).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
+        }
+        assertThat(r.flowsFinished()).isEqualTo(r.flows());
+    }
+
+    private static int firstQpOf(Transport t, int c) {
+        for (int q = 0; q < t.flowCount(); q++) {
+            if (t.connectionOf(q) == c) {
+                return q;
+            }
+        }
+        throw new AssertionError("connection " + c + " has no queue pair");
+    }
+}
