@@ -96,7 +96,7 @@ public final class Labels {
         if (v instanceof Number n) {
             return number(n.doubleValue());
         }
-        return v == null ? "null" : String.valueOf(v);
+        return v == null ? "(default)" : String.valueOf(v); // a scenario column is empty where the run left the field at its default
     }
 
     /** Bytes in the largest binary unit that keeps the value >= 1: "2 MiB", "1.5 KiB", "800 B". */

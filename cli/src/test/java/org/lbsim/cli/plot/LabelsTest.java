@@ -18,6 +18,7 @@ class LabelsTest {
         assertThat(Labels.value("workload.messageBytes", 1536.0)).isEqualTo("1.5 KiB");
         assertThat(Labels.value("seed", 3.0)).isEqualTo("3");
         assertThat(Labels.value("loadBalancing.type", "ofan")).isEqualTo("ofan");
+        assertThat(Labels.value("loadBalancing.perClass", null)).as("a field the scenario left at its default").isEqualTo("(default)");
     }
 
     @Test
