@@ -6,8 +6,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
-import org.lbsim.lb.EcmpHashSelector;
 import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.lb.FlowEcmp;
 import org.lbsim.lb.HostContext;
 import org.lbsim.lb.LoadBalancer;
 import org.lbsim.lb.SwitchContext;
@@ -32,15 +32,16 @@ class ConnectionResplitTest {
 
     /** ECMP hashing with one random source port per queue pair; queue pair {@code skip} of every connection carries nothing. */
     record SkipOne(int skip) implements LoadBalancer {
+        private static final FlowEcmp ECMP = new FlowEcmp();
+
         @Override
         public EntropyPolicy newEntropyPolicy(HostContext host) {
-            int entropy = host.rng().nextInt(1 << 16);
-            return (psn, retransmission) -> entropy;
+            return ECMP.newEntropyPolicy(host);
         }
 
         @Override
         public PortSelector newPortSelector(SwitchContext sw) {
-            return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
+            return ECMP.newPortSelector(sw);
         }
 
         @Override
