@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.lbsim.lb.CrcEcmpSelector;
 import org.lbsim.lb.EcmpHashSelector;
 import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.HostContext;
@@ -24,10 +25,13 @@ import org.lbsim.topology.Fib;
  * expected packet's path proves that packet lost (NACK compensation, 3.4). A ToR that sees one of its
  * links down, and every ToR once routing converges around a failure, reverts to ECMP (section 6).
  *
- * <p>Spraying is done by the ToR's choice of uplink: on a 2-tier leaf-spine that chooses the whole
- * path. On deeper fabrics the upper tiers hash the queue pair's fixed entropy, so every PSN class
- * still has one path and Eq. 3 holds, but only the ToR's uplinks are sprayed over: the PathMap header
- * rewrite that reaches all N_paths (3.2, Fig. 3) is not modelled; Eq. 4 still counts its N_paths x 2 B.
+ * <p>Spraying, {@code switchHash: mix64} (the default): the ToR picks its uplink by Eq. 1, which on a
+ * 2-tier leaf-spine chooses the whole path; on deeper fabrics the upper tiers hash the queue pair's
+ * fixed entropy with lbsim's default (non-linear) hash, so every PSN class still has one path and
+ * Eq. 3 holds, but only the ToR's uplinks are sprayed over. {@code switchHash: crc32}: every switch
+ * of the run hashes with a linear CRC ({@link org.lbsim.lb.CrcEcmpSelector}) and the source ToR
+ * rewrites the UDP source port from its {@link PathMap} (3.2, Fig. 3), so all N_paths end-to-end
+ * paths of a fat tree are sprayed over.
  */
 public final class Themis implements LoadBalancer {
     public record Params(
@@ -36,17 +40,23 @@ public final class Themis implements LoadBalancer {
             @Doc("MTU in bytes in the ring's capacity (Table 1: 1500); 0 = the run's packets.mtuBytes. BW is the ToR's host link rate") int mtuBytes,
             @Doc("PSN ring entries per queue pair; 0 = ceil(BW x RTT_last x F / MTU)") int ringEntries,
             @Doc("NACK compensation (3.4): the ToR sends a blocked NACK once a later packet on the same path proves the loss") boolean compensation,
-            @Doc("a BePSN packet already sent down behind the tPSN (it overtook the NACK) counts as its arrival (3.4); false = the paper's literal order") boolean ringClearsBlocked) {
+            @Doc("a BePSN packet already sent down behind the tPSN (it overtook the NACK) counts as its arrival (3.4); false = the paper's literal order") boolean ringClearsBlocked,
+            @Doc("every switch's ECMP hash in the run: 'mix64' (lbsim's default hash; the source ToR picks its uplink by Eq. 1, so deeper tiers are not sprayed) or 'crc32' (linear CRC-32 over (src, dst, UDP source port), low 16 bits at the ToRs, high 16 at the next tier; the source ToR rewrites the source port from the PathMap, 3.2, so every end-to-end path of a fat tree is sprayed; needs power-of-two ECMP groups)") String switchHash) {
+        public static final String MIX64 = "mix64";
+        public static final String CRC32 = "crc32";
+
         public Params {
             org.lbsim.scenario.Checks.periodUs(lastHopRttUs, "lastHopRttUs");
             ScenarioException.require(capacityFactor >= 1 && capacityFactor <= 16, "capacityFactor", "must be between 1 and 16, got " + capacityFactor);
             ScenarioException.require(mtuBytes == 0 || mtuBytes >= 64 && mtuBytes <= 65536, "mtuBytes", "must be 0 (the run's) or between 64 and 65536, got " + mtuBytes);
             ScenarioException.require(ringEntries >= 0 && ringEntries <= 65536, "ringEntries", "must be between 0 (from the formula) and 65536, got " + ringEntries);
+            ScenarioException.require(MIX64.equals(switchHash) || CRC32.equals(switchHash), "switchHash",
+                    "must be '" + MIX64 + "' or '" + CRC32 + "', got '" + switchHash + "'");
         }
 
         /** Table 1's reference values (RTT_last 2 us, F 1.5), the ring sized with the run's MTU. */
         public static Params defaults() {
-            return new Params(2, 1.5, 0, 0, true, true);
+            return new Params(2, 1.5, 0, 0, true, true, MIX64);
         }
 
         /** N_entries = ceil(BW x RTT_last x F / MTU) for a last hop of {@code rateMbps} (section 4), unless ringEntries is given. */
@@ -72,9 +82,12 @@ public final class Themis implements LoadBalancer {
 
     /** The one-line summary `lbsim list schemes` and `lbsim explain themis` print. */
     public static String summary() {
-        return "Themis: source ToR sprays by PSN (Eq. 1), destination ToR blocks NACKs whose triggering packet took another path (PSN ring, Eq. 3)"
-                + " and compensates blocked ones (3.4), ECMP on failures (6); 2-tier spraying (deeper fabrics: ToR uplinks only)."
-                + " Eq. 4 for the paper's k = 32 fat tree (Table 1): " + paperExampleBytes() + " B ~ " + Math.round(paperExampleBytes() / 1000.0) + " KB per ToR";
+        int entries = Params.defaults().entries(400_000, 1500);
+        return "Themis: source ToR sprays by PSN (Eq. 1; on fat trees with switchHash crc32 by a PathMap source-port rewrite, 3.2),"
+                + " destination ToR blocks NACKs whose triggering packet took another path (PSN ring, Eq. 3)"
+                + " and compensates blocked ones (3.4), ECMP on failures (6)."
+                + " Eq. 4 for the paper's k = 32 fat tree (Table 1): PathMap 256 paths x 2 B = " + 256 * 2 + " B + 16 NICs x 100 QPs x (20 B + "
+                + entries + " ring entries x 1 B) = " + paperExampleBytes() + " B ~ " + Math.round(paperExampleBytes() / 1000.0) + " KB per ToR";
     }
 
     private final Params params;
@@ -96,8 +109,10 @@ public final class Themis implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
+        boolean crc = Params.CRC32.equals(params.switchHash());
         if (!ThemisTor.isTor(sw)) {
-            return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
+            return crc ? new CrcEcmpSelector(sw.fib(), (int) sw.rng().nextLong(), sw.topology().tier(sw.node()))
+                    : new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
         }
         long hostRateMbps = 0;
         for (int p = sw.topology().firstPort(sw.node()); p < sw.topology().portEnd(sw.node()); p++) {
@@ -106,7 +121,8 @@ public final class Themis implements LoadBalancer {
             }
         }
         long rateMbps = hostRateMbps;
-        ThemisTor tor = new ThemisTor(sw, () -> params.entries(rateMbps, runMtuBytes), params.compensation(), params.ringClearsBlocked());
+        PathMap pathMap = crc ? PathMap.build(sw.topology(), sw.fib(), sw.node()) : null; // 3.2: computed offline
+        ThemisTor tor = new ThemisTor(sw, () -> params.entries(rateMbps, runMtuBytes), params.compensation(), params.ringClearsBlocked(), pathMap);
         torByNode.put(sw.node(), tor);
         tors.add(tor);
         return tor;
@@ -118,6 +134,11 @@ public final class Themis implements LoadBalancer {
         if (tor != null) {
             tor.attach(sw);
         }
+    }
+
+    /** The Themis state of ToR {@code node} (null for other switches). */
+    ThemisTor tor(int node) {
+        return torByNode.get(node);
     }
 
     /** Section 6: routing converged around a failure (the monitoring tools saw it): every ToR reverts to ECMP. */

@@ -1,5 +1,6 @@
 package org.lbsim.lb.themis;
 
+import org.lbsim.lb.CrcEcmpSelector;
 import org.lbsim.lb.EcmpHashSelector;
 import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.EgressStage;
@@ -22,8 +23,12 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
     private final Topology topology;
     private final int firstPort;
     private final boolean[] facesHost;
-    private final EcmpHashSelector ecmp;
+    /** The switch's ECMP: lbsim's default hash, or the linear CRC one the PathMap relies on. */
+    private final PortSelector ecmp;
     private final long salt;
+    /** 3.2 on multi-tier fabrics: rewrite the source port from the PathMap (crc32 hash) instead of picking the uplink. */
+    private final boolean relativePaths;
+    private final PathMap pathMap;
     private final java.util.function.IntSupplier ringEntries;
     private PsnRings rings;
     private final boolean compensation;
@@ -46,8 +51,12 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
 
     private final boolean ringClearsBlocked;
 
-    /** {@code ringEntries} is asked once, at the first cross-rack packet (the run's MTU is known by then). */
-    ThemisTor(SwitchContext ctx, java.util.function.IntSupplier ringEntries, boolean compensation, boolean ringClearsBlocked) {
+    /**
+     * {@code ringEntries} is asked once, at the first cross-rack packet (the run's MTU is known by then).
+     * Without a PathMap the ToR picks its uplink by Eq. 1 and hashes as lbsim's default ECMP; with one,
+     * every switch of the run hashes with {@link CrcEcmpSelector} and the ToR steers by source-port rewrite.
+     */
+    ThemisTor(SwitchContext ctx, java.util.function.IntSupplier ringEntries, boolean compensation, boolean ringClearsBlocked, PathMap pathMap) {
         this.node = ctx.node();
         this.topology = ctx.topology();
         this.firstPort = topology.firstPort(node);
@@ -57,7 +66,10 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         }
         this.fib = ctx.fib();
         this.salt = ctx.rng().nextLong();
-        this.ecmp = new EcmpHashSelector(ctx.fib(), ctx.rng().nextLong());
+        this.relativePaths = pathMap != null;
+        this.pathMap = pathMap;
+        this.ecmp = relativePaths ? new CrcEcmpSelector(ctx.fib(), (int) ctx.rng().nextLong(), topology.tier(node))
+                : new EcmpHashSelector(ctx.fib(), ctx.rng().nextLong());
         this.ringEntries = ringEntries;
         this.ringClearsBlocked = ringClearsBlocked;
         this.compensation = compensation;
@@ -105,6 +117,9 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
 
     @Override
     public int select(Packet p, int group, int[] ports, int offset, int count) {
+        if (relativePaths) {
+            return selectByPathMap(p, group, ports, offset, count);
+        }
         if (spraying && p.kind == Packet.DATA && facesHost(p.ingressPort)) {
             // Themis-S 3.2: on a 2-tier Clos the source ToR picks the uplink from the PSN
             int port = ports[offset + path(p.psn, basePath(p, count), count)];
@@ -113,6 +128,26 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
             }
             fallBack(); // section 6: a ToR that sees a failed link reverts to ECMP
         }
+        return ecmp.select(p, group, ports, offset, count);
+    }
+
+    /**
+     * Themis-S 3.2 on a multi-tier Clos (Fig. 3): relative path PSN mod N (1), its source-port mask from
+     * the PathMap (2), the header rewritten (3); then this ToR and every later stage hash the rewritten
+     * header, so the packet takes path P_base XOR (PSN mod N).
+     */
+    private int selectByPathMap(Packet p, int group, int[] ports, int offset, int count) {
+        if (!spraying || p.kind != Packet.DATA || !facesHost(p.ingressPort)) {
+            return ecmp.select(p, group, ports, offset, count);
+        }
+        int original = p.entropy;
+        p.entropy = original ^ pathMap.mask(p.psn % pathMap.paths(p.dst));
+        int port = ecmp.select(p, group, ports, offset, count);
+        if (!network.link(port).isDown()) {
+            return port;
+        }
+        fallBack(); // section 6: a ToR that sees a failed link reverts to ECMP, this packet with its own header
+        p.entropy = original;
         return ecmp.select(p, group, ports, offset, count);
     }
 
@@ -214,7 +249,8 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         if (rings == null) {
             rings = new PsnRings(ringEntries.getAsInt(), ringClearsBlocked);
         }
-        int n = Math.max(1, fib.groupSize(fib.group(topology.hostSwitch(p.src), p.dst)));
+        int n = relativePaths ? PathMap.pathCount(topology, fib, topology.hostSwitch(p.src), p.dst)
+                : Math.max(1, fib.groupSize(fib.group(topology.hostSwitch(p.src), p.dst)));
         maxPaths = Math.max(maxPaths, n);
         int slot = rings.newSlot(n);
         if (slot == nackEntropy.length) {
@@ -236,8 +272,13 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         return spraying;
     }
 
+    /** This ToR's PathMap; null when it picks its uplink (default hash). */
+    PathMap pathMap() {
+        return pathMap;
+    }
+
     /** Eq. 4 for this ToR as the run used it: PathMap (N_paths x 2 B) + (20 B + ring entries x 1 B) per cross-rack QP it delivered. */
     long memoryBytes() {
-        return Themis.memoryBytes(maxPaths, rings().capacity(), rings().slots());
+        return Themis.memoryBytes(relativePaths ? pathMap.entries() : maxPaths, rings().capacity(), rings().slots());
     }
 }
