@@ -101,6 +101,23 @@ class ControlQueueTest {
         return out;
     }
 
+    /** {@code switches.controlPriority} sends ACK / NACK / CNP from the control queue (ns-3's AckHighPrio); off by default. */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void switchesControlPriorityPutsAcksNacksAndCnpsInTheControlQueue(boolean on) throws Exception {
+        Path trace = dir.resolve("two.csv");
+        Files.writeString(trace, "src,dst,bytes,start_ns\n0,4,500000,0\n4,0,500000,0\n");
+        PreparedRun run = Lbsim.scenario().leafSpine(2, 3, 1).linkRateGbps(100).linkDelayNs(1000).trace(trace.toString()).seed(3)
+                .congestionControl("dcqcn").lossRecovery("go-back-n").set("switches.ecn.enabled", true).set("switches.controlPriority", on)
+                .prepare(new FlowEcmp());
+        for (byte kind : new byte[] {Packet.ACK, Packet.NACK, Packet.CNP}) {
+            assertThat(run.network().isPriorityKind(kind)).isEqualTo(on);
+        }
+        assertThat(run.network().isPriorityKind(Packet.DATA)).isFalse();
+        assertThat(run.run().flowsFinished()).isEqualTo(2);
+        Invariants.check(run);
+    }
+
     @ParameterizedTest
     @ValueSource(booleans = {true, false})
     void aControlPacketOvertakesQueuedDataPassesPfcPausesAndTakesNoBufferOnlyInTheControlQueue(boolean priority) throws Exception {
