@@ -105,13 +105,28 @@ public final class EgressPort implements EventHandler {
     }
 
     void enqueue(Packet p) {
+        enqueue(p, false);
+    }
+
+    /**
+     * A packet a switch stage held and now releases (a ConWeave reorder queue's flush: many at one
+     * instant, all charged to the ingress they came in on). ns-3 admits them through its MMU, whose
+     * ingress check uses a port's PFC headroom only once the switch's shared pool is past its limit
+     * (conweave-ns3 switch-mmu.cc:134-161, :208-217): so under PFC only the shared memory refuses them
+     * here, and the charge may pause the ingress; lossy, they meet the buffer like any packet.
+     */
+    void enqueueReleased(Packet p) {
+        enqueue(p, true);
+    }
+
+    private void enqueue(Packet p, boolean released) {
         long now = sim.nowPs();
         settle(now);
         if (priorityKinds[p.kind]) {
             enqueueControl(p, now);
             return;
         }
-        if (!admission.admit(p.ingressPort, queueBytes, p.sizeBytes)) {
+        if (!(released ? admission.admitReleased(p.ingressPort, queueBytes, p.sizeBytes) : admission.admit(p.ingressPort, queueBytes, p.sizeBytes))) {
             drops++;
             network.dropAtPort(p, port);
             return;

@@ -39,7 +39,7 @@ class ConWeaveTest {
                 .set("switches.ecn.enabled", true).set("switches.ecn.kminBytes", 100_000).set("switches.ecn.kmaxBytes", 400_000)
                 .set("switches.ecn.pmax", 0.2).set("switches.pfc.enabled", true)
                 .set("switches.buffer.bytesPerPort", 16_000_000).set("switches.pfc.xoffBytes", 500_000).set("switches.pfc.xonBytes", 450_000)
-                .set("switches.pfc.headroomBytes", 4_000_000); // a flushed reorder queue lands on its packets' ingress ports at once
+                .set("switches.pfc.headroomBytes", 4_000_000);
     }
 
     /** Four senders under l0 to four receivers under l1: twice what one uplink carries, so paths congest. */
@@ -231,6 +231,41 @@ class ConWeaveTest {
                 .isGreaterThan(portBytes);
         assertThat(burst[2]).as("a flush enqueues its packets at one instant").isGreaterThan(1);
         assertThat(downDrops).as("admitted then, they can overflow l1's ports to the hosts (largest burst %d)", burst[2]).isGreaterThan(0);
+    }
+
+    /**
+     * Lossless, with PFC at 50 KB and 30 KB of headroom (the in-flight bytes of two 1 us links at
+     * 100 Gb/s fit), and every TAIL lost at the spines, so reorder queues fill until their timeout: a
+     * flush lands on its packets' ingress port all at once, far beyond XOFF + headroom. As in ns-3
+     * (switch-mmu.cc:134-161) only the shared memory may refuse it; the charge pauses the ingress.
+     * Invariants.check fails on any refused frame.
+     */
+    @Test
+    void aFlushBeyondTheIngressHeadroomIsAdmittedAndPausesTheIngressInsteadOfDropping() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        long xoff = 50_000;
+        long headroom = 30_000;
+        PreparedRun run = fabric(CROSSING).set("switches.pfc.xoffBytes", xoff).set("switches.pfc.xonBytes", 40_000)
+                .set("switches.pfc.headroomBytes", headroom).prepare(cw);
+        Topology t = run.topology();
+        for (String spine : new String[] {"s0", "s1"}) {
+            Switch sw = run.network().switchAt(t.nodeByName(spine));
+            int reason = run.network().consumeReason("test: TAIL lost");
+            sw.addIngressStage((p, port) -> {
+                if (p.kind == Packet.DATA && p.pathId >= 0 && (p.switchBits >>> ConWeaveTor.FLAG_SHIFT) == ConWeaveTor.TAIL) {
+                    sw.consume(p, reason);
+                    return false;
+                }
+                return true;
+            });
+        }
+        RunResult result = run.run();
+        Invariants.check(run);
+        org.lbsim.net.PfcIngress l1 = run.network().pfc(t.nodeByName("l1"));
+        assertThat(result.flowsFinished()).isEqualTo(4);
+        assertThat(cw.stats().queuePacketsMax() * 1062L).as("a reorder queue held more than XOFF + headroom").isGreaterThan(xoff + headroom);
+        assertThat(l1.overflowDrops()).as("l1 refused nothing").isZero();
+        assertThat(l1.pausesSent()).as("the flushes paused l1's upstream").isGreaterThan(0);
     }
 
     @Test
