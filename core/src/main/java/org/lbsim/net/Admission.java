@@ -8,6 +8,11 @@ package org.lbsim.net;
 interface Admission {
     boolean admit(int ingressPort, long portQueueBytes, int size);
 
+    /** A packet a switch held and releases now ({@link EgressPort#enqueueReleased}); by default as any packet. */
+    default boolean admitReleased(int ingressPort, long portQueueBytes, int size) {
+        return admit(ingressPort, portQueueBytes, size);
+    }
+
     void onAdmit(int ingressPort, int size);
 
     void onRelease(int ingressPort, int size);

@@ -11,6 +11,8 @@ import org.lbsim.kernel.Time;
  * The frame on the wire holds its buffer until its gap ends. The port wakes up only when a frame
  * is waiting for the line; with a private buffer, the end of the last frame is settled lazily at
  * the next enqueue (exactly, as of the time it ended), which saves one event per idle hop.
+ * Packets of a kind the network marks as priority ({@link Network#setPriorityKind}) wait in a
+ * control queue served first, outside the buffer and PFC (ns-3's queue index 0).
  */
 public final class EgressPort implements EventHandler {
     private final Network network;
@@ -28,11 +30,17 @@ public final class EgressPort implements EventHandler {
     private final EcnMarker ecn;
     private final SplittableRandom rng;
     private final PacketQueue queue = new PacketQueue();
+    /** Strict-priority control queue: served before {@link #queue}, never paused, charged to no buffer. */
+    private final PacketQueue controlQueue = new PacketQueue();
+    /** Per packet kind, whether it goes to {@link #controlQueue} (the network's table, shared). */
+    private final boolean[] priorityKinds;
     private EgressStage stage = EgressStage.NONE;
 
     private long queueBytes;
     private int inServiceBytes;
     private int inServiceIngress;
+    /** The frame on the wire came from the control queue: its end frees no buffer. */
+    private boolean inServiceControl;
     /** The buffer alone, or PFC's per-ingress accounting of the owning switch. */
     private final Admission admission;
     private long pausedSincePs;
@@ -54,7 +62,8 @@ public final class EgressPort implements EventHandler {
     private long txBytes;
 
     EgressPort(Network network, int port, long rateMbps, int gapBytes, Link link, BufferModel buffer, EcnMarker ecn, SplittableRandom rng,
-               PfcIngress pfc) {
+               PfcIngress pfc, boolean[] priorityKinds) {
+        this.priorityKinds = priorityKinds;
         this.admission = pfc != null ? pfc : Admission.byBuffer(buffer);
         this.network = network;
         this.sim = network.simulator();
@@ -82,9 +91,9 @@ public final class EgressPort implements EventHandler {
         return queueBytes;
     }
 
-    /** Packets waiting, not counting the one on the wire. */
+    /** Packets waiting (control queue included), not counting the one on the wire. */
     public int queuePackets() {
-        return queue.size();
+        return queue.size() + controlQueue.size();
     }
 
     public Link link() {
@@ -96,9 +105,28 @@ public final class EgressPort implements EventHandler {
     }
 
     void enqueue(Packet p) {
+        enqueue(p, false);
+    }
+
+    /**
+     * A packet a switch stage held and now releases (a ConWeave reorder queue's flush: many at one
+     * instant, all charged to the ingress they came in on). ns-3 admits them through its MMU, whose
+     * ingress check uses a port's PFC headroom only once the switch's shared pool is past its limit
+     * (conweave-ns3 switch-mmu.cc:134-161, :208-217): so under PFC only the shared memory refuses them
+     * here, and the charge may pause the ingress; lossy, they meet the buffer like any packet.
+     */
+    void enqueueReleased(Packet p) {
+        enqueue(p, true);
+    }
+
+    private void enqueue(Packet p, boolean released) {
         long now = sim.nowPs();
         settle(now);
-        if (!admission.admit(p.ingressPort, queueBytes, p.sizeBytes)) {
+        if (priorityKinds[p.kind]) {
+            enqueueControl(p, now);
+            return;
+        }
+        if (!(released ? admission.admitReleased(p.ingressPort, queueBytes, p.sizeBytes) : admission.admit(p.ingressPort, queueBytes, p.sizeBytes))) {
             drops++;
             network.dropAtPort(p, port);
             return;
@@ -129,13 +157,26 @@ public final class EgressPort implements EventHandler {
         }
     }
 
+    /** ns-3 admits queue-0 packets without buffer or PFC accounting and marks no ECN on them (switch-node.cc:298-330, :336). */
+    private void enqueueControl(Packet p, long now) {
+        controlQueue.add(p);
+        stage.onEnqueue(p, port, queueBytes);
+        if (now >= busyUntilPs && inServiceBytes == 0) {
+            startNext(now);
+        } else if (!wakePending) {
+            wakeAt(busyUntilPs);
+        }
+    }
+
     private void wakeAt(long t) {
         wakePending = true;
         sim.schedule(handlerId, t, 0, 0);
     }
 
     private void startNext(long now) {
-        Packet p = queue.poll();
+        boolean control = !controlQueue.isEmpty();
+        // PFC pauses the data queue only (ns-3 pauses per priority; queue 0 never, broadcom-egress-queue.cc:101-104)
+        Packet p = control ? controlQueue.poll() : paused ? null : queue.poll();
         if (p == null) {
             return;
         }
@@ -145,9 +186,10 @@ public final class EgressPort implements EventHandler {
         // The frame keeps its buffer until its gap ends; the packet itself is handed to the link now.
         inServiceBytes = p.sizeBytes;
         inServiceIngress = p.ingressPort;
+        inServiceControl = control;
         busyUntilPs = now + serPs + gapPs;
         stage.onDequeue(p, port, queueBytes);
-        if (!lazyRelease || !queue.isEmpty()) {
+        if (!lazyRelease || !queue.isEmpty() || !controlQueue.isEmpty()) {
             wakeAt(busyUntilPs);
         }
         link.transmit(p, now + serPs);
@@ -171,7 +213,7 @@ public final class EgressPort implements EventHandler {
         wakePending = false;
         long now = sim.nowPs();
         settle(now);
-        if (!paused && inServiceBytes == 0) {
+        if (inServiceBytes == 0 && (!paused || !controlQueue.isEmpty())) {
             startNext(now);
         }
     }
@@ -179,10 +221,12 @@ public final class EgressPort implements EventHandler {
     /** Frees the buffer of a frame whose gap has ended, as of the moment it ended. */
     private void settle(long now) {
         if (inServiceBytes != 0 && busyUntilPs <= now) {
-            accountQueue(busyUntilPs);
-            queueBytes -= inServiceBytes;
-            buffer.remove(inServiceBytes);
-            admission.onRelease(inServiceIngress, inServiceBytes);
+            if (!inServiceControl) {
+                accountQueue(busyUntilPs);
+                queueBytes -= inServiceBytes;
+                buffer.remove(inServiceBytes);
+                admission.onRelease(inServiceIngress, inServiceBytes);
+            }
             inServiceBytes = 0;
             if (queueBytes < 0) {
                 throw new IllegalStateException("negative queue at port " + port);
@@ -204,6 +248,10 @@ public final class EgressPort implements EventHandler {
             queueBytes -= p.sizeBytes;
             buffer.remove(p.sizeBytes);
             admission.onRelease(p.ingressPort, p.sizeBytes);
+            network.dropOnLink(p, port);
+            n++;
+        }
+        for (Packet p = controlQueue.poll(); p != null; p = controlQueue.poll()) {
             network.dropOnLink(p, port);
             n++;
         }

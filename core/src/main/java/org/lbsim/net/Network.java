@@ -22,6 +22,8 @@ public final class Network implements PortStates {
     private final Nic[] nics;
     private final BufferModel[] buffers;
     private final PfcIngress[] pfcIngress;
+    /** Per packet kind: switches queue it in their strict-priority control queue ({@link #setPriorityKind}). */
+    private final boolean[] priorityKinds = new boolean[Byte.MAX_VALUE + 1];
     private Fib fib;
 
     private final long[] dropsByLayer = new long[16];
@@ -65,7 +67,7 @@ public final class Network implements PortStates {
                     : new PfcIngress(this, topology, s, buffer, pfc.xoffBytes(), pfc.xonBytes(), pfc.dynamicAlpha(), pfc.headroomBytes());
             pfcIngress[s - hosts] = ingress;
             for (int p = topology.firstPort(s); p < topology.portEnd(s); p++) {
-                egress[p] = new EgressPort(this, p, topology.rateMbps(p), gapBytes, links[p], buffer, ecn, rng.stream("ecn", p), ingress);
+                egress[p] = new EgressPort(this, p, topology.rateMbps(p), gapBytes, links[p], buffer, ecn, rng.stream("ecn", p), ingress, priorityKinds);
             }
             switches[s - hosts] = new Switch(this, s, egress);
         }
@@ -78,6 +80,21 @@ public final class Network implements PortStates {
             int peer = topology.peerNode(p);
             links[p].connect(topology.isHost(peer) ? nics[peer] : switches[peer - hosts]);
         }
+    }
+
+    /**
+     * Every switch port sends packets of {@code kind} from a strict-priority control queue ahead of its
+     * data FIFO: they take no buffer (no admission, no PFC ingress charge, no ECN) and PFC never pauses
+     * them, as ns-3's switches treat ACK / NACK / CNP and ConWeave's control packets (queue index 0:
+     * conweave-ns3 switch-node.cc:228-232 and :298-330, broadcom-egress-queue.cc:101-104).
+     */
+    public void setPriorityKind(int kind) {
+        priorityKinds[kind] = true;
+    }
+
+    /** Whether switches send {@code kind} from their control queue. */
+    public boolean isPriorityKind(int kind) {
+        return kind >= 0 && kind < priorityKinds.length && priorityKinds[kind];
     }
 
     public Simulator simulator() {

@@ -63,6 +63,24 @@ public final class PfcIngress implements Admission {
         return true;
     }
 
+    /**
+     * A released burst: the shared memory is the limit, not the ingress's headroom (ns-3 uses a
+     * port's headroom only once the switch's shared pool is past its limit, switch-mmu.cc:134-161). A
+     * burst admitted while the ingress pauses moves the headroom's baseline with it, so the frames
+     * still on the upstream link find their headroom as before.
+     */
+    @Override
+    public boolean admitReleased(int ingressPort, long portQueueBytes, int size) {
+        if (!buffer.fitsShared(size)) {
+            overflowDrops++;
+            return false;
+        }
+        if (ingressPort >= 0 && pausing[ingressPort - firstPort]) {
+            pausedAtBytes[ingressPort - firstPort] += size;
+        }
+        return true;
+    }
+
     @Override
     public void onAdmit(int ingressPort, int size) {
         if (ingressPort < 0) {

@@ -99,18 +99,26 @@ public final class Switch implements PacketReceiver {
      * policy table first, else the FIB group and the port selector.
      */
     public void forward(Packet p) {
+        int port = egressPortFor(p);
+        if (port >= 0) {
+            egress[port].enqueue(p);
+        }
+    }
+
+    /** Policy table first, else the FIB group and the port selector; -1 (the packet dropped) without a route. */
+    private int egressPortFor(Packet p) {
         Fib fib = network.fib();
         int group = fib.group(node, p.dst);
         int count = fib.groupSize(group);
         if (count == 0) {
             network.dropNoRoute(p);
-            return;
+            return -1;
         }
         int port = policy.portFor(p, fib, group, network);
         if (port < 0) {
             port = count == 1 ? fib.port(group, 0) : selectorByClass[p.trafficClass & 63].select(p, group, fib.groupPorts(), fib.groupOffset(group), count);
         }
-        egress[port].enqueue(p);
+        return port;
     }
 
     /** Queues {@code p} on one of this switch's ports directly, bypassing every forwarding decision. */
@@ -137,9 +145,16 @@ public final class Switch implements PacketReceiver {
         network.countHeld(1);
     }
 
-    /** Sends a held packet on, through the forwarding decision. */
+    /**
+     * Sends a held packet on, through the forwarding decision. It is admitted then, charged to the
+     * port it came in on; under PFC only the shared memory limits it, not that port's headroom, as
+     * ns-3 admits a flushed ConWeave reorder queue (see {@link EgressPort#enqueueReleased}).
+     */
     public void release(Packet p) {
         network.countHeld(-1);
-        forward(p);
+        int port = egressPortFor(p);
+        if (port >= 0) {
+            egress[port].enqueueReleased(p);
+        }
     }
 }

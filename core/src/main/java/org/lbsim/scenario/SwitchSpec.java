@@ -4,7 +4,8 @@ package org.lbsim.scenario;
 public record SwitchSpec(
         @Doc("egress buffer model") BufferSpec buffer,
         @Doc("ECN marking on enqueue") EcnSpec ecn,
-        @Doc("priority flow control (lossless)") PfcSpec pfc) {
+        @Doc("priority flow control (lossless)") PfcSpec pfc,
+        @Doc("ACK, NACK and CNP leave every switch port from a strict-priority control queue ahead of data, outside the buffer, ECN and PFC (ns-3's AckHighPrio, conweave-ns3 network-load-balance.cc:1445, switch-node.cc:228-232); false = one FIFO for all packets") boolean controlPriority) {
 
     public SwitchSpec {
         ScenarioException.require(buffer != null, "buffer", "is required");
@@ -15,12 +16,17 @@ public record SwitchSpec(
         }
     }
 
+    /** One FIFO per port for every packet. */
+    public SwitchSpec(BufferSpec buffer, EcnSpec ecn, PfcSpec pfc) {
+        this(buffer, ecn, pfc, false);
+    }
+
     /** Without PFC. */
     public SwitchSpec(BufferSpec buffer, EcnSpec ecn) {
         this(buffer, ecn, PfcSpec.defaults());
     }
 
     public static SwitchSpec defaults() {
-        return new SwitchSpec(BufferSpec.defaults(), EcnSpec.defaults(), PfcSpec.defaults());
+        return new SwitchSpec(BufferSpec.defaults(), EcnSpec.defaults(), PfcSpec.defaults(), false);
     }
 }

@@ -15,6 +15,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.net.BufferModel;
 import org.lbsim.net.EcnMarker;
 import org.lbsim.net.Network;
+import org.lbsim.net.Packet;
 import org.lbsim.net.PfcWatchdog;
 import org.lbsim.qp.QpContext;
 import org.lbsim.registry.Component;
@@ -239,6 +240,11 @@ public final class Simulation {
                 : null;
         Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn,
                 scenario.packets().interFrameGapBytes(), pfc);
+        if (scenario.switches().controlPriority()) {
+            network.setPriorityKind(Packet.ACK);
+            network.setPriorityKind(Packet.NACK);
+            network.setPriorityKind(Packet.CNP);
+        }
         for (int link = 0; link < down.length; link++) {
             if (down[link]) {
                 network.setLinkDown(link, true);

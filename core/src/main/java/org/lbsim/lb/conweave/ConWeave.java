@@ -9,9 +9,15 @@ import org.lbsim.lb.tor.FixedRandomEntropy;
 import org.lbsim.lb.tor.SourceRoutedSelector;
 import org.lbsim.lb.tor.TorView;
 import org.lbsim.net.PortSelector;
+import org.lbsim.net.Network;
 import org.lbsim.net.Switch;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.transport.BundledScheme;
+import org.lbsim.transport.LossRecoveryFactory;
+import org.lbsim.transport.PacketKinds;
+import org.lbsim.transport.QpParts;
+import org.lbsim.transport.QueuePairScheme;
 
 /**
  * ConWeave (Song et al., SIGCOMM 2023) as its authors' ns-3 model runs it
@@ -22,11 +28,13 @@ import org.lbsim.scenario.ScenarioException;
  * reorder queue until the TAIL arrives or a predicted deadline passes. Per-ToR programs are in
  * {@link ConWeaveTor}. Defaults are the ns-3 leaf-spine settings of run.py:261-267.
  */
-public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme {
-    /** Packet kind of RTT_REPLY and CLEAR (ns-3's ConWeaveReplyTag), made by the destination ToR and consumed by the source ToR. */
-    public static final byte REPLY_KIND = 120;
-    /** Packet kind of NOTIFY (ns-3's ConWeaveNotifyTag): an ECN-marked packet's path, sent back to the source ToR. */
-    public static final byte NOTIFY_KIND = 121;
+public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme implements BundledScheme {
+    /** Name of the packet kind of RTT_REPLY and CLEAR (ns-3's ConWeaveReplyTag), made by the destination ToR and consumed by the source ToR. */
+    public static final String REPLY = "CONWEAVE_REPLY";
+    /** Name of the packet kind of NOTIFY (ns-3's ConWeaveNotifyTag): an ECN-marked packet's path, sent back to the source ToR. */
+    public static final String NOTIFY = "CONWEAVE_NOTIFY";
+    /** A kind id no packet has: the ToR programs make no control packet before the run registers the kinds. */
+    static final byte UNREGISTERED = -1;
 
     public record Params(
             @Doc("us added to the base RTT for the RTT_REPLY deadline (run.py:261: 4)") double replyDeadlineExtraUs,
@@ -35,7 +43,8 @@ public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme {
             @Doc("us added to the predicted TAIL arrival before a reorder queue is flushed anyway (run.py:265 leaf-spine: 16)") double reorderFlushExtraUs,
             @Doc("us a reorder queue waits when no phase-0 timing is known (run.py:266 leaf-spine: 200)") double defaultReorderWaitUs,
             @Doc("reorder queues per ToR port towards a host; a flow that finds none free is not reordered (conweave-p4 macro.p4: 3 stages x 8 at 100G; 0 = unlimited as in ns-3)") int reorderQueuesPerPort,
-            @Doc("bytes of an RTT_REPLY, CLEAR or NOTIFY packet (ns-3: 64)") int controlBytes) {
+            @Doc("bytes of an RTT_REPLY, CLEAR or NOTIFY packet (ns-3: 64)") int controlBytes,
+            @Doc("RTT_REPLY, CLEAR and NOTIFY leave every switch port from its strict-priority control queue, outside the buffer and PFC, as ns-3 sends them with ACK priority (conweave-routing.cc:311, :358; switch-node.cc:228-232, :293-296); false = in the data FIFO, charged to the trigger's ingress port (sessions 6-7)") boolean controlPriority) {
         public Params {
             ScenarioException.require(replyDeadlineExtraUs >= 0, "replyDeadlineExtraUs", "must be >= 0, got " + replyDeadlineExtraUs);
             ScenarioException.require(pathPauseUs >= 0, "pathPauseUs", "must be >= 0, got " + pathPauseUs);
@@ -48,12 +57,16 @@ public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme {
 
         /** The ns-3 leaf-spine settings (run.py:261-267) with the Tofino2 prototype's 24 reorder queues per port. */
         public static Params defaults() {
-            return new Params(4, 16, 300, 16, 200, 24, 64);
+            return new Params(4, 16, 300, 16, 200, 24, 64, true);
         }
     }
 
     final Params params;
     final Stats stats = new Stats();
+    /** The run's kind ids, registered with the run's other packet kinds ({@link #queuePairScheme}). */
+    byte replyKind = UNREGISTERED;
+    byte notifyKind = UNREGISTERED;
+    private Network network;
 
     public ConWeave(Params params) {
         this.params = params;
@@ -62,8 +75,49 @@ public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme {
 
     @Override
     public void programSwitch(SwitchContext ctx, Switch sw) {
+        network = sw.network();
+        markPriority();
         if (tors(ctx).leafIndex(ctx.node()) >= 0) {
             sw.addIngressStage(new ConWeaveTor(this, tors(), ctx, sw));
+        }
+    }
+
+    /**
+     * Hosts' parts as any ToR-program scheme (random entropy, the run's loss recovery); the bundle
+     * registers ConWeave's two switch-to-switch kinds with the run's packet kinds. They never reach a
+     * host: the source ToR consumes them.
+     */
+    @Override
+    public QueuePairScheme queuePairScheme(LossRecoveryFactory recovery) {
+        QueuePairScheme hosts = QueuePairScheme.separate(this, recovery);
+        return new QueuePairScheme() {
+            @Override
+            public void registerKinds(PacketKinds kinds) {
+                PacketKinds.Handler never = (p, transport, nowPs) -> {
+                    throw new IllegalStateException(kinds.name(p.kind) + " reached host " + p.dst + ": ConWeave's source ToR should have consumed it");
+                };
+                replyKind = kinds.register(REPLY, never);
+                notifyKind = kinds.register(NOTIFY, never);
+                markPriority();
+            }
+
+            @Override
+            public QpParts create(HostContext sender) {
+                return hosts.create(sender);
+            }
+
+            @Override
+            public QpParts next(HostContext sender, QpParts previous) {
+                return hosts.next(sender, previous);
+            }
+        };
+    }
+
+    /** Once the switches are built and the kinds registered (either order): the control queue for both kinds. */
+    private void markPriority() {
+        if (params.controlPriority() && network != null && replyKind != UNREGISTERED) {
+            network.setPriorityKind(replyKind);
+            network.setPriorityKind(notifyKind);
         }
     }
 

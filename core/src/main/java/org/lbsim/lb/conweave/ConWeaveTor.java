@@ -33,6 +33,7 @@ final class ConWeaveTor implements IngressStage, EventHandler {
     private static final long NEVER = Long.MAX_VALUE;
     private static final int FLUSH = 0;
 
+    private final ConWeave scheme;
     private final ConWeave.Params params;
     private final ConWeave.Stats stats;
     private final TorView tors;
@@ -92,6 +93,7 @@ final class ConWeaveTor implements IngressStage, EventHandler {
     private long heldBytes;
 
     ConWeaveTor(ConWeave scheme, TorView tors, SwitchContext ctx, Switch sw) {
+        this.scheme = scheme;
         this.params = scheme.params;
         this.stats = scheme.stats;
         this.tors = tors;
@@ -142,12 +144,12 @@ final class ConWeaveTor implements IngressStage, EventHandler {
             return true;
         }
         if (dstTor == node) { // control packets going back to the data's source ToR (this one)
-            if (p.kind == ConWeave.REPLY_KIND) {
+            if (p.kind == scheme.replyKind) {
                 onReply(p);
                 sw.consume(p, replyConsumed);
                 return false;
             }
-            if (p.kind == ConWeave.NOTIFY_KIND) {
+            if (p.kind == scheme.notifyKind) {
                 onNotify(p);
                 sw.consume(p, notifyConsumed);
                 return false;
@@ -375,13 +377,13 @@ final class ConWeaveTor implements IngressStage, EventHandler {
     /** NOTIFY for ECN-marked data, RTT_REPLY for INIT, CLEAR for TAIL (:909-926). */
     private void finishAtDestination(Packet p, int flag, int epoch) {
         if (p.ecnMarked) {
-            Packet n = control(p, ConWeave.NOTIFY_KIND);
+            Packet n = control(p, scheme.notifyKind);
             n.switchBits = p.pathId;
             stats.notifies++;
             sw.forward(n);
         }
         if (flag == INIT || flag == TAIL) {
-            Packet r = control(p, ConWeave.REPLY_KIND);
+            Packet r = control(p, scheme.replyKind);
             boolean tail = flag == TAIL;
             r.switchBits = (epoch & EPOCH_MASK) | (tail ? PHASE_BIT : 0) | ((tail ? REPLY_TAIL : REPLY_INIT) << FLAG_SHIFT);
             if (tail) {
@@ -394,6 +396,9 @@ final class ConWeaveTor implements IngressStage, EventHandler {
     }
 
     private Packet control(Packet data, byte kind) {
+        if (kind == ConWeave.UNREGISTERED) {
+            throw new IllegalStateException("ConWeave's packet kinds are not registered: the run gave it no queue pair of its own");
+        }
         Packet c = sw.originate();
         c.kind = kind;
         c.flow = data.flow;
@@ -402,7 +407,9 @@ final class ConWeaveTor implements IngressStage, EventHandler {
         c.sizeBytes = params.controlBytes();
         c.entropy = data.entropy;
         c.trafficClass = data.trafficClass;
-        c.ingressPort = data.ingressPort; // ingress buffer accounting (PFC) charges the port the trigger came in on, as ns-3 gives its control packets a dummy in-device
+        // in the data FIFO (controlPriority false), PFC's ingress accounting charges the port the trigger came in on;
+        // in the control queue nothing is charged (ns-3's dummy in-device, switch-node.cc:293-296, :336-343)
+        c.ingressPort = data.ingressPort;
         return c;
     }
 

@@ -39,7 +39,7 @@ class ConWeaveTest {
                 .set("switches.ecn.enabled", true).set("switches.ecn.kminBytes", 100_000).set("switches.ecn.kmaxBytes", 400_000)
                 .set("switches.ecn.pmax", 0.2).set("switches.pfc.enabled", true)
                 .set("switches.buffer.bytesPerPort", 16_000_000).set("switches.pfc.xoffBytes", 500_000).set("switches.pfc.xonBytes", 450_000)
-                .set("switches.pfc.headroomBytes", 4_000_000); // a flushed reorder queue lands on its packets' ingress ports at once
+                .set("switches.pfc.headroomBytes", 4_000_000);
     }
 
     /** Four senders under l0 to four receivers under l1: twice what one uplink carries, so paths congest. */
@@ -157,15 +157,115 @@ class ConWeaveTest {
         String fourToTwo = "0,4,3000000,0\n1,4,3000000,0\n2,5,3000000,0\n3,5,3000000,0\n";
         ConWeave.Params d = ConWeave.Params.defaults();
         ConWeave unlimited = new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(),
-                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), 0, d.controlBytes()));
+                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), 0, d.controlBytes(), d.controlPriority()));
         run(fabric(fourToTwo), unlimited);
         ConWeave one = new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(),
-                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), 1, d.controlBytes()));
+                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), 1, d.controlBytes(), d.controlPriority()));
         PreparedRun limited = run(fabric(fourToTwo), one);
         assertThat(unlimited.stats().queuesInUseMax()).as("two flows per receiver reorder at once without a limit").isGreaterThan(1);
         assertThat(one.stats().queuesInUseMax()).isEqualTo(1);
         assertThat(one.stats().queuesExhausted()).as("with one queue per port, some reorders find none").isGreaterThan(0);
         assertThat(limited.network().held()).isZero();
+    }
+
+    @Test
+    void itsTwoKindsAreRegisteredWithTheRunAndSentFromTheControlQueueUnlessTurnedOff() throws Exception {
+        ConWeave on = new ConWeave(ConWeave.Params.defaults());
+        PreparedRun a = run(fabric(CROSSING), on);
+        assertThat(a.transport().kinds().name(on.replyKind)).isEqualTo(ConWeave.REPLY);
+        assertThat(a.transport().kinds().name(on.notifyKind)).isEqualTo(ConWeave.NOTIFY);
+        assertThat(a.network().isPriorityKind(on.replyKind)).isTrue();
+        assertThat(a.network().isPriorityKind(on.notifyKind)).isTrue();
+        assertThat(a.network().isPriorityKind(Packet.ACK)).as("ACKs stay in the data FIFO").isFalse();
+        ConWeave.Params d = ConWeave.Params.defaults();
+        ConWeave off = new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(),
+                d.reorderFlushExtraUs(), d.defaultReorderWaitUs(), d.reorderQueuesPerPort(), d.controlBytes(), false));
+        PreparedRun b = run(fabric(CROSSING), off);
+        assertThat(b.network().isPriorityKind(off.replyKind)).isFalse();
+        assertThat(on.stats().rttReplies() + on.stats().clears()).isGreaterThan(0);
+        assertThat(off.stats().rttReplies() + off.stats().clears()).isGreaterThan(0);
+    }
+
+    /**
+     * ns-3 keeps a reorder queue outside the switch's memory accounting and admits its packets when it
+     * flushes them (conweave-voq.cc:48-61 sends them through SendToDevContinue, whose admission runs
+     * then: switch-node.cc:298-330). Lossy, with 24 KB per port: l1 holds more than a port's buffer
+     * without a drop at arrival; a flush enqueues its packets at one instant, and l1's ports to the
+     * hosts drop.
+     */
+    @Test
+    void heldPacketsTakeNoBufferUntilTheirReleaseIsAdmittedAndCanOverflowThePort() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        long portBytes = 24_000;
+        PreparedRun run = fabric(CROSSING).set("switches.pfc.enabled", false).set("switches.buffer.bytesPerPort", portBytes)
+                .prepare(cw);
+        Topology t = run.topology();
+        int l1 = t.nodeByName("l1");
+        long[] burst = new long[3]; // time of the last enqueue at a down port, packets enqueued at that instant, most at one instant
+        run.network().switchAt(l1).setEgressStage(new EgressStage() {
+            @Override
+            public void onEnqueue(Packet p, int port, long queueBytes) {
+                long now = run.network().simulator().nowPs();
+                if (p.kind == Packet.DATA && t.isHost(t.peerNode(port))) {
+                    burst[1] = now == burst[0] ? burst[1] + 1 : 1;
+                    burst[0] = now;
+                    burst[2] = Math.max(burst[2], burst[1]);
+                }
+            }
+
+            @Override
+            public void onDequeue(Packet p, int port, long queueBytes) {
+            }
+        });
+        RunResult result = run.run();
+        Invariants.check(run);
+        long downDrops = 0;
+        for (int p = t.firstPort(l1); p < t.portEnd(l1); p++) {
+            if (t.isHost(t.peerNode(p))) {
+                downDrops += run.network().egress(p).drops();
+            }
+        }
+        ConWeave.Stats s = cw.stats();
+        assertThat(result.flowsFinished()).isEqualTo(4);
+        assertThat(s.heldBytesMax()).as("l1 held more than one port's buffer (held %d packets, largest queue %d)", s.packetsHeld(), s.queuePacketsMax())
+                .isGreaterThan(portBytes);
+        assertThat(burst[2]).as("a flush enqueues its packets at one instant").isGreaterThan(1);
+        assertThat(downDrops).as("admitted then, they can overflow l1's ports to the hosts (largest burst %d)", burst[2]).isGreaterThan(0);
+    }
+
+    /**
+     * Lossless, with PFC at 50 KB and 30 KB of headroom (the in-flight bytes of two 1 us links at
+     * 100 Gb/s fit), and every TAIL lost at the spines, so reorder queues fill until their timeout: a
+     * flush lands on its packets' ingress port all at once, far beyond XOFF + headroom. As in ns-3
+     * (switch-mmu.cc:134-161) only the shared memory may refuse it; the charge pauses the ingress.
+     * Invariants.check fails on any refused frame.
+     */
+    @Test
+    void aFlushBeyondTheIngressHeadroomIsAdmittedAndPausesTheIngressInsteadOfDropping() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        long xoff = 50_000;
+        long headroom = 30_000;
+        PreparedRun run = fabric(CROSSING).set("switches.pfc.xoffBytes", xoff).set("switches.pfc.xonBytes", 40_000)
+                .set("switches.pfc.headroomBytes", headroom).prepare(cw);
+        Topology t = run.topology();
+        for (String spine : new String[] {"s0", "s1"}) {
+            Switch sw = run.network().switchAt(t.nodeByName(spine));
+            int reason = run.network().consumeReason("test: TAIL lost");
+            sw.addIngressStage((p, port) -> {
+                if (p.kind == Packet.DATA && p.pathId >= 0 && (p.switchBits >>> ConWeaveTor.FLAG_SHIFT) == ConWeaveTor.TAIL) {
+                    sw.consume(p, reason);
+                    return false;
+                }
+                return true;
+            });
+        }
+        RunResult result = run.run();
+        Invariants.check(run);
+        org.lbsim.net.PfcIngress l1 = run.network().pfc(t.nodeByName("l1"));
+        assertThat(result.flowsFinished()).isEqualTo(4);
+        assertThat(cw.stats().queuePacketsMax() * 1062L).as("a reorder queue held more than XOFF + headroom").isGreaterThan(xoff + headroom);
+        assertThat(l1.overflowDrops()).as("l1 refused nothing").isZero();
+        assertThat(l1.pausesSent()).as("the flushes paused l1's upstream").isGreaterThan(0);
     }
 
     @Test
