@@ -175,7 +175,7 @@ final class RunFolder {
     /** Everything deterministic a run measured: no wall time, dates or paths. */
     static Map<String, Object> summary(RunResult r) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("scenario", r.name());
+        m.put("scenarioName", r.name());
         m.put("seed", r.seed());
         m.put("hosts", r.hosts());
         m.put("flows", r.flows());
@@ -183,12 +183,15 @@ final class RunFolder {
         m.put("cctPs", r.cctPs());
         m.put("cctUs", r.cctPs() < 0 ? null : BigDecimal.valueOf(r.cctPs(), 6));
         m.put("lowerBoundPs", r.lowerBoundPs());
-        m.put("cctIncreasePercent", Json.decimal(r.cctIncreasePercent(), 4));
+        m.put("cctIncreasePct", Json.decimal(r.cctIncreasePercent(), 4));
         m.put("rhoMaxMbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
         if (r.oversubscribed()) {
             // only oversubscribed fabrics carry these keys, so every other summary stays as it was
             m.put("oversubscription", Json.decimal(r.oversubscription(), 4));
-            m.put("lowerBoundBasis", "NIC links and oversubscribed leaf / pod uplink cuts");
+            m.put("lowerBoundBasis", org.lbsim.cli.store.ResultsStore.OVERSUBSCRIBED_BOUND_BASIS);
+            if (!r.jobs().isEmpty()) {
+                m.put("jobsIdealNote", org.lbsim.cli.store.ResultsStore.JOBS_IDEAL_NOTE);
+            }
         }
         m.put("simulatedPs", r.simulatedPs());
         m.put("ending", r.ending());
@@ -209,7 +212,7 @@ final class RunFolder {
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
         ooo.put("samples", o.samples());
-        ooo.put("outOfOrderArrivals", o.outOfOrderArrivals());
+        ooo.put("arrivals", o.outOfOrderArrivals());
         ooo.put("maxDegree", o.maxDegree());
         ooo.put("maxHeld", o.maxHeld());
         m.put("outOfOrder", ooo);
@@ -220,7 +223,7 @@ final class RunFolder {
             List<Object> events = new ArrayList<>();
             for (FailureEventStats e : r.failureEvents()) {
                 Map<String, Object> em = new LinkedHashMap<>();
-                em.put("index", e.index());
+                em.put("event", e.index());
                 em.put("target", e.target());
                 em.put("action", e.action());
                 em.put("atPs", e.atPs());
@@ -335,12 +338,17 @@ final class RunFolder {
         return sb.toString();
     }
 
+    /** The columns of flows.csv: those of the results store's {@code flows} table without {@code run_id}. */
+    static final String FLOWS_HEADER = "flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,spurious_retransmissions,"
+            + "duplicates_received,timeouts";
+
     static String flowsCsv(List<FlowResult> flows) {
-        StringBuilder sb = new StringBuilder("flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,duplicates,timeouts\n");
+        StringBuilder sb = new StringBuilder(FLOWS_HEADER + "\n");
         for (FlowResult f : flows) {
             sb.append(f.flow()).append(',').append(f.src()).append(',').append(f.dst()).append(',').append(f.bytes()).append(',')
                     .append(f.startPs()).append(',').append(f.fctPs()).append(',').append(f.receiverDonePs()).append(',')
-                    .append(f.packetsSent()).append(',').append(f.retransmissions()).append(',').append(f.duplicatesReceived())
+                    .append(f.packetsSent()).append(',').append(f.retransmissions()).append(',').append(f.spuriousRetransmissions()).append(',')
+                    .append(f.duplicatesReceived())
                     .append(',').append(f.timeouts()).append('\n');
         }
         return sb.toString();
