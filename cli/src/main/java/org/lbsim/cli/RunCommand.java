@@ -75,7 +75,11 @@ final class RunCommand implements Callable<Integer> {
                 RunFolder.checkWritable(db, "--db " + db);
             }
         }
-        RunResult result = loaded.prepared().run(wall);
+        RunResult result;
+        // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
+        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && System.console() != null && main.out == System.out)) {
+            result = loaded.prepared().run(wall);
+        }
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started));
         String runId = db == null ? null : record(written, s, result);
         if (!quiet) {

@@ -348,6 +348,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         for (Job j : remote != null ? List.<Job>of() : pending) {
             pool.execute(() -> {
                 Done d;
+                progress.runStarted(j.runId());
                 try {
                     RunResult r = Simulation.prepare(j.scenario(), sweep.baseDir).run(wallSeconds);
                     if (keepRuns) {
@@ -365,6 +366,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             });
         }
 
+        progress.startTicker();
         // the one writer: this thread. A shutdown hook (Ctrl-C, kill) lets the transaction in progress finish.
         ReentrantLock writing = new ReentrantLock();
         boolean[] stopped = {false};
@@ -408,7 +410,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 if (d.error() != null) {
                     failures.add(d);
                     progress.message(main.err, failureLine(sweep, d));
-                    progress.runFailed();
+                    progress.runFailed(d.job().runId());
                     continue;
                 }
                 writing.lock();
@@ -425,7 +427,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 } finally {
                     writing.unlock();
                 }
-                progress.runDone();
+                progress.runDone(d.job().runId(), d.result().wallTimeMs());
             }
         } finally {
             try {
