@@ -1,24 +1,42 @@
 package org.lbsim.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.Iterator;
-import java.util.List;
-import java.util.Map;
 
 /**
- * A small, deterministic JSON writer: ordered maps, lists, strings, integers, {@link BigDecimal}
- * (written as plain decimals), booleans and null; two-space indentation and '\n' line ends on
- * every platform. Doubles are not accepted: callers round them with {@link #decimal}.
+ * Deterministic JSON text with Jackson: maps in their own order, two-space indentation, {@code "key": value},
+ * '\n' line ends on every platform, {@link BigDecimal} written as plain decimals ({@code 4323328.000}).
+ * Callers round doubles with {@link #decimal}, so a file never depends on how a double prints.
  */
 final class Json {
+    private static final DefaultIndenter INDENT = new DefaultIndenter("  ", "\n");
+    private static final ObjectWriter WRITER = new ObjectMapper()
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .writer(new DefaultPrettyPrinter(Separators.createDefaultInstance()
+                    .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                    .withObjectEmptySeparator("")
+                    .withArrayEmptySeparator(""))
+                    .withObjectIndenter(INDENT)
+                    .withArrayIndenter(INDENT));
+
     private Json() {
     }
 
     static String write(Object value) {
-        StringBuilder sb = new StringBuilder();
-        write(value, sb, 0);
-        return sb.append('\n').toString();
+        try {
+            return WRITER.writeValueAsString(value) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write as JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** A double rounded half-even to a fixed number of decimals from its exact binary value; null for NaN/infinity. */
@@ -27,77 +45,5 @@ final class Json {
             return null;
         }
         return new BigDecimal(v).setScale(decimals, RoundingMode.HALF_EVEN);
-    }
-
-    private static void write(Object v, StringBuilder sb, int indent) {
-        if (v == null) {
-            sb.append("null");
-        } else if (v instanceof String s) {
-            string(s, sb);
-        } else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
-            sb.append(v);
-        } else if (v instanceof BigDecimal d) {
-            sb.append(d.toPlainString());
-        } else if (v instanceof Boolean b) {
-            sb.append(b);
-        } else if (v instanceof Map<?, ?> m) {
-            if (m.isEmpty()) {
-                sb.append("{}");
-                return;
-            }
-            sb.append("{\n");
-            Iterator<? extends Map.Entry<?, ?>> it = m.entrySet().iterator();
-            while (it.hasNext()) {
-                Map.Entry<?, ?> e = it.next();
-                pad(sb, indent + 1);
-                string(String.valueOf(e.getKey()), sb);
-                sb.append(": ");
-                write(e.getValue(), sb, indent + 1);
-                sb.append(it.hasNext() ? ",\n" : "\n");
-            }
-            pad(sb, indent);
-            sb.append('}');
-        } else if (v instanceof List<?> l) {
-            if (l.isEmpty()) {
-                sb.append("[]");
-                return;
-            }
-            sb.append("[\n");
-            for (int i = 0; i < l.size(); i++) {
-                pad(sb, indent + 1);
-                write(l.get(i), sb, indent + 1);
-                sb.append(i + 1 < l.size() ? ",\n" : "\n");
-            }
-            pad(sb, indent);
-            sb.append(']');
-        } else {
-            throw new IllegalArgumentException("cannot write " + v.getClass().getName() + " as deterministic JSON: " + v);
-        }
-    }
-
-    private static void pad(StringBuilder sb, int indent) {
-        sb.append("  ".repeat(indent));
-    }
-
-    private static void string(String s, StringBuilder sb) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
-                }
-            }
-        }
-        sb.append('"');
     }
 }
