@@ -11,6 +11,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import org.lbsim.cli.command.ExplainCommand;
+import org.lbsim.cli.command.ExportCommand;
+import org.lbsim.cli.command.InitCommand;
+import org.lbsim.cli.command.ListCommand;
+import org.lbsim.cli.command.PlotCommand;
+import org.lbsim.cli.command.QueryCommand;
+import org.lbsim.cli.command.ReportCommand;
+import org.lbsim.cli.command.ReproduceCommand;
+import org.lbsim.cli.command.RunCommand;
+import org.lbsim.cli.command.SweepCommand;
+import org.lbsim.cli.command.ValidateCommand;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * The {@code lbsim} command line. Exit codes: 0 success, 2 bad input (one line on stderr:

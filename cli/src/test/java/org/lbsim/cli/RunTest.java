@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.cli.files.RunFolder;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim run}: the run folder, overrides, seeds, determinism and re-running the effective scenario. */
 class RunTest {

@@ -15,6 +15,7 @@ import org.lbsim.config.ScenarioBinder;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.sim.Simulation;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim sweep}: points x seeds written exactly once, the tables of docs/results.md, resuming, progress, bad sweep files. */
 class SweepTest {

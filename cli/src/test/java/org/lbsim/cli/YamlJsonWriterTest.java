@@ -16,6 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.ScenarioTree;
+import org.lbsim.cli.files.Json;
+import org.lbsim.cli.files.Yaml;
 
 /** The YAML and JSON writers (Jackson): what they write reads back as the same tree, in the layout the files always had. */
 class YamlJsonWriterTest {

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -21,6 +21,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.LbsimFiles;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.RunFolder;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Simulate a scenario and write a run folder: scenario.yaml (the effective scenario), " +

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -27,6 +27,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.metrics.TimeSeries;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.cli.UserError;
 
 /**
  * The folder a run leaves behind: {@code scenario.yaml} (the effective scenario), {@code summary.json},

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.sweep;
 
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -14,6 +14,9 @@ import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * A sweep file, read and expanded into its points (see docs/sweeps.md):

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.PrintStream;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -21,6 +21,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.lbsim.cli.UserError;
 
 /** Reading scenario files into generic trees, and writing trees back as YAML. */
 final class Yaml {

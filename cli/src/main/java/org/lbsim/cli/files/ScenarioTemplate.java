@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +41,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.RunFolder;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.sweep.SweepFile;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Run every point x seed of a sweep file (a base scenario, a grid and/or a list of " +

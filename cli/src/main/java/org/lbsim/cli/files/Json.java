@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +18,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
 
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",

@@ -1,9 +1,11 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Check a scenario as 'run' would (file, keys, values, fabric, failed links, trace) without simulating.",

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -11,6 +11,7 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.sim.Simulation;
 import org.lbsim.workload.TraceFormatException;
+import org.lbsim.cli.UserError;
 
 /** Everything between a scenario file on the command line and a run ready to start. */
 final class ScenarioLoader {
