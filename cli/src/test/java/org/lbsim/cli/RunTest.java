@@ -193,4 +193,14 @@ class RunTest {
             assertThat(ScenarioBinder.bind(Yaml.parse(Yaml.write(ScenarioTree.toTree(n)), "x.yaml"))).as(name).isEqualTo(n);
         }
     }
+
+    /** Progress lines are for terminals only (org.lbsim.cli.command.RunProgress). */
+    @Test
+    void aRunOutsideATerminalPrintsNoProgressLine() throws IOException {
+        Path p = dir.resolve("s.yaml");
+        Files.writeString(p, SMALL);
+        MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("a").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("scenario     small (seed 3)").doesNotContain("\r").doesNotContain("simulated ");
+    }
 }

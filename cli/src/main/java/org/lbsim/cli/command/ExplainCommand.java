@@ -20,7 +20,7 @@ import org.lbsim.cli.files.Yaml;
                 "Examples:",
                 "  lbsim explain ofan",
                 "  lbsim explain switches.pfc"})
-final class ExplainCommand implements Callable<Integer> {
+public final class ExplainCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -28,7 +28,7 @@ import org.lbsim.cli.UserError;
                 "Examples:",
                 "  lbsim export sweeps/schemes/results.duckdb",
                 "  lbsim export sweeps/schemes/results.duckdb --format parquet --out /tmp/tables"})
-final class ExportCommand implements Callable<Integer> {
+public final class ExportCommand implements Callable<Integer> {
     enum Format { csv, parquet }
 
     @ParentCommand

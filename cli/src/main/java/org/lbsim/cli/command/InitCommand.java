@@ -36,7 +36,7 @@ import org.lbsim.cli.files.Yaml;
         footer = {"",
                 "Examples:",
                 "  lbsim init my.yaml --set topology.k=4 --set loadBalancing.type=ofan"})
-final class InitCommand implements Callable<Integer> {
+public final class InitCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

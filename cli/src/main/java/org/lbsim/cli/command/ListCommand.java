@@ -21,7 +21,7 @@ import org.lbsim.cli.UserError;
                 "Examples:",
                 "  lbsim list schemes",
                 "  lbsim list hooks"})
-final class ListCommand implements Callable<Integer> {
+public final class ListCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

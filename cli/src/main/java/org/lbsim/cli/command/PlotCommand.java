@@ -41,7 +41,7 @@ import org.lbsim.cli.UserError;
                 "Examples:",
                 "  lbsim plot sweeps/schemes/results.duckdb --x workload.messageBytes --by loadBalancing.type --log x",
                 "  lbsim plot runs/quickstart --out runs/quickstart/plots"})
-final class PlotCommand implements Callable<Integer> {
+public final class PlotCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -21,7 +21,7 @@ import org.lbsim.cli.UserError;
         footer = {"",
                 "Examples:",
                 "  lbsim query sweeps/schemes/results.duckdb 'SELECT \"loadBalancing.type\", avg(cct_ps) FROM runs GROUP BY 1'"})
-final class QueryCommand implements Callable<Integer> {
+public final class QueryCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

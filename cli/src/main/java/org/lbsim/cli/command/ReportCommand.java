@@ -28,7 +28,7 @@ import org.lbsim.cli.UserError;
                 "Examples:",
                 "  lbsim report sweeps/schemes/results.duckdb",
                 "  lbsim report runs/quickstart --out quickstart.html"})
-final class ReportCommand implements Callable<Integer> {
+public final class ReportCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

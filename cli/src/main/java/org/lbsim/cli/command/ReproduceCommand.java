@@ -41,7 +41,7 @@ import org.lbsim.cli.files.Yaml;
                 "Examples:",
                 "  lbsim reproduce --list",
                 "  lbsim reproduce fig1 --quick --out /tmp/fig1"})
-final class ReproduceCommand implements Callable<Integer> {
+public final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
@@ -63,7 +63,7 @@ final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: reproductions/NAME or NAME-quick); reused to resume.")
     Path out;
 
-    static List<String> names() {
+    public static List<String> names() {
         String index = resource("reproduce/index.txt").orElse("");
         List<String> names = new ArrayList<>();
         for (String line : index.split("\n")) {
@@ -268,7 +268,7 @@ final class ReproduceCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> definition(String n) {
+    public static Map<String, Object> definition(String n) {
         String text = resource("reproduce/" + n + ".yaml").orElseThrow(() -> new IllegalStateException("missing reproduce/" + n + ".yaml"));
         return (Map<String, Object>) Yaml.parse(text, "reproduce/" + n + ".yaml");
     }

@@ -35,7 +35,7 @@ import org.lbsim.cli.UserError;
                 "Examples:",
                 "  lbsim run examples/quickstart.yaml",
                 "  lbsim run examples/quickstart.yaml --seed 2 --set loadBalancing.type=ofan --out runs/ofan"})
-final class RunCommand implements Callable<Integer> {
+public final class RunCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

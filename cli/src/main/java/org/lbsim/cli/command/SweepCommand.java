@@ -58,7 +58,7 @@ import org.lbsim.cli.files.Yaml;
                 "  lbsim sweep examples/sweep-schemes.yaml --jobs 2",
                 "  lbsim sweep examples/sweep-schemes.yaml --quick --out /tmp/schemes",
                 "  ./lbsim-spark sweep examples/sweep-schemes.yaml --engine spark --master 'local[2]'"})
-final class SweepCommand implements java.util.concurrent.Callable<Integer> {
+public final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     /** Stack size of the simulation threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK = 8L << 20;
 

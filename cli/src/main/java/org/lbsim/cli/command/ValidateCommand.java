@@ -10,7 +10,7 @@ import org.lbsim.cli.files.ScenarioLoader;
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Check a scenario as 'run' would (file, keys, values, fabric, failed links, trace) without simulating.",
         footer = {"", "Examples:", "  lbsim validate examples/quickstart.yaml --set topology.k=6"})
-final class ValidateCommand implements Callable<Integer> {
+public final class ValidateCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -16,7 +16,7 @@ import java.math.RoundingMode;
  * '\n' line ends on every platform, {@link BigDecimal} written as plain decimals ({@code 4323328.000}).
  * Callers round doubles with {@link #decimal}, so a file never depends on how a double prints.
  */
-final class Json {
+public final class Json {
     private static final DefaultIndenter INDENT = new DefaultIndenter("  ", "\n");
     private static final ObjectWriter WRITER = new ObjectMapper()
             .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
@@ -31,7 +31,7 @@ final class Json {
     private Json() {
     }
 
-    static String write(Object value) {
+    public static String write(Object value) {
         try {
             return WRITER.writeValueAsString(value) + "\n";
         } catch (JsonProcessingException e) {
@@ -40,7 +40,7 @@ final class Json {
     }
 
     /** A double rounded half-even to a fixed number of decimals from its exact binary value; null for NaN/infinity. */
-    static BigDecimal decimal(double v, int decimals) {
+    public static BigDecimal decimal(double v, int decimals) {
         if (!Double.isFinite(v)) {
             return null;
         }

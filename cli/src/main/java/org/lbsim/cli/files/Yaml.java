@@ -24,7 +24,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.lbsim.cli.UserError;
 
 /** Reading scenario files into generic trees, and writing trees back as YAML. */
-final class Yaml {
+public final class Yaml {
     private static final YAMLMapper READER = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
@@ -44,7 +44,7 @@ final class Yaml {
      * The tree of one YAML document; null for an empty file. Any problem is a {@link UserError}
      * naming {@code shownName} (the path as the user wrote it).
      */
-    static Object read(Path file, String shownName) {
+    public static Object read(Path file, String shownName) {
         if (Files.isDirectory(file)) {
             throw UserError.at(shownName, "", "is a directory, expected a YAML scenario file");
         }
@@ -61,7 +61,7 @@ final class Yaml {
         return parse(text, shownName);
     }
 
-    static Object parse(String text, String shownName) {
+    public static Object parse(String text, String shownName) {
         try (JsonParser p = READER.createParser(text)) {
             if (p.nextToken() == null) {
                 return null;
@@ -131,7 +131,7 @@ final class Yaml {
         return sb.toString();
     }
 
-    static String oneLine(String s) {
+    public static String oneLine(String s) {
         return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
@@ -140,7 +140,7 @@ final class Yaml {
      * booleans and null. Strings are quoted unless they are plainly text (so "2024", "yes" or "0x10"
      * stay strings), doubles keep a decimal point, and the same tree always gives the same text.
      */
-    static String write(Object tree) {
+    public static String write(Object tree) {
         try {
             return WRITER.writeValueAsString(tree);
         } catch (JsonProcessingException e) {

@@ -3,19 +3,12 @@ package org.lbsim.cli.command;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Progress of a long run and of a sweep: what the terminal line says, and nothing when not on a terminal. */
 class ProgressTest {
-    @TempDir
-    Path dir;
-
     @Test
     void aRunsLineGivesSimulatedTimeEventRateFlowsAndTheLeastTimeLeftUntilTheLowerBound() {
         // 2 s of wall time simulated 25 of the bound's 100 us: at that pace at least 6 s more
@@ -30,15 +23,6 @@ class ProgressTest {
     @Test
     void noProgressIsShownWhenNotAsked() {
         assertThat(RunProgress.start(null, System.out, false)).isNull();
-    }
-
-    @Test
-    void aRunOutsideATerminalPrintsNoProgressLine() throws IOException {
-        Path p = dir.resolve("s.yaml");
-        Files.writeString(p, MainTest.SMALL);
-        MainTest.Result r = MainTest.lbsim("run", p.toString(), "--out", dir.resolve("a").toString());
-        assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("scenario     small (seed 3)").doesNotContain("\r").doesNotContain("simulated ");
     }
 
     @Test
