@@ -76,6 +76,11 @@ final class Progress {
         running.put(runId, System.nanoTime());
     }
 
+    /** A worker finished simulating a run (it waits to be recorded: no longer shown as running). */
+    synchronized void runEnded(String runId) {
+        running.remove(runId);
+    }
+
     /** A run was recorded; {@code wallMs} is its own simulation time. */
     synchronized void runDone(String runId, long wallMs) {
         running.remove(runId);

@@ -365,6 +365,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 } catch (Throwable t) {
                     d = new Done(j, null, t);
                 }
+                progress.runEnded(j.runId());
                 try {
                     results.put(d);
                 } catch (InterruptedException e) {

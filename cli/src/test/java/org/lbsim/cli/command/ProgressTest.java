@@ -40,8 +40,12 @@ class ProgressTest {
                 .contains(", s-p2-seed1 ").doesNotContain("running s-p0");
         p.runDone("s-p1-seed1", 2500);
         assertThat(p.line(System.nanoTime())).contains("; last s-p1-seed1 2.5s (mean 2.0s per run); running s-p2-seed1 ");
+        p.runStarted("s-p3-seed1");
+        p.runEnded("s-p3-seed1"); // simulated, waiting to be recorded: no longer running
+        assertThat(p.line(System.nanoTime())).doesNotContain("s-p3-seed1");
+        p.runDone("s-p3-seed1", 500);
         p.runFailed("s-p2-seed1");
-        assertThat(p.line(System.nanoTime())).doesNotContain("running");
+        assertThat(p.line(System.nanoTime())).contains("4/4 runs").doesNotContain("running");
         p.finish();
         assertThat(bytes.toString(StandardCharsets.UTF_8)).endsWith("\n").contains("\r");
     }
