@@ -9,11 +9,11 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /** The lbsim version (filtered in from the Maven project version) and the git commit of its sources. */
-final class BuildInfo {
+public final class BuildInfo {
     private BuildInfo() {
     }
 
-    static String version() {
+    public static String version() {
         try (InputStream in = BuildInfo.class.getResourceAsStream("lbsim.properties")) {
             if (in == null) {
                 return "unknown";
@@ -31,13 +31,13 @@ final class BuildInfo {
      * {@code git rev-parse HEAD} run where lbsim's own classes are (the repository it was built
      * from), or "unknown" when that is not a git working tree or git is missing.
      */
-    static String gitCommit() {
+    public static String gitCommit() {
         String out = git("rev-parse", "HEAD");
         return out != null && out.matches("[0-9a-f]{40,64}") ? out : "unknown";
     }
 
     /** Whether tracked files differ from the commit; null when unknown. */
-    static Boolean gitDirty() {
+    public static Boolean gitDirty() {
         String out = git("status", "--porcelain", "--untracked-files=no");
         return out == null ? null : !out.isEmpty();
     }

@@ -12,6 +12,7 @@ import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * The files of the command line from Java (README "Use from Java"): a scenario YAML file as a

@@ -11,6 +11,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import org.lbsim.cli.command.ExplainCommand;
+import org.lbsim.cli.command.ExportCommand;
+import org.lbsim.cli.command.InitCommand;
+import org.lbsim.cli.command.ListCommand;
+import org.lbsim.cli.command.PlotCommand;
+import org.lbsim.cli.command.QueryCommand;
+import org.lbsim.cli.command.ReportCommand;
+import org.lbsim.cli.command.ReproduceCommand;
+import org.lbsim.cli.command.RunCommand;
+import org.lbsim.cli.command.SweepCommand;
+import org.lbsim.cli.command.ValidateCommand;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * The {@code lbsim} command line. Exit codes: 0 success, 2 bad input (one line on stderr:
@@ -21,9 +33,9 @@ import picocli.CommandLine.ScopeType;
         description = "Packet-level simulator of load balancing in AI-training network fabrics.",
         footer = {"", "Exit codes: 0 ok, 2 bad input (scenario, file or argument), 1 internal error."})
 public final class Main implements Callable<Integer> {
-    static final int OK = 0;
-    static final int INTERNAL_ERROR = 1;
-    static final int BAD_INPUT = 2;
+    public static final int OK = 0;
+    public static final int INTERNAL_ERROR = 1;
+    public static final int BAD_INPUT = 2;
 
     /**
      * The subcommands, in the order of {@code lbsim --help}. Added in {@link #execute} rather than in the
@@ -35,10 +47,10 @@ public final class Main implements Callable<Integer> {
             ReproduceCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print the stack trace of internal errors.")
-    boolean debug;
+    public boolean debug;
 
-    final PrintStream out;
-    final PrintStream err;
+    public final PrintStream out;
+    public final PrintStream err;
 
     private Main(PrintStream out, PrintStream err) {
         this.out = out;
@@ -50,7 +62,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** Runs one command line; never calls System.exit and never throws. */
-    static int execute(String[] args, PrintStream out, PrintStream err) {
+    public static int execute(String[] args, PrintStream out, PrintStream err) {
         boolean debug = Arrays.asList(args).contains("--debug");
         Main main = new Main(out, err);
         CommandLine cmd = new CommandLine(main);
@@ -106,7 +118,7 @@ public final class Main implements Callable<Integer> {
         return null;
     }
 
-    static int failure(Throwable t, boolean debug, PrintStream err) {
+    public static int failure(Throwable t, boolean debug, PrintStream err) {
         if (t instanceof UserError) {
             err.println("lbsim: " + t.getMessage());
             return BAD_INPUT;

@@ -42,7 +42,7 @@ class FailureEventsCliTest {
         summary.get("failureEvents").forEach(e -> order.add(e.get("target").asText() + " " + e.get("action").asText()));
         assertThat(order).containsExactly("a0-c0 down", "c2 down", "e0-a0 degrade", "c2 up", "a0-c0 up");
         com.fasterxml.jackson.databind.JsonNode first = summary.get("failureEvents").get(0);
-        assertThat(first.get("index").asLong()).isEqualTo(1);
+        assertThat(first.get("event").asLong()).isEqualTo(1);
         assertThat(first.get("atPs").asLong()).isEqualTo(2_000_000L);
         assertThat(first.get("convergedAtPs").asLong()).isEqualTo(4_000_000L);
         assertThat(first.get("during").fieldNames()).toIterable().containsExactly("bufferDrops", "linkLoss", "noRoute");
@@ -73,7 +73,7 @@ class FailureEventsCliTest {
         List<String> expected = new java.util.ArrayList<>();
         expected.add("event,target,action,at_ps,rate_mbps,converged_at_ps,lost_at_event,before,during,after");
         for (com.fasterxml.jackson.databind.JsonNode e : events) {
-            expected.add(String.join(",", e.get("index").asText(), e.get("target").asText(), e.get("action").asText(), e.get("atPs").asText(),
+            expected.add(String.join(",", e.get("event").asText(), e.get("target").asText(), e.get("action").asText(), e.get("atPs").asText(),
                     e.has("rateMbps") ? e.get("rateMbps").asText() : "0", e.get("convergedAtPs").asText(), e.get("lostAtEvent").asText(),
                     losses(e.get("before")), losses(e.get("during")), losses(e.get("after"))));
         }

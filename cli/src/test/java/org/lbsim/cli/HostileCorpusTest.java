@@ -25,6 +25,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.ScenarioTree;
+import org.lbsim.cli.sweep.SweepFile;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * A generated corpus of hostile inputs (seeded): mutations of valid scenarios (one or two fields set

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.ScenarioDefaults;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.cli.files.Yaml;
 
 /** lbsim init: a commented scenario with every section at its defaults, that validates and runs. */
 class InitTest {

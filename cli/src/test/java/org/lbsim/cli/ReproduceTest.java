@@ -20,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.sim.Simulation;
+import org.lbsim.cli.command.ReproduceCommand;
+import org.lbsim.cli.sweep.SweepFile;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim reproduce}: fig1's quick version end to end, and every reproduction's definition without running it. */
 class ReproduceTest {

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.cli.files.RunFolder;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim run}: the run folder, overrides, seeds, determinism and re-running the effective scenario. */
 class RunTest {
@@ -71,15 +73,15 @@ class RunTest {
 
         String summary = read(out.resolve("summary.json"));
         // healthy fabric: rho_max is the line rate less the ACKs' share, 800 Gb/s x 4178 / 4262 (docs/lower-bounds.md)
-        assertThat(summary).startsWith("{\n  \"scenario\": \"small\",\n  \"seed\": 3,\n  \"hosts\": 16,\n  \"flows\": 16,\n  \"flowsFinished\": 16,\n  \"cctPs\": ")
-                .contains("\"cctUs\": ", "\"lowerBoundPs\": ", "\"cctIncreasePercent\": ", "\"rhoMaxMbps\": 784232,", "\"simulatedPs\": ",
+        assertThat(summary).startsWith("{\n  \"scenarioName\": \"small\",\n  \"seed\": 3,\n  \"hosts\": 16,\n  \"flows\": 16,\n  \"flowsFinished\": 16,\n  \"cctPs\": ")
+                .contains("\"cctUs\": ", "\"lowerBoundPs\": ", "\"cctIncreasePct\": ", "\"rhoMaxMbps\": 784232,", "\"simulatedPs\": ",
                         "\"layers\": [", "\"layer\": \"E->A\"", "\"counters\": {", "\"events\": ", "\"retransmissions\": 0")
                 .doesNotContain(dir.toString()).doesNotContain("wall").doesNotContainPattern("\\d{4}-\\d{2}-\\d{2}").endsWith("}\n");
 
         List<String> flows = Files.readAllLines(out.resolve("flows.csv"));
-        assertThat(flows.get(0)).isEqualTo("flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,duplicates,timeouts");
+        assertThat(flows.get(0)).isEqualTo("flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,spurious_retransmissions,duplicates_received,timeouts");
         assertThat(flows).hasSize(17);
-        assertThat(flows.get(1)).matches("0,0,\\d+,65536,0,\\d+,\\d+,16,0,0,0");
+        assertThat(flows.get(1)).matches("0,0,\\d+,65536,0,\\d+,\\d+,16,0,0,0,0");
 
         String meta = read(out.resolve("meta.json"));
         assertThat(meta).contains("\"lbsimVersion\": \"" + BuildInfo.version() + "\"", "\"seed\": 3,", "\"javaVersion\": \"" + System.getProperty("java.version") + "\"",
@@ -129,7 +131,7 @@ class RunTest {
         assertThat(s.loadBalancing().type()).isEqualTo("ecmp");
         assertThat(s.lossRecovery().type()).isEqualTo("sack");
         assertThat(ScenarioTree.toTree(s).get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 4, "rtoUs", 80.0));
-        assertThat(read(out.resolve("summary.json"))).contains("\"scenario\": \"tuned\",").contains("\"flows\": 6,");
+        assertThat(read(out.resolve("summary.json"))).contains("\"scenarioName\": \"tuned\",").contains("\"flows\": 6,");
         assertThat(Files.readAllLines(out.resolve("flows.csv"))).hasSize(7);
     }
 
@@ -190,5 +192,15 @@ class RunTest {
             Scenario n = ScenarioBinder.bind(Map.of("name", name));
             assertThat(ScenarioBinder.bind(Yaml.parse(Yaml.write(ScenarioTree.toTree(n)), "x.yaml"))).as(name).isEqualTo(n);
         }
+    }
+
+    /** Progress lines are for terminals only (org.lbsim.cli.command.RunProgress). */
+    @Test
+    void aRunOutsideATerminalPrintsNoProgressLine() throws IOException {
+        Path p = dir.resolve("s.yaml");
+        Files.writeString(p, SMALL);
+        MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("a").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("scenario     small (seed 3)").doesNotContain("\r").doesNotContain("simulated ");
     }
 }

@@ -24,6 +24,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
+import org.lbsim.cli.files.RunFolder;
 
 /** What schemes and switch programs count reaches summary.json, the results database and the report; runs that count nothing carry no key. */
 class SchemeCountersCliTest {

@@ -76,7 +76,7 @@ class SweepKillTest {
         ok("sweep", sweep.toString(), "--out", clean.toString(), "--quiet");
         Path cleanDb = clean.resolve("results.duckdb");
         for (String sql : List.of(
-                "SELECT * EXCLUDE (wall_ms) FROM runs ORDER BY run_id",
+                "SELECT * EXCLUDE (wall_time_ms) FROM runs ORDER BY run_id",
                 "SELECT * FROM flows ORDER BY run_id, flow",
                 "SELECT * FROM layers ORDER BY run_id, layer_index",
                 "SELECT * FROM counters ORDER BY run_id, name",

@@ -15,6 +15,7 @@ import org.lbsim.config.ScenarioBinder;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.sim.Simulation;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim sweep}: points x seeds written exactly once, the tables of docs/results.md, resuming, progress, bad sweep files. */
 class SweepTest {
@@ -36,7 +37,8 @@ class SweepTest {
     static final List<String> RUNS_COLUMNS = List.of("run_id", "sweep", "point", "seed", "scenario_name", "scenario_yaml", "hosts", "flows",
             "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_pct", "rho_max_mbps", "simulated_ps", "events", "packet_hops", "drops",
             "link_loss", "no_route_drops", "ecn_marks", "retransmissions", "spurious_retransmissions", "timeouts", "pfc_pauses", "pfc_deadlock",
-            "ooo_max_degree", "ooo_max_held", "ooo_arrivals", "wall_ms", "lbsim_version", "git_commit");
+            "ooo_max_degree", "ooo_max_held", "ooo_arrivals", "wall_time_ms", "lbsim_version", "git_commit", "ending", "ending_detail", "series_decimations",
+            "oversubscription", "lower_bound_basis");
 
     @TempDir
     Path dir;
@@ -104,7 +106,7 @@ class SweepTest {
                 "link_loss", "ecn_marks", "tx_packets", "pauses", "paused_ps", "max_port_tx_bytes", "mean_port_tx_bytes");
         assertThat(columns(db, "counters")).containsExactly("run_id", "name", "value");
         assertThat(columns(db, "series")).containsExactly("run_id", "series", "unit", "t_ps", "value");
-        assertThat(columns(db, "ooo_histogram")).containsExactly("run_id", "bucket", "count");
+        assertThat(columns(db, "ooo_histogram")).containsExactly("run_id", "bucket", "count", "min_degree", "max_degree");
         assertThat(query(db, "SELECT data_type FROM information_schema.columns WHERE table_name = 'runs' AND column_name IN"
                 + " ('topology.k', 'loadBalancing.type', 'topology.hostLink.rateGbps', 'congestionControl.rhoMax') ORDER BY column_name"))
                 .containsExactly("data_type", "BOOLEAN", "VARCHAR", "DOUBLE", "BIGINT");

@@ -39,7 +39,7 @@ class SparkSweepTest {
             """;
 
     /** Columns that measure the machine, not the simulation. */
-    static final String WALL_COLUMNS = "wall_ms";
+    static final String WALL_COLUMNS = "wall_time_ms";
 
     static final String[] SPARK = {"--engine", "spark", "--master", "local[2]", "--engine-conf", "spark.ui.enabled=false",
             "--engine-conf", "spark.default.parallelism=2"};

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.lbsim.cli.plot.PlotException;
 import org.lbsim.cli.plot.ResultsReader;
+import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.OutOfOrder;
 import org.lbsim.metrics.RunResult;
@@ -29,7 +30,7 @@ import org.lbsim.metrics.TimeSeries;
  * @param summary    seed, hosts, flows, flows_finished, cct_ps, lower_bound_ps, cct_increase_pct, rho_max_mbps, simulated_ps
  * @param layers     one map per layer in path order (layer, ports, max_queue_bytes ...)
  * @param counters   run-wide counters
- * @param outOfOrder samples, out_of_order_arrivals, max_degree, max_held (those known)
+ * @param outOfOrder ooo_samples, ooo_arrivals, ooo_max_degree, ooo_max_held (those known; the names of the results store)
  * @param fctPs      FCT of every finished flow
  * @param series     sampled time series (empty when the run sampled none or the source lacks them)
  * @param oooHistogram out-of-order log2 histogram (empty when unknown)
@@ -119,16 +120,22 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         s.put("cct_increase_pct", Double.isNaN(r.cctIncreasePercent()) ? null : r.cctIncreasePercent());
         s.put("rho_max_mbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
         s.put("simulated_ps", r.simulatedPs());
+        List<String> notes = new ArrayList<>();
+        if (r.oversubscribed()) {
+            s.put("oversubscription", r.oversubscription());
+            s.put("lower_bound_basis", ResultsStore.OVERSUBSCRIBED_BOUND_BASIS);
+            notes.add(oversubscriptionNote(r.oversubscription(), !r.jobs().isEmpty()));
+        }
         List<Map<String, Object>> layers = new ArrayList<>();
         r.layers().forEach(l -> layers.add(recordMap(l)));
         Map<String, Object> counters = recordMap(r.counters());
         counters.putAll(r.schemeCounters());
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
-        ooo.put("samples", o.samples());
-        ooo.put("out_of_order_arrivals", o.outOfOrderArrivals());
-        ooo.put("max_degree", o.maxDegree());
-        ooo.put("max_held", o.maxHeld());
+        ooo.put("ooo_samples", o.samples());
+        ooo.put("ooo_arrivals", o.outOfOrderArrivals());
+        ooo.put("ooo_max_degree", o.maxDegree());
+        ooo.put("ooo_max_held", o.maxHeld());
         double[] fct = r.flowResults().stream().filter(FlowResult::finished).mapToDouble(FlowResult::fctPs).toArray();
         List<Map<String, Object>> jobs = new ArrayList<>();
         for (org.lbsim.metrics.JobResult j : r.jobs()) {
@@ -136,7 +143,7 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
                     finite(j.busbwGBps())));
         }
         return new RunData(title, scenarioYaml, s, layers, counters, ooo, fct, r.series(),
-                o.log2Histogram() == null ? new long[0] : o.log2Histogram().clone(), meta == null ? Map.of() : meta, List.of(), jobs);
+                o.log2Histogram() == null ? new long[0] : o.log2Histogram().clone(), meta == null ? Map.of() : meta, notes, jobs);
     }
 
     /**
@@ -159,10 +166,16 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
             Map<?, ?> summary = JSON.readValue(summaryFile.toFile(), Map.class);
             Map<String, Object> s = new LinkedHashMap<>();
             Map<String, Object> sn = snakeKeys(summary);
-            s.put("scenario_name", sn.get("scenario"));
-            for (String k : List.of("seed", "hosts", "flows", "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_percent", "rho_max_mbps",
+            // folders written before the renames of 0.1 (docs/results.md) say scenario and cctIncreasePercent
+            s.put("scenario_name", sn.containsKey("scenario_name") ? sn.get("scenario_name") : sn.get("scenario"));
+            for (String k : List.of("seed", "hosts", "flows", "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_pct", "rho_max_mbps",
                     "simulated_ps")) {
-                s.put(k.equals("cct_increase_percent") ? "cct_increase_pct" : k, number(sn.get(k)));
+                s.put(k, number(sn.get(k.equals("cct_increase_pct") && !sn.containsKey(k) ? "cct_increase_percent" : k)));
+            }
+            if (sn.get("oversubscription") instanceof Number ratio) {
+                s.put("oversubscription", ratio.doubleValue());
+                s.put("lower_bound_basis", sn.get("lower_bound_basis"));
+                notes.add(oversubscriptionNote(ratio.doubleValue(), summary.get("jobs") instanceof List<?> jl && !jl.isEmpty()));
             }
             List<Map<String, Object>> layers = new ArrayList<>();
             if (sn.get("layers") instanceof List<?> l) {
@@ -176,7 +189,11 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
             if (sn.get("scheme_counters") instanceof Map<?, ?> sc) {
                 sc.forEach((k, v) -> counters.put(String.valueOf(k), v)); // scheme counter names are kept as the scheme wrote them
             }
-            Map<String, Object> ooo = sn.get("out_of_order") instanceof Map<?, ?> o ? numbers(snakeKeys(o)) : Map.of();
+            Map<String, Object> ooo = new LinkedHashMap<>();
+            if (sn.get("out_of_order") instanceof Map<?, ?> o) {
+                // the runs / counters names: ooo_samples, ooo_arrivals (outOfOrderArrivals before 0.1), ooo_max_degree, ooo_max_held
+                numbers(snakeKeys(o)).forEach((k, v) -> ooo.put("ooo_" + (k.equals("out_of_order_arrivals") ? "arrivals" : k), v));
+            }
             double[] fct = readFct(dir.resolve("flows.csv"), shown + "/flows.csv");
             List<TimeSeries> series = List.of();
             Path seriesFile = dir.resolve("series.csv");
@@ -211,6 +228,13 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         }
     }
 
+    /** What the lower bound (and a job's ideal) of an oversubscribed fabric counts, for the report's notes. */
+    static String oversubscriptionNote(double ratio, boolean jobs) {
+        String r = java.math.BigDecimal.valueOf(ratio).setScale(4, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString();
+        return "The fabric is " + r + ":1 oversubscribed: the lower bound counts the oversubscribed uplinks"
+                + (jobs ? "; each job's ideal time does not (every flow alone on the fabric), so its slowdown includes the oversubscription." : ".");
+    }
+
     /** From one run of a results database ({@code row}: its row of the runs view). */
     public static RunData fromDatabase(ResultsReader db, Map<String, Object> row) {
         String id = String.valueOf(row.get("run_id"));
@@ -239,9 +263,9 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
             }
         }
         Map<String, Object> ooo = new LinkedHashMap<>();
-        ooo.put("out_of_order_arrivals", row.get("ooo_arrivals"));
-        ooo.put("max_degree", row.get("ooo_max_degree"));
-        ooo.put("max_held", row.get("ooo_max_held"));
+        ooo.put("ooo_arrivals", row.get("ooo_arrivals"));
+        ooo.put("ooo_max_degree", row.get("ooo_max_degree"));
+        ooo.put("ooo_max_held", row.get("ooo_max_held"));
         double[] fct = new double[0];
         if (db.hasTable("flows")) {
             fct = db.query("SELECT fct_ps FROM flows WHERE run_id = ? AND fct_ps >= 0 ORDER BY flow", id).stream()
@@ -256,8 +280,14 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
                 jobs.add(j);
             }
         }
+        List<String> notes = new ArrayList<>();
+        if (row.get("oversubscription") instanceof Number ratio) { // NULL when not oversubscribed, absent in databases before 0.1
+            s.put("oversubscription", ratio.doubleValue());
+            s.put("lower_bound_basis", row.get("lower_bound_basis"));
+            notes.add(oversubscriptionNote(ratio.doubleValue(), !jobs.isEmpty()));
+        }
         return new RunData(id, row.get("scenario_yaml") == null ? "" : String.valueOf(row.get("scenario_yaml")), s, layers, counters, ooo,
-                fct, db.series(id), db.outOfOrderHistogram(id), meta, List.of(), jobs);
+                fct, db.series(id), db.outOfOrderHistogram(id), meta, notes, jobs);
     }
 
     private static Object number(Object o) {

@@ -51,8 +51,18 @@ public final class ResultsStore implements AutoCloseable {
             "rho_max_mbps BIGINT", "simulated_ps BIGINT", "events BIGINT", "packet_hops BIGINT", "drops BIGINT", "link_loss BIGINT",
             "no_route_drops BIGINT", "ecn_marks BIGINT", "retransmissions BIGINT", "spurious_retransmissions BIGINT", "timeouts BIGINT",
             "pfc_pauses BIGINT", "pfc_deadlock VARCHAR", "ooo_max_degree BIGINT", "ooo_max_held BIGINT", "ooo_arrivals BIGINT",
-            "wall_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR", "ending VARCHAR");
+            "wall_time_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR", "ending VARCHAR", "ending_detail VARCHAR",
+            "series_decimations BIGINT", "oversubscription DOUBLE", "lower_bound_basis VARCHAR");
     private static final List<String> RUNS_FIXED_NAMES;
+    /** What the lower bound of an oversubscribed fabric counts (summary.json {@code lowerBoundBasis}, runs {@code lower_bound_basis}). */
+    public static final String OVERSUBSCRIBED_BOUND_BASIS = "NIC links and oversubscribed leaf / pod uplink cuts";
+    /**
+     * Why a job's ideal time on an oversubscribed fabric says nothing of the core (summary.json {@code jobsIdealNote}): it is
+     * the job's critical path with every flow alone on the fabric (PRO V's "ideal"), and a flow alone never meets the
+     * oversubscription.
+     */
+    public static final String JOBS_IDEAL_NOTE = "each job's idealPs is its critical path with every flow alone on the fabric:"
+            + " it ignores the oversubscribed uplinks (lowerBoundPs counts them), so a job's slowdown includes the oversubscription";
     private static final Map<String, String> CHILD_TABLES = new LinkedHashMap<>();
     private static final Pattern WRAPPED = Pattern.compile("pending query result\\s*Error:\\s*");
     private static final Pattern LOCK_PID = Pattern.compile("Conflicting lock is held in .*\\(PID (\\d+)\\)");
@@ -72,7 +82,8 @@ public final class ResultsStore implements AutoCloseable {
         CHILD_TABLES.put("counters", "run_id VARCHAR, name VARCHAR, value BIGINT");
         CHILD_TABLES.put("scheme_counters", "run_id VARCHAR, name VARCHAR, value DOUBLE");
         CHILD_TABLES.put("series", "run_id VARCHAR, series VARCHAR, unit VARCHAR, t_ps BIGINT, value DOUBLE");
-        CHILD_TABLES.put("ooo_histogram", "run_id VARCHAR, bucket INTEGER, count BIGINT");
+        // min_degree and max_degree came later: at the end, so that the appender's column order holds in older databases too
+        CHILD_TABLES.put("ooo_histogram", "run_id VARCHAR, bucket INTEGER, count BIGINT, min_degree BIGINT, max_degree BIGINT");
         CHILD_TABLES.put("jobs", "run_id VARCHAR, job INTEGER, name VARCHAR, collective VARCHAR, background BOOLEAN, ranks INTEGER,"
                 + " bytes BIGINT, flows INTEGER, start_ps BIGINT, jct_ps BIGINT, ideal_ps BIGINT, slowdown DOUBLE, algbw_gbps DOUBLE,"
                 + " busbw_gbps DOUBLE");
@@ -214,6 +225,17 @@ public final class ResultsStore implements AutoCloseable {
             s.execute("ALTER TABLE layers ADD COLUMN IF NOT EXISTS max_port_tx_bytes BIGINT");
             s.execute("ALTER TABLE layers ADD COLUMN IF NOT EXISTS mean_port_tx_bytes DOUBLE");
             s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS ending VARCHAR");
+            // renamed and added in 0.1 (docs/results.md, "Renamed"): one name per quantity across summary.json, flows.csv and here
+            loadColumns();
+            if (runColumns.containsKey("wall_ms") && !runColumns.containsKey("wall_time_ms")) {
+                s.execute("ALTER TABLE runs RENAME COLUMN wall_ms TO wall_time_ms");
+            }
+            s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS ending_detail VARCHAR");
+            s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS series_decimations BIGINT");
+            s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS oversubscription DOUBLE");
+            s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS lower_bound_basis VARCHAR");
+            s.execute("ALTER TABLE ooo_histogram ADD COLUMN IF NOT EXISTS min_degree BIGINT");
+            s.execute("ALTER TABLE ooo_histogram ADD COLUMN IF NOT EXISTS max_degree BIGINT");
         }
         loadColumns();
         for (String name : RUNS_FIXED_NAMES) {
@@ -434,6 +456,15 @@ public final class ResultsStore implements AutoCloseable {
         setNullable(ps, i++, r.lbsimVersion());
         setNullable(ps, i++, r.gitCommit());
         ps.setString(i++, res.ending());
+        setNullable(ps, i++, res.endingDetail());
+        ps.setLong(i++, res.seriesDecimations());
+        if (res.oversubscribed()) {
+            ps.setDouble(i++, res.oversubscription());
+            ps.setString(i++, OVERSUBSCRIBED_BOUND_BASIS);
+        } else {
+            ps.setNull(i++, Types.DOUBLE);
+            ps.setNull(i++, Types.VARCHAR);
+        }
         for (String d : dynamic) {
             Object v = cols.get(d);
             String type = runColumns.get(d.toLowerCase(Locale.ROOT))[1];
@@ -536,7 +567,8 @@ public final class ResultsStore implements AutoCloseable {
             long[] h = res.outOfOrder().log2Histogram();
             for (int b = 0; h != null && b < h.length; b++) {
                 if (h[b] != 0) {
-                    a.beginRow().append(id).append(b).append(h[b]).endRow();
+                    // bucket 0 = in order, bucket b = degrees [2^(b-1), 2^b - 1] (as ooo.csv)
+                    a.beginRow().append(id).append(b).append(h[b]).append(b == 0 ? 0L : 1L << (b - 1)).append(b == 0 ? 0L : (1L << b) - 1).endRow();
                 }
             }
         }
@@ -571,6 +603,11 @@ public final class ResultsStore implements AutoCloseable {
 
     static String snake(String camel) {
         return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+    }
+
+    /** The fixed columns of {@code runs}, in order; the flattened scenario fields follow them. */
+    public static List<String> fixedRunColumns() {
+        return RUNS_FIXED_NAMES;
     }
 
     /** Whether {@code runs} has a column of this name (a flattened scenario field such as {@code topology.k}). */

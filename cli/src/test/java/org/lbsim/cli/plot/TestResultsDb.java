@@ -33,7 +33,7 @@ public final class TestResultsDb {
                       cct_increase_pct DOUBLE, rho_max_mbps BIGINT, simulated_ps BIGINT, events BIGINT, packet_hops BIGINT, drops BIGINT,
                       link_loss BIGINT, no_route_drops BIGINT, ecn_marks BIGINT, retransmissions BIGINT, spurious_retransmissions BIGINT,
                       timeouts BIGINT, pfc_pauses BIGINT, pfc_deadlock VARCHAR, ooo_max_degree BIGINT, ooo_max_held BIGINT, ooo_arrivals BIGINT,
-                      wall_ms BIGINT, lbsim_version VARCHAR, git_commit VARCHAR,
+                      wall_time_ms BIGINT, lbsim_version VARCHAR, git_commit VARCHAR,
                       "topology.type" VARCHAR, "topology.k" BIGINT, "loadBalancing.type" VARCHAR, "loadBalancing.weighted" BOOLEAN,
                       "workload.type" VARCHAR, "workload.messageBytes" BIGINT)""");
             s.execute("CREATE TABLE flows (run_id VARCHAR, flow INTEGER, src INTEGER, dst INTEGER, bytes BIGINT, start_ps BIGINT, fct_ps BIGINT,"

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +18,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
 
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",
@@ -38,7 +41,7 @@ import picocli.CommandLine.ParentCommand;
                 "Examples:",
                 "  lbsim plot sweeps/schemes/results.duckdb --x workload.messageBytes --by loadBalancing.type --log x",
                 "  lbsim plot runs/quickstart --out runs/quickstart/plots"})
-final class PlotCommand implements Callable<Integer> {
+public final class PlotCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -11,9 +11,10 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.sim.Simulation;
 import org.lbsim.workload.TraceFormatException;
+import org.lbsim.cli.UserError;
 
 /** Everything between a scenario file on the command line and a run ready to start. */
-final class ScenarioLoader {
+public final class ScenarioLoader {
     private ScenarioLoader() {
     }
 
@@ -21,11 +22,11 @@ final class ScenarioLoader {
      * @param shownName the file as the user wrote it (used in messages)
      * @param file      the scenario file; relative trace paths resolve against its folder
      */
-    record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, PreparedRun prepared) {
+    public record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, PreparedRun prepared) {
     }
 
     /** Reads, overrides, binds and prepares; any bad input is a {@link UserError}. */
-    static Loaded load(String shownName, List<String> sets, Long seed) {
+    public static Loaded load(String shownName, List<String> sets, Long seed) {
         Path file = Path.of(shownName).toAbsolutePath().normalize();
         Path baseDir = file.getParent();
         Object tree = Yaml.read(file, shownName);
@@ -62,7 +63,7 @@ final class ScenarioLoader {
     }
 
     /** A path relative to the working directory when it lies inside it, else absolute. */
-    static String shownPath(Path p) {
+    public static String shownPath(Path p) {
         Path cwd = Path.of("").toAbsolutePath();
         Path abs = p.toAbsolutePath().normalize();
         return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.util.concurrent.Callable;
 import org.lbsim.api.Catalog;
@@ -6,6 +6,9 @@ import org.lbsim.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim explain NAME}: a type or a scenario key with its parameters, defaults and documentation. */
 @Command(name = "explain", mixinStandardHelpOptions = true,
@@ -17,7 +20,7 @@ import picocli.CommandLine.ParentCommand;
                 "Examples:",
                 "  lbsim explain ofan",
                 "  lbsim explain switches.pfc"})
-final class ExplainCommand implements Callable<Integer> {
+public final class ExplainCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.util.concurrent.Callable;
 import org.lbsim.api.Catalog;
@@ -8,6 +8,8 @@ import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.UserError;
 
 /** {@code lbsim list KIND}: read from the registries and the scenario types, never from a hand-kept list. */
 @Command(name = "list", mixinStandardHelpOptions = true,
@@ -19,7 +21,7 @@ import picocli.CommandLine.ParentCommand;
                 "Examples:",
                 "  lbsim list schemes",
                 "  lbsim list hooks"})
-final class ListCommand implements Callable<Integer> {
+public final class ListCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -17,6 +17,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
 
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Write every table of a results database (runs, flows, layers, counters, series, " +
@@ -25,7 +28,7 @@ import picocli.CommandLine.ParentCommand;
                 "Examples:",
                 "  lbsim export sweeps/schemes/results.duckdb",
                 "  lbsim export sweeps/schemes/results.duckdb --format parquet --out /tmp/tables"})
-final class ExportCommand implements Callable<Integer> {
+public final class ExportCommand implements Callable<Integer> {
     enum Format { csv, parquet }
 
     @ParentCommand

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.sweep;
 
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -14,6 +14,9 @@ import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * A sweep file, read and expanded into its points (see docs/sweeps.md):
@@ -30,15 +33,15 @@ import org.lbsim.scenario.ScenarioException;
  * </pre>
  * Every point is bound to a {@link Scenario} here; a binding error names the point and the field.
  */
-final class SweepFile {
-    static final List<String> KEYS = List.of("name", "base", "baseFile", "grid", "points", "seeds", "quick");
+public final class SweepFile {
+    public static final List<String> KEYS = List.of("name", "base", "baseFile", "grid", "points", "seeds", "quick");
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
-    static final int MAX_RUNS = 1_000_000;
+    public static final int MAX_RUNS = 1_000_000;
 
     /** One point: its index, the fields it sets (in order) and its scenario with the first seed. */
-    record Point(int index, Map<String, Object> assignments, Scenario scenario) {
+    public record Point(int index, Map<String, Object> assignments, Scenario scenario) {
         /** {@code point 3 (loadBalancing.type=ecmp, workload.messageBytes=65536)}. */
-        String describe() {
+        public String describe() {
             StringBuilder sb = new StringBuilder("point ").append(index);
             if (!assignments.isEmpty()) {
                 sb.append(" (");
@@ -56,13 +59,13 @@ final class SweepFile {
         }
     }
 
-    final String shown;
-    final String name;
-    final Path baseDir;
-    final int seeds;
-    final List<Point> points;
+    public final String shown;
+    public final String name;
+    public final Path baseDir;
+    public final int seeds;
+    public final List<Point> points;
     /** The field paths the grid and the points set, in order of first appearance. */
-    final List<String> varied;
+    public final List<String> varied;
 
     private SweepFile(String shown, String name, Path baseDir, int seeds, List<Point> points, List<String> varied) {
         this.shown = shown;
@@ -73,7 +76,7 @@ final class SweepFile {
         this.varied = varied;
     }
 
-    int runs() {
+    public int runs() {
         return points.size() * seeds;
     }
 
@@ -84,7 +87,7 @@ final class SweepFile {
      * @param seedsOverride {@code --seeds}, or null
      * @param quick         {@code --quick}: apply the {@code quick:} overrides, one seed unless {@code --seeds}, name + "-quick"
      */
-    static SweepFile load(String shownName, Integer seedsOverride, boolean quick) {
+    public static SweepFile load(String shownName, Integer seedsOverride, boolean quick) {
         Path file = Path.of(shownName).toAbsolutePath().normalize();
         Object tree = Yaml.read(file, shownName);
         if (!(tree instanceof Map<?, ?> top)) {
@@ -295,7 +298,7 @@ final class SweepFile {
     }
 
     /** Whether two field paths set the same field: equal, or one a prefix of the other (topology vs topology.k). */
-    static boolean overlap(String a, String b) {
+    public static boolean overlap(String a, String b) {
         List<Object> x = Overrides.parse(a + "=0").path();
         List<Object> y = Overrides.parse(b + "=0").path();
         int n = Math.min(x.size(), y.size());
@@ -356,7 +359,7 @@ final class SweepFile {
      * creating maps and lists on the way; an index equal to a list's length appends.
      */
     @SuppressWarnings("unchecked")
-    static void set(Map<String, Object> root, String pathText, Object value) {
+    public static void set(Map<String, Object> root, String pathText, Object value) {
         List<Object> path = Overrides.parse(pathText + "=0").path();
         Object container = root;
         StringBuilder at = new StringBuilder();
@@ -395,7 +398,7 @@ final class SweepFile {
     }
 
     @SuppressWarnings("unchecked")
-    static <T> T copy(T value) {
+    public static <T> T copy(T value) {
         if (value instanceof Map<?, ?> m) {
             Map<String, Object> c = new LinkedHashMap<>();
             m.forEach((k, v) -> c.put(String.valueOf(k), copy(v)));
@@ -420,7 +423,7 @@ final class SweepFile {
     }
 
     /** A value in YAML flow style, for messages: {@code 4}, {@code ecmp}, {@code {type: sack, threshold: 3}}, {@code [a, b]}. */
-    static String flow(Object v) {
+    public static String flow(Object v) {
         if (v instanceof Map<?, ?> m) {
             StringBuilder sb = new StringBuilder("{");
             for (Map.Entry<?, ?> e : m.entrySet()) {

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -17,7 +17,7 @@ import org.lbsim.scenario.TypeName;
  * {@code @Doc} of each key as a comment, and for every {@code type:} the chosen type's summary and the
  * other types. Reads back (YAML comments aside) to an equal scenario.
  */
-final class ScenarioTemplate {
+public final class ScenarioTemplate {
     /** Where trailing comments start (unless the line is longer). */
     private static final int COMMENT_COLUMN = 34;
     private static final int WIDTH = 100;
@@ -29,7 +29,7 @@ final class ScenarioTemplate {
     private ScenarioTemplate() {
     }
 
-    static String write(Scenario scenario, List<String> header) {
+    public static String write(Scenario scenario, List<String> header) {
         ScenarioTemplate t = new ScenarioTemplate();
         for (String h : header) {
             t.out.append(h.isEmpty() ? "#" : "# " + h).append('\n');

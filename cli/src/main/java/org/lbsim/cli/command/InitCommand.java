@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +22,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.files.ScenarioTemplate;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim init [FILE]}: a commented example scenario with every section at its defaults. */
 @Command(name = "init", mixinStandardHelpOptions = true,
@@ -30,7 +36,7 @@ import picocli.CommandLine.ParentCommand;
         footer = {"",
                 "Examples:",
                 "  lbsim init my.yaml --set topology.k=4 --set loadBalancing.type=ofan"})
-final class InitCommand implements Callable<Integer> {
+public final class InitCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

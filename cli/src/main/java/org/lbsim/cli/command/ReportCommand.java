@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -11,6 +11,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.UserError;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write one self-contained HTML page (inline CSS and SVG figures, no script, nothing fetched; docs/reports.md).",
@@ -24,7 +28,7 @@ import picocli.CommandLine.ParentCommand;
                 "Examples:",
                 "  lbsim report sweeps/schemes/results.duckdb",
                 "  lbsim report runs/quickstart --out quickstart.html"})
-final class ReportCommand implements Callable<Integer> {
+public final class ReportCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.lbsim.cli.files.Json;
 
 /** A query result held in memory and written as an aligned text table, CSV or JSON. */
 final class ResultTable {

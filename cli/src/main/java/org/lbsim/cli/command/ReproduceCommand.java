@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,6 +21,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.sweep.SweepFile;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 /**
  * {@code lbsim reproduce NAME}: one command per paper figure. A reproduction is a resource file
@@ -35,7 +41,7 @@ import picocli.CommandLine.ParentCommand;
                 "Examples:",
                 "  lbsim reproduce --list",
                 "  lbsim reproduce fig1 --quick --out /tmp/fig1"})
-final class ReproduceCommand implements Callable<Integer> {
+public final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
@@ -57,7 +63,7 @@ final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: reproductions/NAME or NAME-quick); reused to resume.")
     Path out;
 
-    static List<String> names() {
+    public static List<String> names() {
         String index = resource("reproduce/index.txt").orElse("");
         List<String> names = new ArrayList<>();
         for (String line : index.split("\n")) {
@@ -262,7 +268,7 @@ final class ReproduceCommand implements Callable<Integer> {
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> definition(String n) {
+    public static Map<String, Object> definition(String n) {
         String text = resource("reproduce/" + n + ".yaml").orElseThrow(() -> new IllegalStateException("missing reproduce/" + n + ".yaml"));
         return (Map<String, Object>) Yaml.parse(text, "reproduce/" + n + ".yaml");
     }

@@ -1,10 +1,15 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -14,22 +19,23 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Set;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.lbsim.cli.UserError;
 
 /** Reading scenario files into generic trees, and writing trees back as YAML. */
-final class Yaml {
+public final class Yaml {
     private static final YAMLMapper READER = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
-    /** Strings that may be written without quotes: they read back as the same string in YAML 1.1 and 1.2. */
-    private static final Pattern PLAIN = Pattern.compile("[A-Za-z_/][A-Za-z0-9_./+-]*( [A-Za-z0-9_./+()-]+)*");
-    private static final Set<String> RESERVED = Set.of("true", "false", "yes", "no", "on", "off", "y", "n", "null", "nan", "inf");
+    private static final YAMLMapper WRITER = YAMLMapper.builder()
+            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
+            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES) // plain text unquoted ...
+            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS) // ... but "2024" or "0x10" quoted, so it stays a string
+            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
+            .disable(YAMLGenerator.Feature.SPLIT_LINES) // a long string stays on its line
+            .addModule(new SimpleModule().addSerializer(Double.class, new Doubles()).addSerializer(Float.class, new Doubles()))
+            .build();
 
     private Yaml() {
     }
@@ -38,7 +44,7 @@ final class Yaml {
      * The tree of one YAML document; null for an empty file. Any problem is a {@link UserError}
      * naming {@code shownName} (the path as the user wrote it).
      */
-    static Object read(Path file, String shownName) {
+    public static Object read(Path file, String shownName) {
         if (Files.isDirectory(file)) {
             throw UserError.at(shownName, "", "is a directory, expected a YAML scenario file");
         }
@@ -55,7 +61,7 @@ final class Yaml {
         return parse(text, shownName);
     }
 
-    static Object parse(String text, String shownName) {
+    public static Object parse(String text, String shownName) {
         try (JsonParser p = READER.createParser(text)) {
             if (p.nextToken() == null) {
                 return null;
@@ -125,117 +131,49 @@ final class Yaml {
         return sb.toString();
     }
 
-    static String oneLine(String s) {
+    public static String oneLine(String s) {
         return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
     /**
-     * A tree as block-style YAML: ordered maps, lists, strings, numbers, booleans and null. Strings
-     * are quoted unless they are plainly text (so "2024", "yes" or "0x10" stay strings), doubles
-     * keep a decimal point, and the same tree always gives the same text.
+     * A tree as block-style YAML (jackson-dataformat-yaml): ordered maps, lists, strings, numbers,
+     * booleans and null. Strings are quoted unless they are plainly text (so "2024", "yes" or "0x10"
+     * stay strings), doubles keep a decimal point, and the same tree always gives the same text.
      */
-    static String write(Object tree) {
-        StringBuilder sb = new StringBuilder();
-        if (tree instanceof Map<?, ?> m && !m.isEmpty()) {
-            map(m, 0, sb);
-        } else {
-            sb.append(scalar(tree)).append('\n');
-        }
-        return sb.toString();
-    }
-
-    private static void map(Map<?, ?> m, int indent, StringBuilder sb) {
-        for (Map.Entry<?, ?> e : m.entrySet()) {
-            sb.append("  ".repeat(indent)).append(key(String.valueOf(e.getKey()))).append(':');
-            value(e.getValue(), indent, sb);
+    public static String write(Object tree) {
+        try {
+            return WRITER.writeValueAsString(tree);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot write as YAML: " + e.getOriginalMessage(), e);
         }
     }
 
-    /** Writes what follows "key:" (or "-"), starting on the same line. */
-    private static void value(Object v, int indent, StringBuilder sb) {
-        if (v instanceof Map<?, ?> m && !m.isEmpty()) {
-            sb.append('\n');
-            map(m, indent + 1, sb);
-        } else if (v instanceof List<?> l && !l.isEmpty()) {
-            sb.append('\n');
-            for (Object item : l) {
-                sb.append("  ".repeat(indent + 1)).append('-');
-                if (item instanceof Map<?, ?> im && !im.isEmpty()) {
-                    sb.append(' ');
-                    // the first key shares the "- " line; the others align with it
-                    boolean first = true;
-                    for (Map.Entry<?, ?> e : im.entrySet()) {
-                        if (!first) {
-                            sb.append("  ".repeat(indent + 2));
-                        }
-                        first = false;
-                        sb.append(key(String.valueOf(e.getKey()))).append(':');
-                        value(e.getValue(), indent + 2, sb);
-                    }
-                } else {
-                    value(item, indent + 1, sb);
-                }
-            }
-        } else {
-            sb.append(' ').append(scalar(v)).append('\n');
+    /**
+     * Doubles as Java's shortest text that reads back exactly (always with a '.'), with a signed
+     * exponent ({@code 1.0E+20}: YAML 1.1 readers take an unsigned one for a string), and
+     * {@code .nan}, {@code .inf}, {@code -.inf}.
+     */
+    private static final class Doubles extends StdSerializer<Number> {
+        Doubles() {
+            super(Number.class);
         }
-    }
 
-    private static String key(String k) {
-        return PLAIN.matcher(k).matches() && !RESERVED.contains(k.toLowerCase(Locale.ROOT)) ? k : quote(k);
-    }
-
-    private static String scalar(Object v) {
-        if (v == null) {
-            return "null";
-        }
-        if (v instanceof Map<?, ?>) {
-            return "{}";
-        }
-        if (v instanceof List<?>) {
-            return "[]";
-        }
-        if (v instanceof String s) {
-            return PLAIN.matcher(s).matches() && !RESERVED.contains(s.toLowerCase(Locale.ROOT)) ? s : quote(s);
-        }
-        if (v instanceof Double || v instanceof Float) {
-            double d = ((Number) v).doubleValue();
+        @Override
+        public void serialize(Number v, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            double d = v.doubleValue();
+            String t;
             if (Double.isNaN(d)) {
-                return ".nan";
-            }
-            if (Double.isInfinite(d)) {
-                return d > 0 ? ".inf" : "-.inf";
-            }
-            String t = Double.toString(d); // shortest repr that reads back exactly; always has a '.'
-            int e = t.indexOf('E');
-            if (e >= 0 && t.charAt(e + 1) != '-') {
-                t = t.substring(0, e + 1) + "+" + t.substring(e + 1); // YAML 1.1 floats want a signed exponent
-            }
-            return t;
-        }
-        return String.valueOf(v); // integers, booleans
-    }
-
-    /** A YAML double-quoted scalar (JSON escapes are valid there). */
-    private static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        sb.append(String.format("\\u%04x", (int) c));
-                    } else {
-                        sb.append(c);
-                    }
+                t = ".nan";
+            } else if (Double.isInfinite(d)) {
+                t = d > 0 ? ".inf" : "-.inf";
+            } else {
+                t = Double.toString(d);
+                int e = t.indexOf('E');
+                if (e >= 0 && t.charAt(e + 1) != '-') {
+                    t = t.substring(0, e + 1) + "+" + t.substring(e + 1);
                 }
             }
+            gen.writeNumber(t);
         }
-        return sb.append('"').toString();
     }
 }

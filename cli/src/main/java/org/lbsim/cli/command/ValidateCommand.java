@@ -1,14 +1,16 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.ScenarioLoader;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
         description = "Check a scenario as 'run' would (file, keys, values, fabric, failed links, trace) without simulating.",
         footer = {"", "Examples:", "  lbsim validate examples/quickstart.yaml --set topology.k=6"})
-final class ValidateCommand implements Callable<Integer> {
+public final class ValidateCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

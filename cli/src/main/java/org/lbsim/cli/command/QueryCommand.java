@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -12,6 +12,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.UserError;
 
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = {"Run one SQL query on a results database (read-only) and print the result.",
@@ -19,7 +21,7 @@ import picocli.CommandLine.ParentCommand;
         footer = {"",
                 "Examples:",
                 "  lbsim query sweeps/schemes/results.duckdb 'SELECT \"loadBalancing.type\", avg(cct_ps) FROM runs GROUP BY 1'"})
-final class QueryCommand implements Callable<Integer> {
+public final class QueryCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,6 +6,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import org.lbsim.cli.UserError;
 
 /** What {@code lbsim plot} and {@code lbsim report} read: a run folder, or a results database (a file, or a folder holding results.duckdb). */
 record ReportInputs(Path runFolder, Path database) {

@@ -1,9 +1,10 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import org.lbsim.cli.files.ScenarioLoader;
 
 /** The scenario file and the options that change it, shared by run and validate. */
 final class ScenarioOptions {

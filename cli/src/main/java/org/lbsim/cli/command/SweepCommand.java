@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +41,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
+import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.files.RunFolder;
+import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.sweep.SweepFile;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
 
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Run every point x seed of a sweep file (a base scenario, a grid and/or a list of " +
@@ -51,7 +58,7 @@ import picocli.CommandLine.ParentCommand;
                 "  lbsim sweep examples/sweep-schemes.yaml --jobs 2",
                 "  lbsim sweep examples/sweep-schemes.yaml --quick --out /tmp/schemes",
                 "  ./lbsim-spark sweep examples/sweep-schemes.yaml --engine spark --master 'local[2]'"})
-final class SweepCommand implements java.util.concurrent.Callable<Integer> {
+public final class SweepCommand implements java.util.concurrent.Callable<Integer> {
     /** Stack size of the simulation threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK = 8L << 20;
 
@@ -348,6 +355,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
         for (Job j : remote != null ? List.<Job>of() : pending) {
             pool.execute(() -> {
                 Done d;
+                progress.runStarted(j.runId());
                 try {
                     RunResult r = Simulation.prepare(j.scenario(), sweep.baseDir).run(wallSeconds);
                     if (keepRuns) {
@@ -357,6 +365,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 } catch (Throwable t) {
                     d = new Done(j, null, t);
                 }
+                progress.runEnded(j.runId());
                 try {
                     results.put(d);
                 } catch (InterruptedException e) {
@@ -365,6 +374,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
             });
         }
 
+        progress.startTicker();
         // the one writer: this thread. A shutdown hook (Ctrl-C, kill) lets the transaction in progress finish.
         ReentrantLock writing = new ReentrantLock();
         boolean[] stopped = {false};
@@ -408,7 +418,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 if (d.error() != null) {
                     failures.add(d);
                     progress.message(main.err, failureLine(sweep, d));
-                    progress.runFailed();
+                    progress.runFailed(d.job().runId());
                     continue;
                 }
                 writing.lock();
@@ -425,7 +435,7 @@ final class SweepCommand implements java.util.concurrent.Callable<Integer> {
                 } finally {
                     writing.unlock();
                 }
-                progress.runDone();
+                progress.runDone(d.job().runId(), d.result().wallTimeMs());
             }
         } finally {
             try {

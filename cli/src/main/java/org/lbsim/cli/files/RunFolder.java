@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.files;
 
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -27,6 +27,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.metrics.TimeSeries;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.cli.UserError;
 
 /**
  * The folder a run leaves behind: {@code scenario.yaml} (the effective scenario), {@code summary.json},
@@ -35,13 +36,13 @@ import org.lbsim.scenario.WorkloadSpec;
  * (version, commit, Java, wall time). Written into a hidden temporary folder next to the target
  * and renamed at the end, so a failed run never leaves a partial folder.
  */
-final class RunFolder {
-    static final String SCENARIO = "scenario.yaml";
-    static final String SUMMARY = "summary.json";
-    static final String FLOWS = "flows.csv";
-    static final String META = "meta.json";
-    static final String SERIES = "series.csv";
-    static final String OOO = "ooo.csv";
+public final class RunFolder {
+    public static final String SCENARIO = "scenario.yaml";
+    public static final String SUMMARY = "summary.json";
+    public static final String FLOWS = "flows.csv";
+    public static final String META = "meta.json";
+    public static final String SERIES = "series.csv";
+    public static final String OOO = "ooo.csv";
     private static final Set<String> RESERVED = Set.of(SCENARIO, SUMMARY, FLOWS, META, SERIES, OOO);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
 
@@ -49,7 +50,7 @@ final class RunFolder {
     }
 
     /** {@code base/runs/<name>-seed<N>-<yyyyMMdd-HHmmss>}, with {@code -2}, {@code -3} ... if that exists. */
-    static Path defaultDir(Path base, String scenarioName, long seed, LocalDateTime now) {
+    public static Path defaultDir(Path base, String scenarioName, long seed, LocalDateTime now) {
         String safe = scenarioName.replaceAll("[^A-Za-z0-9._-]+", "_");
         if (safe.isEmpty() || safe.startsWith(".")) {
             safe = "run" + safe;
@@ -57,7 +58,7 @@ final class RunFolder {
         return base.resolve("runs").resolve(safe + "-seed" + seed + "-" + STAMP.format(now));
     }
 
-    static Path unused(Path dir) {
+    public static Path unused(Path dir) {
         Path candidate = dir;
         for (int i = 2; Files.exists(candidate); i++) {
             candidate = dir.resolveSibling(dir.getFileName() + "-" + i);
@@ -71,7 +72,7 @@ final class RunFolder {
      *
      * @param baseDir where the scenario's relative trace path resolves
      */
-    static Path write(Path target, boolean suffixIfTaken, Scenario scenario, Path baseDir, RunResult result, Map<String, Object> meta) {
+    public static Path write(Path target, boolean suffixIfTaken, Scenario scenario, Path baseDir, RunResult result, Map<String, Object> meta) {
         Path abs = target.toAbsolutePath().normalize();
         Path parent = abs.getParent();
         try {
@@ -108,7 +109,7 @@ final class RunFolder {
      * Checks, before a run, that {@code target} (a folder or file to create) can be created: its
      * nearest existing ancestor is a folder where a file can be created and deleted again.
      */
-    static void checkWritable(Path target, String shown) {
+    public static void checkWritable(Path target, String shown) {
         Path p = target.toAbsolutePath().normalize().getParent();
         while (p != null && !Files.exists(p)) {
             p = p.getParent();
@@ -173,9 +174,9 @@ final class RunFolder {
     }
 
     /** Everything deterministic a run measured: no wall time, dates or paths. */
-    static Map<String, Object> summary(RunResult r) {
+    public static Map<String, Object> summary(RunResult r) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("scenario", r.name());
+        m.put("scenarioName", r.name());
         m.put("seed", r.seed());
         m.put("hosts", r.hosts());
         m.put("flows", r.flows());
@@ -183,12 +184,15 @@ final class RunFolder {
         m.put("cctPs", r.cctPs());
         m.put("cctUs", r.cctPs() < 0 ? null : BigDecimal.valueOf(r.cctPs(), 6));
         m.put("lowerBoundPs", r.lowerBoundPs());
-        m.put("cctIncreasePercent", Json.decimal(r.cctIncreasePercent(), 4));
+        m.put("cctIncreasePct", Json.decimal(r.cctIncreasePercent(), 4));
         m.put("rhoMaxMbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
         if (r.oversubscribed()) {
             // only oversubscribed fabrics carry these keys, so every other summary stays as it was
             m.put("oversubscription", Json.decimal(r.oversubscription(), 4));
-            m.put("lowerBoundBasis", "NIC links and oversubscribed leaf / pod uplink cuts");
+            m.put("lowerBoundBasis", org.lbsim.cli.store.ResultsStore.OVERSUBSCRIBED_BOUND_BASIS);
+            if (!r.jobs().isEmpty()) {
+                m.put("jobsIdealNote", org.lbsim.cli.store.ResultsStore.JOBS_IDEAL_NOTE);
+            }
         }
         m.put("simulatedPs", r.simulatedPs());
         m.put("ending", r.ending());
@@ -209,7 +213,7 @@ final class RunFolder {
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
         ooo.put("samples", o.samples());
-        ooo.put("outOfOrderArrivals", o.outOfOrderArrivals());
+        ooo.put("arrivals", o.outOfOrderArrivals());
         ooo.put("maxDegree", o.maxDegree());
         ooo.put("maxHeld", o.maxHeld());
         m.put("outOfOrder", ooo);
@@ -220,7 +224,7 @@ final class RunFolder {
             List<Object> events = new ArrayList<>();
             for (FailureEventStats e : r.failureEvents()) {
                 Map<String, Object> em = new LinkedHashMap<>();
-                em.put("index", e.index());
+                em.put("event", e.index());
                 em.put("target", e.target());
                 em.put("action", e.action());
                 em.put("atPs", e.atPs());
@@ -244,7 +248,7 @@ final class RunFolder {
     }
 
     /** Per job: JCT, ideal, slowdown (PRO V), NCCL-tests algbw / busbw, each phase's CCT. */
-    static List<Object> jobs(List<JobResult> jobs) {
+    public static List<Object> jobs(List<JobResult> jobs) {
         List<Object> out = new ArrayList<>();
         for (JobResult j : jobs) {
             Map<String, Object> m = new LinkedHashMap<>();
@@ -298,7 +302,7 @@ final class RunFolder {
     }
 
     /** The sampled time series in long form, as the {@code series} table of the results store. */
-    static String seriesCsv(List<TimeSeries> series) {
+    public static String seriesCsv(List<TimeSeries> series) {
         StringBuilder sb = new StringBuilder("series,unit,t_ps,value\n");
         for (TimeSeries s : series) {
             long[] t = s.timesPs();
@@ -318,7 +322,7 @@ final class RunFolder {
     }
 
     /** The receivers' out-of-order log2 histogram: bucket 0 = in order, bucket b = degrees [2^(b-1), 2^b). */
-    static String oooCsv(OutOfOrder o) {
+    public static String oooCsv(OutOfOrder o) {
         StringBuilder sb = new StringBuilder("bucket,min_degree,max_degree,count\n");
         long[] h = o.log2Histogram();
         int last = -1;
@@ -335,18 +339,23 @@ final class RunFolder {
         return sb.toString();
     }
 
-    static String flowsCsv(List<FlowResult> flows) {
-        StringBuilder sb = new StringBuilder("flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,duplicates,timeouts\n");
+    /** The columns of flows.csv: those of the results store's {@code flows} table without {@code run_id}. */
+    public static final String FLOWS_HEADER = "flow,src,dst,bytes,start_ps,fct_ps,receiver_done_ps,packets_sent,retransmissions,spurious_retransmissions,"
+            + "duplicates_received,timeouts";
+
+    public static String flowsCsv(List<FlowResult> flows) {
+        StringBuilder sb = new StringBuilder(FLOWS_HEADER + "\n");
         for (FlowResult f : flows) {
             sb.append(f.flow()).append(',').append(f.src()).append(',').append(f.dst()).append(',').append(f.bytes()).append(',')
                     .append(f.startPs()).append(',').append(f.fctPs()).append(',').append(f.receiverDonePs()).append(',')
-                    .append(f.packetsSent()).append(',').append(f.retransmissions()).append(',').append(f.duplicatesReceived())
+                    .append(f.packetsSent()).append(',').append(f.retransmissions()).append(',').append(f.spuriousRetransmissions()).append(',')
+                    .append(f.duplicatesReceived())
                     .append(',').append(f.timeouts()).append('\n');
         }
         return sb.toString();
     }
 
-    static void deleteRecursively(Path dir) {
+    public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

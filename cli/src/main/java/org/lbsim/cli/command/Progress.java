@@ -1,12 +1,16 @@
-package org.lbsim.cli;
+package org.lbsim.cli.command;
 
 import java.io.PrintStream;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * Progress of a sweep. On a terminal: one line rewritten in place (count, rate, ETA). Otherwise (a
- * CI log, a pipe): a plain line at most every {@code intervalMs} and one at the end, so a long
- * sweep leaves a handful of lines. Not thread-safe: the sweep's writer thread calls it.
+ * Progress of a sweep. On a terminal: one line rewritten in place (count, rate, ETA, the last run
+ * finished and its wall time, the runs under way and how long each has been running), refreshed
+ * every {@link #TERMINAL_REFRESH_NS} while runs go on. Otherwise (a CI log, a pipe): a plain line at
+ * most every {@code intervalMs} and one at the end, so a long sweep leaves a handful of lines.
+ * Thread-safe: workers report the runs they start, the sweep's writer thread those it recorded.
  */
 final class Progress {
     private static final long TERMINAL_REFRESH_NS = 200_000_000L;
@@ -22,6 +26,12 @@ final class Progress {
     private int failed;
     private long lastPrintNs;
     private int lastWidth;
+    /** Runs under way (local engine): run id to when it started. */
+    private final Map<String, Long> running = new LinkedHashMap<>();
+    private String lastRun;
+    private long lastRunMs;
+    private long runMsSum;
+    private Thread ticker;
 
     /**
      * @param total       runs of the sweep, including those already recorded
@@ -38,18 +48,57 @@ final class Progress {
         this.lastPrintNs = startNs;
     }
 
-    void runDone() {
+    /** On a terminal, refreshes the line while runs go on (the times of the runs under way change between completions). */
+    synchronized void startTicker() {
+        if (!terminal || ticker != null) {
+            return;
+        }
+        ticker = new Thread(() -> {
+            try {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Thread.sleep(TERMINAL_REFRESH_NS / 1_000_000);
+                    synchronized (this) {
+                        if (ticker != null) {
+                            print(System.nanoTime());
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                // finished
+            }
+        }, "lbsim-sweep-progress");
+        ticker.setDaemon(true);
+        ticker.start();
+    }
+
+    /** A worker started a run (shown on a terminal as running, with its time so far). */
+    synchronized void runStarted(String runId) {
+        running.put(runId, System.nanoTime());
+    }
+
+    /** A worker finished simulating a run (it waits to be recorded: no longer shown as running). */
+    synchronized void runEnded(String runId) {
+        running.remove(runId);
+    }
+
+    /** A run was recorded; {@code wallMs} is its own simulation time. */
+    synchronized void runDone(String runId, long wallMs) {
+        running.remove(runId);
+        lastRun = runId;
+        lastRunMs = wallMs;
+        runMsSum += wallMs;
         done++;
         maybePrint();
     }
 
-    void runFailed() {
+    synchronized void runFailed(String runId) {
+        running.remove(runId);
         failed++;
         maybePrint();
     }
 
     /** A message on its own line (a failed run), without breaking the terminal's progress line. */
-    void message(PrintStream stream, String line) {
+    synchronized void message(PrintStream stream, String line) {
         if (terminal && lastWidth > 0) {
             out.print("\r" + " ".repeat(lastWidth) + "\r");
             out.flush();
@@ -67,7 +116,12 @@ final class Progress {
     }
 
     /** The final state; ends the terminal line. */
-    void finish() {
+    synchronized void finish() {
+        if (ticker != null) {
+            ticker.interrupt();
+            ticker = null;
+        }
+        running.clear();
         print(System.nanoTime());
         if (terminal) {
             out.println();
@@ -88,7 +142,7 @@ final class Progress {
         out.flush();
     }
 
-    String line(long now) {
+    synchronized String line(long now) {
         int finished = alreadyDone + done + failed;
         double seconds = (now - startNs) / 1e9;
         double rate = seconds > 0 ? done / seconds : 0;
@@ -104,6 +158,21 @@ final class Progress {
             sb.append(", ETA ").append(duration(left / rate));
         } else if (left == 0) {
             sb.append(", ").append(duration(seconds)).append(" elapsed");
+        }
+        if (terminal && lastRun != null && left > 0) {
+            sb.append("; last ").append(lastRun).append(' ').append(duration(lastRunMs / 1000.0))
+                    .append(" (mean ").append(duration(runMsSum / 1000.0 / done)).append(" per run)");
+        }
+        if (terminal && !running.isEmpty()) {
+            sb.append("; running");
+            int shown = 0;
+            for (Map.Entry<String, Long> r : running.entrySet()) {
+                if (shown++ == 3) {
+                    sb.append(" and ").append(running.size() - 3).append(" more");
+                    break;
+                }
+                sb.append(shown == 1 ? " " : ", ").append(r.getKey()).append(' ').append(duration((now - r.getValue()) / 1e9));
+            }
         }
         return sb.toString();
     }
