@@ -145,6 +145,8 @@ public final class Dlbf implements BundledScheme {
      * receiver out-of-order buffer's time average per queue pair.
      */
     public Map<String, Number> counters() {
+        long echoes = 0, echoesOnCurrent = 0;
+        long[] algorithm1 = new long[4];
         long switches = 0, suppressed = 0, dups = 0, resends = 0, notifications = 0, thresholdSwitches = 0, recoveries = 0, duplicatesSent = 0, notesSent = 0;
         for (DlbfSender s : run.senders) {
             switches += s.pathSwitches;
@@ -154,6 +156,11 @@ public final class Dlbf implements BundledScheme {
             notifications += s.notifications;
             thresholdSwitches += s.thresholdSwitches;
             recoveries += s.thresholdRecoveries;
+            echoes += s.congestionEchoes;
+            echoesOnCurrent += s.congestionEchoesOnCurrent;
+            for (int k = 0; k < algorithm1.length; k++) {
+                algorithm1[k] += s.algorithm1[k];
+            }
             if (s.senderQp() != null) {
                 duplicatesSent += s.senderQp().duplicatesSent();
                 notesSent += s.senderQp().notificationsSent();
@@ -174,6 +181,12 @@ public final class Dlbf implements BundledScheme {
             maxHeld = Math.max(maxHeld, r.maxHeld);
         }
         Map<String, Number> c = new LinkedHashMap<>();
+        c.put("dlbf.congestionEchoes", echoes);
+        c.put("dlbf.congestionEchoesOnCurrentPath", echoesOnCurrent);
+        c.put("dlbf.algorithm1.reuse", algorithm1[PathStates.REUSE]);
+        c.put("dlbf.algorithm1.randomAvailable", algorithm1[PathStates.RANDOM_AVAILABLE]);
+        c.put("dlbf.algorithm1.randomUnprobed", algorithm1[PathStates.RANDOM_UNPROBED]);
+        c.put("dlbf.algorithm1.fallback", algorithm1[PathStates.FALLBACK]);
         c.put("dlbf.pathSwitches", switches);
         c.put("dlbf.selectiveDuplicates", dups);
         c.put("dlbf.case2Resends", resends);

@@ -38,6 +38,11 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     long notificationsSuppressed;
     long thresholdSwitches;
     long thresholdRecoveries;
+    /** ACKs that echoed ECN (III-B congestion signals), and those of them about the path data was on. */
+    long congestionEchoes;
+    long congestionEchoesOnCurrent;
+    /** Algorithm 1 runs by the line it returned from (PathStates.REUSE .. FALLBACK). */
+    final long[] algorithm1 = new long[4];
 
     DlbfSender(PathStates paths, SplittableRandom rng, Simulator sim, DlbfRun run, boolean notificationsEnabled, long srcClockPs,
                long dstClockPs, int packets) {
@@ -73,6 +78,7 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         long now = sim.nowPs();
         if (current < 0) {
             current = paths.select(-1, now, rng); // III-B: a new active flow runs Algorithm 1
+            algorithm1[paths.lastChoice()]++;
         }
         if (psn < sentPsByPsn.length) {
             sentPsByPsn[psn] = now; // t_sent(k) of Eq. 2: the packet leaves now
@@ -92,6 +98,10 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         paths.recordOwd(i, ack.echoSentPs + srcClockPs, ack.echoNicRxPs + dstClockPs);
         paths.onEcho(i, ack.ecnEcho, nowPs); // III-B: ECN echoed per path
         if (ack.ecnEcho) {
+            congestionEchoes++;
+            if (i == current) {
+                congestionEchoesOnCurrent++;
+            }
             switchIfNeeded(nowPs); // III-B: a congestion event runs Algorithm 1
         }
     }
@@ -103,6 +113,7 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         }
         int old = current;
         int next = paths.select(old, nowPs, rng);
+        algorithm1[paths.lastChoice()]++;
         if (next == old) {
             return;
         }
