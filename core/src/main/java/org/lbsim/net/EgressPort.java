@@ -28,6 +28,9 @@ public final class EgressPort implements EventHandler {
     private final EcnMarker ecn;
     private final SplittableRandom rng;
     private final PacketQueue queue = new PacketQueue();
+    /** ACK / NACK / CNP waiting, served before {@link #queue} (empty unless control priority is on). */
+    private final PacketQueue controlQueue = new PacketQueue();
+    private boolean controlPriority;
     private EgressStage stage = EgressStage.NONE;
 
     private long queueBytes;
@@ -84,11 +87,16 @@ public final class EgressPort implements EventHandler {
 
     /** Packets waiting, not counting the one on the wire. */
     public int queuePackets() {
-        return queue.size();
+        return queue.size() + controlQueue.size();
     }
 
     public Link link() {
         return link;
+    }
+
+    /** ACK, NACK and CNP jump the data queue (the ns-3 RDMA model's top priority class for them). */
+    void setControlPriority(boolean on) {
+        this.controlPriority = on;
     }
 
     void setStage(EgressStage stage) {
@@ -117,7 +125,11 @@ public final class EgressPort implements EventHandler {
         if (queueBytes > maxQueueBytes) {
             maxQueueBytes = queueBytes;
         }
-        queue.add(p);
+        if (controlPriority && (p.kind == Packet.ACK || p.kind == Packet.NACK || p.kind == Packet.CNP)) {
+            controlQueue.add(p);
+        } else {
+            queue.add(p);
+        }
         stage.onEnqueue(p, port, queueBytes);
         if (paused) {
             return;
@@ -135,7 +147,7 @@ public final class EgressPort implements EventHandler {
     }
 
     private void startNext(long now) {
-        Packet p = queue.poll();
+        Packet p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll();
         if (p == null) {
             return;
         }
@@ -147,7 +159,7 @@ public final class EgressPort implements EventHandler {
         inServiceIngress = p.ingressPort;
         busyUntilPs = now + serPs + gapPs;
         stage.onDequeue(p, port, queueBytes);
-        if (!lazyRelease || !queue.isEmpty()) {
+        if (!lazyRelease || !queue.isEmpty() || !controlQueue.isEmpty()) {
             wakeAt(busyUntilPs);
         }
         link.transmit(p, now + serPs);
@@ -199,7 +211,8 @@ public final class EgressPort implements EventHandler {
         long now = sim.nowPs();
         settle(now);
         int n = 0;
-        for (Packet p = queue.poll(); p != null; p = queue.poll()) {
+        for (Packet p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll(); p != null;
+             p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll()) {
             accountQueue(now);
             queueBytes -= p.sizeBytes;
             buffer.remove(p.sizeBytes);
@@ -238,7 +251,7 @@ public final class EgressPort implements EventHandler {
             settle(now);
             if (inServiceBytes == 0) {
                 startNext(now);
-            } else if (!wakePending && !queue.isEmpty()) {
+            } else if (!wakePending && (!queue.isEmpty() || !controlQueue.isEmpty())) {
                 wakeAt(busyUntilPs);
             }
         }

@@ -154,6 +154,15 @@ public final class Network implements PortStates {
         }
     }
 
+    /** ACK, NACK and CNP leave every switch port ahead of queued data (strict priority), or share its FIFO (false, the default). */
+    public void setControlPriority(boolean on) {
+        for (EgressPort e : egress) {
+            if (e != null) {
+                e.setControlPriority(on);
+            }
+        }
+    }
+
     public void setSelector(int switchNode, PortSelector selector) {
         switches[switchNode - topology.hostCount()].setSelector(selector);
     }

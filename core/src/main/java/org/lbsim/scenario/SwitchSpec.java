@@ -4,7 +4,9 @@ package org.lbsim.scenario;
 public record SwitchSpec(
         @Doc("egress buffer model") BufferSpec buffer,
         @Doc("ECN marking on enqueue") EcnSpec ecn,
-        @Doc("priority flow control (lossless)") PfcSpec pfc) {
+        @Doc("priority flow control (lossless)") PfcSpec pfc,
+        @Doc("ACK, NACK and CNP leave every switch port ahead of queued data (strict priority, as the ns-3 RDMA model of HPCC,"
+                + " ConWeave and DLBF sends them in the top priority class); false = one FIFO per port") boolean controlPriority) {
 
     public SwitchSpec {
         ScenarioException.require(buffer != null, "buffer", "is required");
@@ -15,12 +17,17 @@ public record SwitchSpec(
         }
     }
 
+    /** One FIFO per port. */
+    public SwitchSpec(BufferSpec buffer, EcnSpec ecn, PfcSpec pfc) {
+        this(buffer, ecn, pfc, false);
+    }
+
     /** Without PFC. */
     public SwitchSpec(BufferSpec buffer, EcnSpec ecn) {
         this(buffer, ecn, PfcSpec.defaults());
     }
 
     public static SwitchSpec defaults() {
-        return new SwitchSpec(BufferSpec.defaults(), EcnSpec.defaults(), PfcSpec.defaults());
+        return new SwitchSpec(BufferSpec.defaults(), EcnSpec.defaults(), PfcSpec.defaults(), false);
     }
 }

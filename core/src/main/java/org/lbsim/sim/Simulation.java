@@ -239,6 +239,9 @@ public final class Simulation {
                 : null;
         Network network = new Network(sim, topology, initial, rng, node -> bufferModel(bufferSpec), ecn,
                 scenario.packets().interFrameGapBytes(), pfc);
+        if (scenario.switches().controlPriority()) {
+            network.setControlPriority(true);
+        }
         for (int link = 0; link < down.length; link++) {
             if (down[link]) {
                 network.setLinkDown(link, true);
