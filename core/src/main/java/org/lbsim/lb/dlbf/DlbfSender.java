@@ -25,6 +25,8 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     private final long[] sentPsByPsn;
     private SenderQp sender;
     private int current = -1;
+    /** The path this sender's pair used last: a new flow's old_port for Algorithm 1 (line 1); shared by the flows of a pair with host-pair path states. */
+    private final PairPath pair;
     private int highestSent = -1;
     private int cumAck;
     /** The receiver's buffer is over its threshold: full duplicates instead of notifications (III-D). */
@@ -44,8 +46,19 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     /** Algorithm 1 runs by the line it returned from (PathStates.REUSE .. FALLBACK). */
     final long[] algorithm1 = new long[4];
 
+    /** The last path data went on, of whichever flow of a (source, destination) pair sent last. */
+    static final class PairPath {
+        int last = -1;
+    }
+
     DlbfSender(PathStates paths, SplittableRandom rng, Simulator sim, DlbfRun run, boolean notificationsEnabled, long srcClockPs,
                long dstClockPs, int packets) {
+        this(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets, new PairPath());
+    }
+
+    private DlbfSender(PathStates paths, SplittableRandom rng, Simulator sim, DlbfRun run, boolean notificationsEnabled, long srcClockPs,
+                       long dstClockPs, int packets, PairPath pair) {
+        this.pair = pair;
         this.paths = paths;
         this.rng = rng;
         this.sim = sim;
@@ -62,10 +75,19 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
      * acknowledgements are the new message's.
      */
     DlbfSender nextMessage(int packets) {
-        DlbfSender next = new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets);
+        DlbfSender next = new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets, pair);
         next.current = current;
         next.receiverBufferHigh = receiverBufferHigh;
         return next;
+    }
+
+    /**
+     * The sender of a new flow to the same destination (host-pair path states): the same path states and
+     * random stream; it runs Algorithm 1 on its first packet with the path the pair used last as old_port
+     * (III-B: "when a new active flow arrives"), whenever that is.
+     */
+    DlbfSender nextFlow(int packets) {
+        return new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets, pair);
     }
 
         @Override
@@ -77,8 +99,9 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     public int entropyFor(int psn, boolean retransmission) {
         long now = sim.nowPs();
         if (current < 0) {
-            current = paths.select(-1, now, rng); // III-B: a new active flow runs Algorithm 1
+            current = paths.select(pair.last, now, rng); // III-B: a new active flow runs Algorithm 1
             algorithm1[paths.lastChoice()]++;
+            pair.last = current;
         }
         if (psn < sentPsByPsn.length) {
             sentPsByPsn[psn] = now; // t_sent(k) of Eq. 2: the packet leaves now
@@ -119,6 +142,7 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         }
         pathSwitches++;
         current = next;
+        pair.last = next;
         if (highestSent < cumAck) {
             return; // nothing in flight that could arrive out of order
         }
