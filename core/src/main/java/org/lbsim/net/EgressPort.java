@@ -31,6 +31,8 @@ public final class EgressPort implements EventHandler {
     /** ACK / NACK / CNP waiting, served before {@link #queue} (empty unless control priority is on). */
     private final PacketQueue controlQueue = new PacketQueue();
     private boolean controlPriority;
+    /** ECN marks on dequeue, for the queue the packet leaves behind (ns-3's RDMA switch), instead of on enqueue. */
+    private boolean markAtDequeue;
     private EgressStage stage = EgressStage.NONE;
 
     private long queueBytes;
@@ -99,6 +101,11 @@ public final class EgressPort implements EventHandler {
         this.controlPriority = on;
     }
 
+    /** ECN marks on dequeue (true) or on enqueue (false, the default). */
+    void setMarkAtDequeue(boolean on) {
+        this.markAtDequeue = on;
+    }
+
     void setStage(EgressStage stage) {
         this.stage = stage;
     }
@@ -113,7 +120,7 @@ public final class EgressPort implements EventHandler {
         }
         admission.onAdmit(p.ingressPort, p.sizeBytes);
         // ECN-capable: data and schemes' own packets (DLBF III-D: a notification can be marked); not ACK / NACK / CNP
-        if ((p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes, rng)) {
+        if (!markAtDequeue && (p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes, rng)) {
             if (!p.ecnMarked) {
                 ecnMarks++;
             }
@@ -150,6 +157,13 @@ public final class EgressPort implements EventHandler {
         Packet p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll();
         if (p == null) {
             return;
+        }
+        // ns-3's SwitchNotifyDequeue: the queue left behind (this frame's bytes are still counted until its gap ends)
+        if (markAtDequeue && (p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes - p.sizeBytes, rng)) {
+            if (!p.ecnMarked) {
+                ecnMarks++;
+            }
+            p.ecnMarked = true;
         }
         long serPs = Time.serializationPs(p.sizeBytes, rateMbps, psPerByte);
         txPackets++;

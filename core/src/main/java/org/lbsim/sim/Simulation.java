@@ -242,6 +242,9 @@ public final class Simulation {
         if (scenario.switches().controlPriority()) {
             network.setControlPriority(true);
         }
+        if (EcnSpec.DEQUEUE.equals(ecnSpec.markAt())) {
+            network.setEcnMarkAtDequeue(true);
+        }
         for (int link = 0; link < down.length; link++) {
             if (down[link]) {
                 network.setLinkDown(link, true);
