@@ -34,6 +34,8 @@ public final class EgressPort implements EventHandler {
     private final PacketQueue controlQueue = new PacketQueue();
     /** Per packet kind, whether it goes to {@link #controlQueue} (the network's table, shared). */
     private final boolean[] priorityKinds;
+    /** ECN marks on dequeue, for the queue the packet leaves behind (ns-3's RDMA switch), instead of on enqueue. */
+    private boolean markAtDequeue;
     private EgressStage stage = EgressStage.NONE;
 
     private long queueBytes;
@@ -100,6 +102,11 @@ public final class EgressPort implements EventHandler {
         return link;
     }
 
+    /** ECN marks on dequeue (true) or on enqueue (false, the default). */
+    void setMarkAtDequeue(boolean on) {
+        this.markAtDequeue = on;
+    }
+
     void setStage(EgressStage stage) {
         this.stage = stage;
     }
@@ -133,7 +140,7 @@ public final class EgressPort implements EventHandler {
         }
         admission.onAdmit(p.ingressPort, p.sizeBytes);
         // ECN-capable: data and schemes' own packets (DLBF III-D: a notification can be marked); not ACK / NACK / CNP
-        if ((p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes, rng)) {
+        if (!markAtDequeue && (p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes, rng)) {
             if (!p.ecnMarked) {
                 ecnMarks++;
             }
@@ -179,6 +186,13 @@ public final class EgressPort implements EventHandler {
         Packet p = control ? controlQueue.poll() : paused ? null : queue.poll();
         if (p == null) {
             return;
+        }
+        // ns-3's SwitchNotifyDequeue: the queue left behind (this frame's bytes are still counted until its gap ends)
+        if (markAtDequeue && (p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes - p.sizeBytes, rng)) {
+            if (!p.ecnMarked) {
+                ecnMarks++;
+            }
+            p.ecnMarked = true;
         }
         long serPs = Time.serializationPs(p.sizeBytes, rateMbps, psPerByte);
         txPackets++;
@@ -243,7 +257,8 @@ public final class EgressPort implements EventHandler {
         long now = sim.nowPs();
         settle(now);
         int n = 0;
-        for (Packet p = queue.poll(); p != null; p = queue.poll()) {
+        for (Packet p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll(); p != null;
+             p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll()) {
             accountQueue(now);
             queueBytes -= p.sizeBytes;
             buffer.remove(p.sizeBytes);
@@ -286,7 +301,7 @@ public final class EgressPort implements EventHandler {
             settle(now);
             if (inServiceBytes == 0) {
                 startNext(now);
-            } else if (!wakePending && !queue.isEmpty()) {
+            } else if (!wakePending && (!queue.isEmpty() || !controlQueue.isEmpty())) {
                 wakeAt(busyUntilPs);
             }
         }

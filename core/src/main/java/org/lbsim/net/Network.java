@@ -171,6 +171,16 @@ public final class Network implements PortStates {
         }
     }
 
+
+    /** ECN marks on dequeue, for the queue a packet leaves behind (true), or on enqueue (false, the default). */
+    public void setEcnMarkAtDequeue(boolean on) {
+        for (EgressPort e : egress) {
+            if (e != null) {
+                e.setMarkAtDequeue(on);
+            }
+        }
+    }
+
     public void setSelector(int switchNode, PortSelector selector) {
         switches[switchNode - topology.hostCount()].setSelector(selector);
     }

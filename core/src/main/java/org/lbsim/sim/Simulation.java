@@ -245,6 +245,9 @@ public final class Simulation {
             network.setPriorityKind(Packet.NACK);
             network.setPriorityKind(Packet.CNP);
         }
+        if (EcnSpec.DEQUEUE.equals(ecnSpec.markAt())) {
+            network.setEcnMarkAtDequeue(true);
+        }
         for (int link = 0; link < down.length; link++) {
             if (down[link]) {
                 network.setLinkDown(link, true);

@@ -106,7 +106,7 @@ class ScenarioBuilderTest {
     void a_misspelt_key_fails_at_the_call_with_the_path_and_the_closest_key() {
         ScenarioException e = error(() -> Lbsim.scenario().set("switches.ecn.kminByts", 1));
         assertThat(e.field()).isEqualTo("switches.ecn.kminByts");
-        assertThat(e.getMessage()).isEqualTo("switches.ecn.kminByts: unknown key, did you mean 'kminBytes'? (allowed keys: enabled, kminBytes, kmaxBytes, pmax)");
+        assertThat(e.getMessage()).isEqualTo("switches.ecn.kminByts: unknown key, did you mean 'kminBytes'? (allowed keys: enabled, kminBytes, kmaxBytes, pmax, markAt)");
         assertThat(error(() -> Lbsim.scenario().set("topolgy.k", 4)).getMessage()).startsWith("topolgy: unknown key, did you mean 'topology'?");
         // a key of another variant says which type it belongs to
         assertThat(error(() -> Lbsim.scenario().set("topology.leaves", 4)).getMessage())

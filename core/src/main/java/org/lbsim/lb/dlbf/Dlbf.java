@@ -37,7 +37,13 @@ public final class Dlbf implements BundledScheme {
             @Doc("theta in microseconds: how long the receiver waits for a notified old-path range before calling a hole a loss (paper: not given)") double thetaUs,
             @Doc("receiver out-of-order buffer, in packets, above which the sender is told to send full duplicates instead of notifications; recovery at half of it (paper: not given)") int bufferThresholdPackets,
             @Doc("III-D: a notification instead of duplicates on a switch to an unprobed path; false = always selective duplicates") boolean notifications,
-            @Doc("largest NIC clock offset in ns: each host's clock is off by a fixed amount in [-x, x]; one-way-delay differences cancel it") double clockOffsetNs) {
+            @Doc("largest NIC clock offset in ns: each host's clock is off by a fixed amount in [-x, x]; one-way-delay differences cancel it") double clockOffsetNs,
+            @Doc("whose path states a new flow starts from: host-pair (the sending NIC keeps them per destination, so a new flow runs"
+                    + " Algorithm 1 with the pair's last path as old_port, III-B) | queue-pair (each queue pair its own, fresh per flow unless"
+                    + " nic.queuePairs is persistent)") String pathStates) {
+        public static final String HOST_PAIR = "host-pair";
+        public static final String QUEUE_PAIR = "queue-pair";
+
         public Params {
             ScenarioException.require(paths >= 1 && paths <= 1 << 16, "paths", "must be between 1 and 65536, got " + paths);
             org.lbsim.scenario.Checks.periodUs(availUs, "availUs");
@@ -45,11 +51,13 @@ public final class Dlbf implements BundledScheme {
             org.lbsim.scenario.Checks.periodUs(thetaUs, "thetaUs");
             ScenarioException.require(bufferThresholdPackets >= 1, "bufferThresholdPackets", "must be >= 1, got " + bufferThresholdPackets);
             ScenarioException.require(clockOffsetNs >= 0 && clockOffsetNs <= 1e9, "clockOffsetNs", "must be between 0 and 1e9, got " + clockOffsetNs);
+            ScenarioException.require(HOST_PAIR.equals(pathStates) || QUEUE_PAIR.equals(pathStates), "pathStates",
+                    "must be host-pair or queue-pair, got " + pathStates);
         }
 
         /** The defaults of {@code lbsim explain dlbf} (docs/schemes.md says why). */
         public static Params defaults() {
-            return new Params(16, 50, 100, 10, 16, true, 1000);
+            return new Params(16, 50, 100, 10, 16, true, 1000, HOST_PAIR);
         }
     }
 
@@ -106,7 +114,7 @@ public final class Dlbf implements BundledScheme {
 
             @Override
             public QpParts create(HostContext sender) {
-                DlbfSender s = newSender(sender, fresh);
+                DlbfSender s = pairSender(sender, fresh, null);
                 DlbfReceiver r = new DlbfReceiver(fresh, Time.us(params.thetaUs()), params.bufferThresholdPackets());
                 fresh.senders.add(s);
                 fresh.receivers.add(r);
@@ -117,13 +125,33 @@ public final class Dlbf implements BundledScheme {
             /** A persistent queue pair's next message keeps the flow's path states and current path (III-B is per flow). */
             @Override
             public QpParts next(HostContext sender, QpParts previous) {
-                DlbfSender s = ((DlbfSender) previous.sender()).nextMessage(sender.qp().packets());
+                DlbfSender s = pairSender(sender, fresh, ((DlbfSender) previous.sender()).nextMessage(sender.qp().packets()));
                 DlbfReceiver r = new DlbfReceiver(fresh, Time.us(params.thetaUs()), params.bufferThresholdPackets());
                 fresh.senders.add(s);
                 fresh.receivers.add(r);
                 return new QpParts(s, recovery.create(sender.qp()), r, s);
             }
         };
+    }
+
+    /**
+     * The sender of a new flow ({@code next} null) or of a persistent queue pair's next message. With
+     * host-pair path states (III-B: the sender keeps the states; a new flow's Algorithm 1 has an old_port)
+     * a new flow between two hosts that already had one starts from that flow's path states, with its
+     * last path as old_port; every sender becomes its pair's latest.
+     */
+    private DlbfSender pairSender(HostContext host, DlbfRun forRun, DlbfSender next) {
+        if (!Params.HOST_PAIR.equals(params.pathStates())) {
+            return next != null ? next : newSender(host, forRun);
+        }
+        long pair = ((long) host.qp().src() << 32) | (host.qp().dst() & 0xFFFFFFFFL);
+        DlbfSender s = next;
+        if (s == null) {
+            DlbfSender last = forRun.lastByPair.get(pair);
+            s = last == null ? newSender(host, forRun) : last.nextFlow(host.qp().packets());
+        }
+        forRun.lastByPair.put(pair, s);
+        return s;
     }
 
     private DlbfSender newSender(HostContext host, DlbfRun forRun) {
@@ -145,6 +173,8 @@ public final class Dlbf implements BundledScheme {
      * receiver out-of-order buffer's time average per queue pair.
      */
     public Map<String, Number> counters() {
+        long echoes = 0, echoesOnCurrent = 0;
+        long[] algorithm1 = new long[4];
         long switches = 0, suppressed = 0, dups = 0, resends = 0, notifications = 0, thresholdSwitches = 0, recoveries = 0, duplicatesSent = 0, notesSent = 0;
         for (DlbfSender s : run.senders) {
             switches += s.pathSwitches;
@@ -154,6 +184,11 @@ public final class Dlbf implements BundledScheme {
             notifications += s.notifications;
             thresholdSwitches += s.thresholdSwitches;
             recoveries += s.thresholdRecoveries;
+            echoes += s.congestionEchoes;
+            echoesOnCurrent += s.congestionEchoesOnCurrent;
+            for (int k = 0; k < algorithm1.length; k++) {
+                algorithm1[k] += s.algorithm1[k];
+            }
             if (s.senderQp() != null) {
                 duplicatesSent += s.senderQp().duplicatesSent();
                 notesSent += s.senderQp().notificationsSent();
@@ -174,6 +209,12 @@ public final class Dlbf implements BundledScheme {
             maxHeld = Math.max(maxHeld, r.maxHeld);
         }
         Map<String, Number> c = new LinkedHashMap<>();
+        c.put("dlbf.congestionEchoes", echoes);
+        c.put("dlbf.congestionEchoesOnCurrentPath", echoesOnCurrent);
+        c.put("dlbf.algorithm1.reuse", algorithm1[PathStates.REUSE]);
+        c.put("dlbf.algorithm1.randomAvailable", algorithm1[PathStates.RANDOM_AVAILABLE]);
+        c.put("dlbf.algorithm1.randomUnprobed", algorithm1[PathStates.RANDOM_UNPROBED]);
+        c.put("dlbf.algorithm1.fallback", algorithm1[PathStates.FALLBACK]);
         c.put("dlbf.pathSwitches", switches);
         c.put("dlbf.selectiveDuplicates", dups);
         c.put("dlbf.case2Resends", resends);

@@ -14,4 +14,6 @@ final class DlbfRun {
     byte bufferOkKind;
     final List<DlbfSender> senders = new ArrayList<>();
     final List<DlbfReceiver> receivers = new ArrayList<>();
+    /** With host-pair path states: the latest sender of each (source, destination) pair, keyed source << 32 | destination. */
+    final java.util.Map<Long, DlbfSender> lastByPair = new java.util.HashMap<>();
 }

@@ -25,6 +25,8 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     private final long[] sentPsByPsn;
     private SenderQp sender;
     private int current = -1;
+    /** The path this sender's pair used last: a new flow's old_port for Algorithm 1 (line 1); shared by the flows of a pair with host-pair path states. */
+    private final PairPath pair;
     private int highestSent = -1;
     private int cumAck;
     /** The receiver's buffer is over its threshold: full duplicates instead of notifications (III-D). */
@@ -38,9 +40,25 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     long notificationsSuppressed;
     long thresholdSwitches;
     long thresholdRecoveries;
+    /** ACKs that echoed ECN (III-B congestion signals), and those of them about the path data was on. */
+    long congestionEchoes;
+    long congestionEchoesOnCurrent;
+    /** Algorithm 1 runs by the line it returned from (PathStates.REUSE .. FALLBACK). */
+    final long[] algorithm1 = new long[4];
+
+    /** The last path data went on, of whichever flow of a (source, destination) pair sent last. */
+    static final class PairPath {
+        int last = -1;
+    }
 
     DlbfSender(PathStates paths, SplittableRandom rng, Simulator sim, DlbfRun run, boolean notificationsEnabled, long srcClockPs,
                long dstClockPs, int packets) {
+        this(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets, new PairPath());
+    }
+
+    private DlbfSender(PathStates paths, SplittableRandom rng, Simulator sim, DlbfRun run, boolean notificationsEnabled, long srcClockPs,
+                       long dstClockPs, int packets, PairPath pair) {
+        this.pair = pair;
         this.paths = paths;
         this.rng = rng;
         this.sim = sim;
@@ -57,10 +75,19 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
      * acknowledgements are the new message's.
      */
     DlbfSender nextMessage(int packets) {
-        DlbfSender next = new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets);
+        DlbfSender next = new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets, pair);
         next.current = current;
         next.receiverBufferHigh = receiverBufferHigh;
         return next;
+    }
+
+    /**
+     * The sender of a new flow to the same destination (host-pair path states): the same path states and
+     * random stream; it runs Algorithm 1 on its first packet with the path the pair used last as old_port
+     * (III-B: "when a new active flow arrives"), whenever that is.
+     */
+    DlbfSender nextFlow(int packets) {
+        return new DlbfSender(paths, rng, sim, run, notificationsEnabled, srcClockPs, dstClockPs, packets, pair);
     }
 
         @Override
@@ -72,7 +99,9 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
     public int entropyFor(int psn, boolean retransmission) {
         long now = sim.nowPs();
         if (current < 0) {
-            current = paths.select(-1, now, rng); // III-B: a new active flow runs Algorithm 1
+            current = paths.select(pair.last, now, rng); // III-B: a new active flow runs Algorithm 1
+            algorithm1[paths.lastChoice()]++;
+            pair.last = current;
         }
         if (psn < sentPsByPsn.length) {
             sentPsByPsn[psn] = now; // t_sent(k) of Eq. 2: the packet leaves now
@@ -92,6 +121,10 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         paths.recordOwd(i, ack.echoSentPs + srcClockPs, ack.echoNicRxPs + dstClockPs);
         paths.onEcho(i, ack.ecnEcho, nowPs); // III-B: ECN echoed per path
         if (ack.ecnEcho) {
+            congestionEchoes++;
+            if (i == current) {
+                congestionEchoesOnCurrent++;
+            }
             switchIfNeeded(nowPs); // III-B: a congestion event runs Algorithm 1
         }
     }
@@ -103,11 +136,13 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         }
         int old = current;
         int next = paths.select(old, nowPs, rng);
+        algorithm1[paths.lastChoice()]++;
         if (next == old) {
             return;
         }
         pathSwitches++;
         current = next;
+        pair.last = next;
         if (highestSent < cumAck) {
             return; // nothing in flight that could arrive out of order
         }

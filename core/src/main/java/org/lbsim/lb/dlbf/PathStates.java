@@ -22,6 +22,14 @@ public final class PathStates {
     private final long unavailPs;
     private final int[] candidates;
     private long minOwdPs = Long.MAX_VALUE;
+    /** Which line of Algorithm 1 the last {@link #select} returned from: one of the REUSE .. FALLBACK constants. */
+    private byte lastChoice;
+
+    /** Algorithm 1's outcomes: lines 1-2, 3-4, 5-6, 7-8. */
+    public static final byte REUSE = 0;
+    public static final byte RANDOM_AVAILABLE = 1;
+    public static final byte RANDOM_UNPROBED = 2;
+    public static final byte FALLBACK = 3;
 
     /**
      * @param basePort  the first UDP source port
@@ -120,17 +128,26 @@ public final class PathStates {
      */
     public int select(int oldPath, long nowPs, SplittableRandom rng) {
         if (oldPath >= 0 && state(oldPath, nowPs) != UNAVAILABLE) {
+            lastChoice = REUSE;
             return oldPath; // lines 1-2: reuse the active path
         }
         int n = collect(AVAILABLE, nowPs);
         if (n > 0) {
+            lastChoice = RANDOM_AVAILABLE;
             return candidates[rng.nextInt(n)]; // lines 3-4
         }
         n = collect(UNPROBED, nowPs);
         if (n > 0) {
+            lastChoice = RANDOM_UNPROBED;
             return candidates[rng.nextInt(n)]; // lines 5-6: explore an unknown path
         }
+        lastChoice = FALLBACK;
         return oldPath >= 0 ? oldPath : rng.nextInt(state.length); // lines 7-8: fall back to the old path
+    }
+
+    /** The line of Algorithm 1 the last {@link #select} returned from ({@link #REUSE} .. {@link #FALLBACK}). */
+    public byte lastChoice() {
+        return lastChoice;
     }
 
     private int collect(byte wanted, long nowPs) {

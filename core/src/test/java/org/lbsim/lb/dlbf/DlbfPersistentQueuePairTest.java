@@ -21,10 +21,14 @@ import org.lbsim.transport.Transport;
  */
 class DlbfPersistentQueuePairTest {
     private static PreparedRun prepared(String queuePairs) {
+        return prepared(queuePairs, "host-pair");
+    }
+
+    private static PreparedRun prepared(String queuePairs, String pathStates) {
         return Lbsim.scenario().leafSpine(8, 2, 2).linkRateGbps(100).scheme("dlbf").lossRecovery("nic-sr").congestionControl("dcqcn").seed(4)
                 .set("workload", Map.of("type", "collective", "op", "all-reduce", "algorithm", "ring", "bytes", 4_000_000, "hosts", 16,
                         "placement", "random"))
-                .set("nic.queuePairs", queuePairs).prepare();
+                .set("nic.queuePairs", queuePairs).set("loadBalancing.pathStates", pathStates).prepare();
     }
 
     @Test
@@ -50,8 +54,8 @@ class DlbfPersistentQueuePairTest {
     }
 
     @Test
-    void perMessageQueuePairsStartEveryStepWithFreshPathStates() {
-        PreparedRun run = prepared("per-message");
+    void perMessageQueuePairsWithQueuePairPathStatesStartEveryStepWithFreshPathStates() {
+        PreparedRun run = prepared("per-message", "queue-pair");
         Transport t = run.transport();
         t.keepAllQueuePairs();
         run.run();
@@ -59,6 +63,39 @@ class DlbfPersistentQueuePairTest {
         for (int q = 0; q < 16; q++) {
             assertNotSame(((DlbfSender) t.senderOf(q).entropyPolicy()).paths(), ((DlbfSender) t.senderOf(q + 16).entropyPolicy()).paths());
         }
+    }
+
+    /**
+     * Host-pair path states (the default) over per-message queue pairs, ECN off so no path ever turns
+     * unavailable: each ring step is a new flow with its own queue pair, yet it shares its pair's path
+     * states and runs Algorithm 1 with the previous step's path as old_port, so line 1 reuses it every
+     * time; with queue-pair path states every step draws a random unprobed path instead.
+     */
+    @Test
+    void perMessageQueuePairsWithHostPairPathStatesReuseThePairsLastPath() {
+        PreparedRun run = Lbsim.scenario(prepared("per-message", "host-pair").scenario()).set("switches.ecn.enabled", false).prepare();
+        Transport t = run.transport();
+        t.keepAllQueuePairs();
+        RunResult r = run.run();
+        Invariants.check(run);
+        int flows = r.flowResults().size();
+        assertEquals(flows, r.flowsFinished());
+        int n = 16;
+        for (int q = 0; q + n < flows; q++) {
+            DlbfSender first = (DlbfSender) t.senderOf(q).entropyPolicy();
+            DlbfSender second = (DlbfSender) t.senderOf(q + n).entropyPolicy();
+            assertEquals(t.senderOf(q).context().src(), t.senderOf(q + n).context().src());
+            assertEquals(t.senderOf(q).context().dst(), t.senderOf(q + n).context().dst());
+            assertSame(first.paths(), second.paths(), "one host pair, one set of path states");
+            assertEquals(first.paths().port(first.currentPath()), t.senderOf(q + n).entropyOf(0), "flow " + (q + n) + " reuses old_port");
+        }
+        assertEquals(flows - n, r.schemeCounters().get("dlbf.algorithm1.reuse").longValue(), "every later step: line 1");
+        assertEquals(n, r.schemeCounters().get("dlbf.algorithm1.randomUnprobed").longValue(), "the first step of each pair: line 5");
+
+        PreparedRun own = Lbsim.scenario(prepared("per-message", "queue-pair").scenario()).set("switches.ecn.enabled", false).prepare();
+        RunResult ro = own.run();
+        assertEquals(flows, ro.schemeCounters().get("dlbf.algorithm1.randomUnprobed").longValue(), "queue-pair path states: every flow explores");
+        assertEquals(0L, ro.schemeCounters().get("dlbf.algorithm1.reuse").longValue());
     }
 
     @Test
