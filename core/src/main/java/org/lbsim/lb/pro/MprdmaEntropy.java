@@ -20,12 +20,14 @@ final class MprdmaEntropy implements EntropyPolicy {
     private final boolean[] slow;
     private final RandomGenerator rng;
     private final ProCounters counters;
+    private final boolean avoidSlowPaths;
 
     /**
      * @param set           the queue pair's path set (a one-path set with PathID 0 for a queue pair that stays under its ToR)
      * @param indexOfPathId path index of every 12-bit PathID (-1 where none)
+     * @param avoidSlowPaths false = late ACKs mark nothing and every packet keeps the round robin's path
      */
-    MprdmaEntropy(PathSet set, int[] pathIdOfIndex, int[] indexOfPathId, RandomGenerator rng, ProCounters counters) {
+    MprdmaEntropy(PathSet set, int[] pathIdOfIndex, int[] indexOfPathId, RandomGenerator rng, ProCounters counters, boolean avoidSlowPaths) {
         this.set = set;
         this.cursor = set.newCursor();
         this.pathIdOfIndex = pathIdOfIndex;
@@ -33,6 +35,7 @@ final class MprdmaEntropy implements EntropyPolicy {
         this.slow = new boolean[pathIdOfIndex.length];
         this.rng = rng;
         this.counters = counters;
+        this.avoidSlowPaths = avoidSlowPaths;
     }
 
     @Override
@@ -49,7 +52,7 @@ final class MprdmaEntropy implements EntropyPolicy {
     /** An ACK for a packet that carried {@code pathId} came back late (more than Delta behind the highest PSN acknowledged). */
     void slow(int pathId) {
         int path = indexOfPathId[pathId & (indexOfPathId.length - 1)];
-        if (path >= 0 && !slow[path]) {
+        if (avoidSlowPaths && path >= 0 && !slow[path]) {
             slow[path] = true;
             counters.mprdmaSlowMarks++;
         }

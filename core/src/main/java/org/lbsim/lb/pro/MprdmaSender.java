@@ -18,8 +18,12 @@ import org.lbsim.transport.LossRecovery;
  *     snd_nxt of the moment it entered;</li>
  * <li>an ACK for a first transmission more than Delta below snd_ooh marks its path slow
  *     ({@link MprdmaEntropy});</li>
- * <li>the RTO (PRO VI-A: 80 us) resends every PSN not acknowledged.</li>
+ * <li>the RTO (PRO VI-A: 80 us) resends every PSN not acknowledged; it restarts when snd_una moves
+ *     ({@code rtoRestart: cumulative}) or on any newly acknowledged PSN ({@code any-ack}).</li>
  * </ul>
+ * With {@code mprdmaRetransmit: go-back-n} a detected loss (and the RTO) rewinds to snd_una and resends
+ * everything from there, acknowledged or not, as the go-back-N of PRO's simulator does
+ * (conweave-ns3 rdma-hw.cc RecoverQueue: snd_nxt = snd_una).
  * Loss is found at the sender from the ACKs; the receiver sends no NACK (so no NACK reaches
  * congestion control), unlike PRO's receiver. Congestion control is the run's (DCQCN in PRO's
  * figures), the same single rate per queue pair MP-RDMA keeps (it has no per-path windows).
@@ -27,6 +31,8 @@ import org.lbsim.transport.LossRecovery;
 final class MprdmaSender implements LossRecovery {
     private final QpContext qp;
     private final long rtoPs;
+    private final boolean cumulativeRto;
+    private final boolean goBackN;
     private final int bitmap;
     private final int delta;
     private final MprdmaEntropy entropy;
@@ -48,9 +54,11 @@ final class MprdmaSender implements LossRecovery {
     /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 recovery, 2 timeout rewind. */
     private int source;
 
-    MprdmaSender(QpContext qp, long rtoPs, int bitmap, int delta, MprdmaEntropy entropy, ProCounters counters) {
+    MprdmaSender(QpContext qp, long rtoPs, boolean cumulativeRto, boolean goBackN, int bitmap, int delta, MprdmaEntropy entropy, ProCounters counters) {
         this.qp = qp;
         this.rtoPs = rtoPs;
+        this.cumulativeRto = cumulativeRto;
+        this.goBackN = goBackN;
         this.bitmap = bitmap;
         this.delta = delta;
         this.entropy = entropy;
@@ -74,15 +82,18 @@ final class MprdmaSender implements LossRecovery {
 
     @Override
     public int nextPsn(long nowPs) {
+        if (rewind >= 0 && rewind < sndUna) {
+            rewind = sndUna; // all below snd_una is acknowledged (conweave-ns3: snd_nxt = max(snd_nxt, snd_una))
+        }
         while (rewind >= 0 && rewind < nextNew) {
-            if (!bit(acked, rewind)) {
+            if (goBackN || !bit(acked, rewind)) {
                 source = 2;
                 return rewind;
             }
             rewind++;
         }
         rewind = -1;
-        if (inRecovery) {
+        if (inRecovery && !goBackN) {
             if (sndRetx < sndUna) {
                 sndRetx = sndUna;
             }
@@ -158,13 +169,16 @@ final class MprdmaSender implements LossRecovery {
             inRecovery = true; // the hole at snd_una is more than Delta behind: lost
             recoveryPoint = nextNew;
             sndRetx = Math.max(sndRetx, sndUna); // below sndRetx all was resent once already: a second loss waits for the RTO
+            if (goBackN) {
+                rewind = sndUna; // conweave-ns3 RecoverQueue: snd_nxt = snd_una
+            }
             counters.mprdmaRecoveries++;
         }
-        if (progress) {
+        if (cumulativeRto ? sndUna != before : progress) {
             lastProgressPs = nowPs;
-            if (complete()) {
-                entropy.finished();
-            }
+        }
+        if (progress && complete()) {
+            entropy.finished();
         }
         return progress;
     }

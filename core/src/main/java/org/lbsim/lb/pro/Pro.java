@@ -38,9 +38,16 @@ public final class Pro implements BundledScheme {
             @Doc("out-of-order window at the start, in packets; 0 = BDP / MTU (PRO Algorithm 2)") int initialWindow,
             @Doc("loss recovery: 'cautious' (PRO III-B, Algorithm 2) or 'mprdma' (the MPRDMA-style baseline of PRO Fig. 13: bitmap of L packets bounds what is in flight beyond the oldest hole, loss = more than Delta behind the highest PSN acknowledged, late ACKs mark their path slow)") String recovery,
             @Doc("with recovery 'mprdma': bitmap slots L, in packets (64: our reading of MP-RDMA); 0 = the smallest power of two >= BDP / MTU") int mprdmaBitmapPackets,
-            @Doc("with recovery 'mprdma': out-of-order tolerance Delta, in packets (32, as a public MP-RDMA re-implementation); 0 = L / 2") int mprdmaDeltaPackets) {
+            @Doc("with recovery 'mprdma': out-of-order tolerance Delta, in packets (32, as a public MP-RDMA re-implementation); 0 = L / 2") int mprdmaDeltaPackets,
+            @Doc("what restarts the sender's RTO: 'cumulative' = the cumulative ack moving (RFC 6298 5.3 with selective acks; PRO VI-A's 80 us RTO 'for the corner case of tail packet loss' then fires 80 us after the oldest hole stopped moving) or 'any-ack' = any newly acknowledged PSN (the IB spec's timer as conweave-ns3 restarts it on every ACK; tail holes then wait for the receiver's QP_TIMEOUT halvings)") String rtoRestart,
+            @Doc("with recovery 'mprdma', what a detected loss resends: 'selective' = each PSN more than Delta behind snd_ooh, once (MP-RDMA's recovery as we read it) or 'go-back-n' = everything from snd_una on, acknowledged or not (the go-back-N of PRO's simulator, conweave-ns3 RecoverQueue)") String mprdmaRetransmit,
+            @Doc("with recovery 'mprdma': a late ACK marks its path slow and the next packet for it goes on a random path (MP-RDMA's out-of-order aware path selection); false = packets keep PRO's round robin whatever comes back (no failure avoidance at the host)") boolean mprdmaSlowPaths) {
         public static final String CAUTIOUS = "cautious";
         public static final String MPRDMA = "mprdma";
+        public static final String RTO_CUMULATIVE = "cumulative";
+        public static final String RTO_ANY_ACK = "any-ack";
+        public static final String SELECTIVE = "selective";
+        public static final String GO_BACK_N = "go-back-n";
 
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
@@ -52,10 +59,14 @@ public final class Pro implements BundledScheme {
                     "must be between 0 (BDP / MTU) and 1048576, got " + mprdmaBitmapPackets);
             ScenarioException.require(mprdmaDeltaPackets >= 0 && (mprdmaBitmapPackets == 0 || mprdmaDeltaPackets < mprdmaBitmapPackets), "mprdmaDeltaPackets",
                     "must be >= 0 (0 = L / 2) and below mprdmaBitmapPackets (" + mprdmaBitmapPackets + "), got " + mprdmaDeltaPackets);
+            ScenarioException.require(RTO_CUMULATIVE.equals(rtoRestart) || RTO_ANY_ACK.equals(rtoRestart), "rtoRestart",
+                    "must be '" + RTO_CUMULATIVE + "' or '" + RTO_ANY_ACK + "', got '" + rtoRestart + "'");
+            ScenarioException.require(SELECTIVE.equals(mprdmaRetransmit) || GO_BACK_N.equals(mprdmaRetransmit), "mprdmaRetransmit",
+                    "must be '" + SELECTIVE + "' or '" + GO_BACK_N + "', got '" + mprdmaRetransmit + "'");
         }
 
         public static Params defaults() {
-            return new Params(80, 1, true, true, 0, CAUTIOUS, 64, 32);
+            return new Params(80, 1, true, true, 0, CAUTIOUS, 64, 32, RTO_CUMULATIVE, SELECTIVE, true);
         }
     }
 
@@ -113,18 +124,22 @@ public final class Pro implements BundledScheme {
                 QpContext qp = sender.qp();
                 PathSet set = pathSet(sender);
                 MprdmaEntropy entropy = set != null
-                        ? new MprdmaEntropy(set, f.pathIdOfIndex, f.indexOfPathId, sender.rng(), counters)
-                        : new MprdmaEntropy(new PathSet(1, 1, false), localPathId, localIndexOfPathId, sender.rng(), counters);
+                        ? new MprdmaEntropy(set, f.pathIdOfIndex, f.indexOfPathId, sender.rng(), counters, params.mprdmaSlowPaths())
+                        : new MprdmaEntropy(new PathSet(1, 1, false), localPathId, localIndexOfPathId, sender.rng(), counters, params.mprdmaSlowPaths());
                 int bitmap = mprdmaBitmap(qp);
                 int delta = params.mprdmaDeltaPackets() > 0 ? params.mprdmaDeltaPackets() : bitmap / 2;
-                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, bitmap, delta, entropy, counters), new MprdmaReceiver());
+                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, cumulativeRto(), Params.GO_BACK_N.equals(params.mprdmaRetransmit()), bitmap, delta, entropy, counters), new MprdmaReceiver());
             };
         }
         return sender -> {
             ProEntropy entropy = entropy(sender);
             QpContext qp = sender.qp();
-            return new QpParts(entropy, new ProSender(qp, rtoPs, entropy, counters), new ProReceiver(initialWindow(qp), rtoPs, counters));
+            return new QpParts(entropy, new ProSender(qp, rtoPs, cumulativeRto(), entropy, counters), new ProReceiver(initialWindow(qp), rtoPs, counters));
         };
+    }
+
+    private boolean cumulativeRto() {
+        return Params.RTO_CUMULATIVE.equals(params.rtoRestart());
     }
 
     /** MP-RDMA's bitmap length L: as configured, or the smallest power of two that holds a BDP of packets. */

@@ -9,11 +9,15 @@ import org.lbsim.transport.LossRecovery;
  * The sending side of PRO's loss recovery (III-B): every ACK acknowledges the PSN it answers and all
  * below its cumulative ack; a NACK names one PSN presumed lost, which is resent at once; the RTO
  * (VI-A: 80 us, "for the corner case of tail packet loss") resends every sent PSN not yet
- * acknowledged. When the message is acknowledged the queue pair leaves its path set.
+ * acknowledged. What restarts the RTO is a reading ({@code rtoRestart}): the cumulative ack moving
+ * (so that a hole at the head, e.g. in a message's last wnd packets, which Algorithm 2's window never
+ * calls lost, is resent 80 us after the head stopped) or any newly acknowledged PSN. When the
+ * message is acknowledged the queue pair leaves its path set.
  */
 final class ProSender implements LossRecovery {
     private final QpContext qp;
     private final long rtoPs;
+    private final boolean cumulativeRto;
     private final ProEntropy entropy;
     private final ProCounters counters;
     private final long[] acked;
@@ -28,9 +32,10 @@ final class ProSender implements LossRecovery {
     /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 NACK, 2 timeout rewind. */
     private int source;
 
-    ProSender(QpContext qp, long rtoPs, ProEntropy entropy, ProCounters counters) {
+    ProSender(QpContext qp, long rtoPs, boolean cumulativeRto, ProEntropy entropy, ProCounters counters) {
         this.qp = qp;
         this.rtoPs = rtoPs;
+        this.cumulativeRto = cumulativeRto;
         this.entropy = entropy;
         this.counters = counters;
         this.acked = new long[(qp.packets() + 63) >>> 6];
@@ -96,14 +101,15 @@ final class ProSender implements LossRecovery {
     @Override
     public boolean onAck(Packet ack, long nowPs) {
         boolean progress = markAcked(ack.psn);
+        int cumBefore = cumAck;
         while (cumAck < ack.cumAck) {
             progress |= markAcked(cumAck++);
         }
-        if (progress) {
+        if (cumulativeRto ? cumAck > cumBefore : progress) {
             lastProgressPs = nowPs;
-            if (complete()) {
-                entropy.finished();
-            }
+        }
+        if (progress && complete()) {
+            entropy.finished();
         }
         return progress;
     }
@@ -111,6 +117,7 @@ final class ProSender implements LossRecovery {
     @Override
     public boolean onNack(Packet nack, long nowPs) {
         int before = ackedCount;
+        int cumBefore = cumAck;
         while (cumAck < nack.cumAck) {
             markAcked(cumAck++);
         }
@@ -118,8 +125,10 @@ final class ProSender implements LossRecovery {
         if (psn < nextNew && !isAcked(psn)) {
             resend.add(psn);
         }
-        if (ackedCount > before) {
+        if (cumulativeRto ? cumAck > cumBefore : ackedCount > before) {
             lastProgressPs = nowPs;
+        }
+        if (ackedCount > before) {
             if (complete()) {
                 entropy.finished();
             }

@@ -30,7 +30,7 @@ class MprdmaSenderTest {
     }
 
     private MprdmaEntropy entropy() {
-        return new MprdmaEntropy(new PathSet(PATHS, 1, true), pathIdOfIndex, indexOfPathId, new SplittableRandom(1), counters);
+        return new MprdmaEntropy(new PathSet(PATHS, 1, true), pathIdOfIndex, indexOfPathId, new SplittableRandom(1), counters, true);
     }
 
     private Packet ack(int psn, int cumAck, int pathId) {
@@ -56,7 +56,7 @@ class MprdmaSenderTest {
     @Test
     void theBitmapBoundsNewDataToLPacketsBeyondTheOldestHole() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 8, 4, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 8, 4, e, counters);
         assertThat(drain(s, e, 0)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
         assertThat(counters.mprdmaBitmapStalls).isEqualTo(1);
         // PSN 0 is lost: 1..7 are acknowledged, the cumulative ack stays at 0
@@ -76,7 +76,7 @@ class MprdmaSenderTest {
     @Test
     void reorderingWithinDeltaIsNotLossAndAHoleBeyondItIsResentOnce() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, e, counters);
         assertThat(drain(s, e, 0)).hasSize(64);
         for (int psn = 0; psn <= 13; psn++) {
             if (psn != 5) {
@@ -98,7 +98,7 @@ class MprdmaSenderTest {
     @Test
     void aLateAckMarksItsPathSlowAndTheNextPacketForThatPathTakesADrawnOne() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, e, counters);
         drain(s, e, 0);
         for (int psn = 3; psn <= 20; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
@@ -112,7 +112,7 @@ class MprdmaSenderTest {
         assertThat(counters.mprdmaSlowMarks).as("a second late path").isEqualTo(2);
         // the round robin comes back to the slow path within M packets: that packet goes elsewhere, once
         PathSet alone = new PathSet(PATHS, 1, true);
-        MprdmaEntropy f = new MprdmaEntropy(alone, pathIdOfIndex, indexOfPathId, new SplittableRandom(3), counters);
+        MprdmaEntropy f = new MprdmaEntropy(alone, pathIdOfIndex, indexOfPathId, new SplittableRandom(3), counters, true);
         f.slow(pathIdOfIndex[0]);
         long repathsBefore = counters.mprdmaRepaths;
         for (int i = 0; i < 2 * PATHS; i++) {
@@ -125,7 +125,7 @@ class MprdmaSenderTest {
     @Test
     void aLateAckOfARetransmissionDoesNotMarkItsPath() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, e, counters);
         drain(s, e, 0);
         for (int psn = 1; psn <= 20; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
@@ -141,7 +141,7 @@ class MprdmaSenderTest {
     @Test
     void theRtoResendsEveryUnacknowledgedPsnFromSndUna() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), 16, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 16, 8, e, counters);
         drain(s, e, 0);
         s.onAck(ack(0, 1, pathIdsSent.get(0)), Time.us(9));
         s.onAck(ack(3, 1, pathIdsSent.get(3)), Time.us(9));
@@ -152,5 +152,71 @@ class MprdmaSenderTest {
         List<Integer> resent = drain(s, e, Time.us(89));
         assertThat(resent.subList(0, 14)).containsExactlyElementsOf(lost);
         assertThat(s.timeouts()).isEqualTo(1);
+    }
+    @Test
+    void goBackNRewindsToSndUnaAndResendsAcknowledgedPsnsToo() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, e, counters);
+        assertThat(drain(s, e, 0)).hasSize(64);
+        // PSN 0 is lost; 1..20 are acknowledged: 0 < 20 - 8 is a loss
+        for (int psn = 1; psn <= 20; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        assertThat(s.inRecovery()).isTrue();
+        List<Integer> resent = drain(s, e, Time.us(9));
+        assertThat(resent).as("snd_nxt = snd_una: all 64 again, the acknowledged 1..20 included; the bitmap stops new data")
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 64).boxed().toList());
+        assertThat(s.retransmissions()).isEqualTo(64);
+        // the resent PSN 0 arrives: the cumulative ack jumps and the rewind skips what it covers
+        s.onAck(ack(0, 21, pathIdOfIndex[0]), Time.us(18));
+        assertThat(s.sndUna()).isEqualTo(21);
+    }
+
+    @Test
+    void goBackNSkipsWhatTheCumulativeAckCoveredWhileRewinding() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, e, counters);
+        drain(s, e, 0);
+        for (int psn = 1; psn <= 20; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        assertThat(s.nextPsn(Time.us(9))).isZero();
+        s.onSent(0, Time.us(9));
+        s.onAck(ack(0, 21, pathIdOfIndex[0]), Time.us(18));
+        assertThat(s.nextPsn(Time.us(18))).as("1..20 are below snd_una now").isEqualTo(21);
+    }
+
+    @Test
+    void withoutSlowPathsALateAckMarksNothingAndTheRoundRobinIsKept() {
+        MprdmaEntropy e = new MprdmaEntropy(new PathSet(PATHS, 1, true), pathIdOfIndex, indexOfPathId, new SplittableRandom(1), counters, false);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 64, 8, e, counters);
+        drain(s, e, 0);
+        for (int psn = 3; psn <= 20; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        int late = pathIdsSent.get(2);
+        s.onAck(ack(2, 0, late), Time.us(10)); // 2 < 20 - 8: late, but nothing is marked
+        assertThat(e.isSlow(late)).isFalse();
+        assertThat(counters.mprdmaSlowMarks).isZero();
+        PathSet alone = new PathSet(PATHS, 1, true);
+        MprdmaEntropy f = new MprdmaEntropy(alone, pathIdOfIndex, indexOfPathId, new SplittableRandom(3), counters, false);
+        f.slow(pathIdOfIndex[0]);
+        for (int i = 0; i < 2 * PATHS; i++) {
+            assertThat(f.entropyFor(i, false)).isEqualTo(pathIdOfIndex[i % PATHS]);
+        }
+        assertThat(counters.mprdmaRepaths).isZero();
+    }
+
+    @Test
+    void aCumulativeRtoIsNotPostponedByAcksAboveTheHoleAndAnAnyAckRtoIs() {
+        for (boolean cumulative : new boolean[] {true, false}) {
+            MprdmaEntropy e = entropy();
+            MprdmaSender s = new MprdmaSender(QP, Time.us(80), cumulative, false, 16, 8, e, counters);
+            drain(s, e, 0);
+            s.onAck(ack(0, 1, pathIdsSent.get(0)), Time.us(9));
+            s.onAck(ack(3, 1, pathIdsSent.get(3)), Time.us(30));
+            s.onAck(ack(4, 1, pathIdsSent.get(4)), Time.us(50));
+            assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(89) : Time.us(130));
+        }
     }
 }

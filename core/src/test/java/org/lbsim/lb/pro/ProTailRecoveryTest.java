@@ -1,0 +1,133 @@
+package org.lbsim.lb.pro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.lbsim.kernel.Time;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PacketPool;
+import org.lbsim.qp.QpContext;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.sim.Invariants;
+import org.lbsim.sim.PreparedRun;
+
+/**
+ * PRO VI-A: "80us RTO for the corner case of tail packet loss". Holes in a message's last wnd packets
+ * are never outside Algorithm 2's window; with {@code rtoRestart: cumulative} the sender's RTO resends
+ * them 80 us after the cumulative ack stopped, with {@code any-ack} the NACK-driven progress of each
+ * receiver QP_TIMEOUT keeps postponing it and the holes come out one window halving at a time.
+ */
+class ProTailRecoveryTest {
+    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private final PacketPool pool = new PacketPool();
+
+    private ProSender sender(boolean cumulative) {
+        return new ProSender(QP, Time.us(80), cumulative, new ProEntropy(new PathSet(8, 1, true), new int[] {0, 1, 2, 3, 4, 5, 6, 7}),
+                new ProCounters());
+    }
+
+    private Packet ack(int psn, int cumAck) {
+        Packet p = pool.acquire();
+        p.kind = Packet.ACK;
+        p.psn = psn;
+        p.cumAck = cumAck;
+        return p;
+    }
+
+    private static void send(ProSender s, int packets, long nowPs) {
+        for (int i = 0; i < packets; i++) {
+            int psn = s.nextPsn(nowPs);
+            s.onSent(psn, nowPs);
+        }
+    }
+
+    @Test
+    void aCumulativeRtoIsNotPostponedByAcksAboveTheHole() {
+        ProSender s = sender(true);
+        send(s, 10, 0);
+        s.onAck(ack(0, 1), Time.us(8));
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(88));
+        // PSN 1 is missing; 2..9 arrive and are acknowledged one by one over 60 us
+        for (int psn = 2; psn <= 9; psn++) {
+            assertThat(s.onAck(ack(psn, 1), Time.us(8 + 7 * psn))).isTrue();
+        }
+        assertThat(s.timerDeadlinePs()).as("the cumulative ack last moved at 8 us").isEqualTo(Time.us(88));
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(88), lost::add)).isTrue();
+        assertThat(lost).containsExactly(1);
+        s.onAck(ack(1, 10), Time.us(96));
+        assertThat(s.complete()).isTrue();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void anAnyAckRtoRestartsOnEveryNewlyAcknowledgedPsn() {
+        ProSender s = sender(false);
+        send(s, 10, 0);
+        s.onAck(ack(0, 1), Time.us(8));
+        for (int psn = 2; psn <= 9; psn++) {
+            s.onAck(ack(psn, 1), Time.us(8 + 7 * psn));
+        }
+        assertThat(s.timerDeadlinePs()).as("the last new PSN was acknowledged at 71 us").isEqualTo(Time.us(71 + 80));
+        // a repeated ACK is no progress in either reading
+        assertThat(s.onAck(ack(9, 1), Time.us(100))).isFalse();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(151));
+    }
+
+    /**
+     * 2 ToRs x 4 Aggrs (ProRunTest's fabric), 200-packet flows, window 150: five holes of queue pair 0
+     * (PSNs 60, 120, 160, 185, 195) all inside the last 150 PSNs, so only timeouts find them. NACKs do
+     * not cut the rate here, so each resend goes out at once (as in pro-fig13's DCQCN reading).
+     */
+    private static RunResult tailLoss(String rtoRestart, Pro[] pro) throws Exception {
+        List<Map<String, Object>> drops = new ArrayList<>();
+        for (int psn : new int[] {60, 120, 160, 185, 195}) {
+            drops.add(Map.of("qp", 0, "psn", psn));
+        }
+        PreparedRun run = ProRunTest.prepare(ProRunTest.fabric(11).trace(ProRunTest.crossTrace(200_000).toString()).set("packets.mtuBytes", 1000)
+                .set("congestionControl.nackIsCongestionSignal", false).set("loadBalancing.initialWindow", 150)
+                .set("loadBalancing.rtoRestart", rtoRestart).set("failures.dropPackets", drops), pro);
+        RunResult r = run.run();
+        assertThat(r.flowsFinished()).isEqualTo(8);
+        assertThat(run.network().injectedDrops()).isEqualTo(5);
+        assertThat(Invariants.violations(run)).isEmpty();
+        return r;
+    }
+
+    private static long slowestOtherFctPs(RunResult r) {
+        return r.flowResults().stream().filter(f -> f.flow() != 0).mapToLong(FlowResult::fctPs).max().orElseThrow();
+    }
+
+    @Test
+    void aCumulativeRtoResendsTailHolesOneTimeoutAfterTheHeadStoppedAnAnyAckRtoWaitsForWindowHalvings() throws Exception {
+        Pro[] cumulative = new Pro[1];
+        RunResult c = tailLoss("cumulative", cumulative);
+        FlowResult fc = c.flowResults().get(0);
+        assertThat(fc.timeouts()).as("one sender RTO resends what is left").isEqualTo(1);
+        assertThat(cumulative[0].receiverTimeouts()).isLessThanOrEqualTo(1);
+        assertThat(fc.fctPs()).as("within two RTOs of the others").isLessThan(slowestOtherFctPs(c) + Time.us(160));
+
+        Pro[] anyAck = new Pro[1];
+        RunResult a = tailLoss("any-ack", anyAck);
+        FlowResult fa = a.flowResults().get(0);
+        // the receiver's first QP_TIMEOUT (wnd 150 -> 75) NACKs 60 and 120; their ACKs restart the sender's RTO, the
+        // second (75 -> 37) NACKs 160 and again postpones it; only then does the RTO fire
+        assertThat(anyAck[0].receiverTimeouts()).isGreaterThanOrEqualTo(2);
+        assertThat(anyAck[0].nacks()).isGreaterThan(cumulative[0].nacks());
+        assertThat(fa.fctPs()).as("at least one more RTO").isGreaterThan(fc.fctPs() + Time.us(80));
+    }
+
+    @Test
+    void unknownReadingsAreOneLineScenarioErrors() {
+        assertThatThrownBy(() -> ProRunTest.fabric(1).trace(ProRunTest.crossTrace(1000).toString()).set("loadBalancing.rtoRestart", "never").run())
+                .isInstanceOf(ScenarioException.class).hasMessageContaining("rtoRestart").hasMessageContaining("'cumulative' or 'any-ack'");
+        assertThatThrownBy(() -> ProRunTest.fabric(1).trace(ProRunTest.crossTrace(1000).toString()).set("loadBalancing.mprdmaRetransmit", "irn").run())
+                .isInstanceOf(ScenarioException.class).hasMessageContaining("mprdmaRetransmit").hasMessageContaining("'selective' or 'go-back-n'");
+    }
+}
