@@ -3,6 +3,8 @@ package org.lbsim.lb;
 import java.util.Arrays;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
+import org.lbsim.scenario.Doc;
+import org.lbsim.scenario.ScenarioException;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
@@ -16,9 +18,24 @@ import org.lbsim.topology.Topology;
  * ({@link #onRoutingChange}), every rotation recomputes its waypoints from the new routes.
  */
 public final class HostDestinationRotation implements LoadBalancer {
-    /** No parameters. */
-    public record Params() {
+    /** The order a pointer visits its switches in. */
+    public record Params(
+            @Doc("order of the switches a pointer rotates over: 'index' (by switch number: in a fat tree the k/2 cores behind one aggregation switch follow each other, so k/2 consecutive packets take the same edge uplink) or 'interleaved' (consecutive switches behind different uplinks of the source edge switch, so each flow visits each uplink once every k/2 packets, the period App. E's model assumes)") String order) {
+        public Params {
+            ScenarioException.require(ORDER_INDEX.equals(order) || ORDER_INTERLEAVED.equals(order), "order",
+                    "must be '" + ORDER_INDEX + "' or '" + ORDER_INTERLEAVED + "', got '" + order + "'");
+        }
+
+        /** The default: switch number order, as before the parameter existed. */
+        public Params() {
+            this(ORDER_INDEX);
+        }
     }
+
+    /** Rotate in switch number order. */
+    public static final String ORDER_INDEX = "index";
+    /** Rotate so that consecutive switches sit behind different uplinks of the source edge switch (OFAN App. E). */
+    public static final String ORDER_INTERLEAVED = "interleaved";
 
     private static final int DATA = 0;
     private static final int ACK = 1;
@@ -27,6 +44,16 @@ public final class HostDestinationRotation implements LoadBalancer {
     private final int[][][] pointers = new int[2][][];
     /** Every rotation made, data and ACKs, so they can learn new routes. */
     private final java.util.List<Rotation> rotations = new java.util.ArrayList<>();
+    private final boolean interleaved;
+
+    public HostDestinationRotation(Params p) {
+        this.interleaved = ORDER_INTERLEAVED.equals(p.order());
+    }
+
+    /** Switch number order (the default). */
+    public HostDestinationRotation() {
+        this(new Params());
+    }
 
     @Override
     public void onRoutingChange(Fib fib) {
@@ -78,7 +105,7 @@ public final class HostDestinationRotation implements LoadBalancer {
         Rotation(HostContext ctx, int src, int dst, int cls) {
             this.topology = ctx.topology();
             this.src = src;
-            this.waypoints = waypoints(ctx.topology(), ctx.convergedFib(), src, dst);
+            this.waypoints = ordered(ctx.topology(), waypoints(ctx.topology(), ctx.convergedFib(), src, dst), src);
             this.pointerRow = pointerRow(cls, src, ctx.topology().hostCount());
             this.dst = dst;
             this.entropy = ctx.rng().nextInt(1 << 16);
@@ -90,7 +117,7 @@ public final class HostDestinationRotation implements LoadBalancer {
 
         /** The waypoints of the new routes; the pointer keeps its place, wrapped into the new list. */
         void reroute(Fib fib) {
-            int[] now = waypoints(topology, fib, src, dst);
+            int[] now = ordered(topology, waypoints(topology, fib, src, dst), src);
             if (Arrays.equals(now, waypoints)) {
                 return;
             }
@@ -119,6 +146,69 @@ public final class HostDestinationRotation implements LoadBalancer {
             p.entropy = entropy;
             p.pathId = next();
         }
+    }
+
+    /** The waypoints in the configured order (the pointer's random start is applied on top). */
+    private int[] ordered(Topology t, int[] waypoints, int src) {
+        return interleaved ? interleave(t, waypoints, src) : waypoints;
+    }
+
+    /**
+     * OFAN App. E: "each such flow has a period of k/2 T" at an edge uplink, i.e. the rotation
+     * visits every uplink of the source edge switch once before it visits one again. Groups the
+     * waypoints by the uplink of the source edge switch that leads to them (in switch number order
+     * within a group) and deals the groups out round robin: the first of every group, then the
+     * second, ... Uneven groups (failures) are dealt until each is exhausted.
+     */
+    static int[] interleave(Topology t, int[] waypoints, int src) {
+        int edge = t.hostSwitch(src);
+        int[] group = new int[waypoints.length];
+        int groups = 0;
+        int[] uplinkOfGroup = new int[t.portEnd(edge) - t.firstPort(edge)];
+        for (int w = 0; w < waypoints.length; w++) {
+            int up = uplinkTowards(t, edge, waypoints[w]);
+            int g = 0;
+            while (g < groups && uplinkOfGroup[g] != up) {
+                g++;
+            }
+            if (g == groups) {
+                uplinkOfGroup[groups++] = up;
+            }
+            group[w] = g;
+        }
+        int[] out = new int[waypoints.length];
+        int n = 0;
+        for (int round = 0; n < waypoints.length; round++) {
+            for (int g = 0; g < groups; g++) {
+                int seen = 0;
+                for (int w = 0; w < waypoints.length; w++) {
+                    if (group[w] == g && seen++ == round) {
+                        out[n++] = waypoints[w];
+                        break;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The first uplink port of {@code edge} whose peer is {@code target} or has a port to it; -1 if none. */
+    private static int uplinkTowards(Topology t, int edge, int target) {
+        for (int p = t.firstPort(edge); p < t.portEnd(edge); p++) {
+            int peer = t.peerNode(p);
+            if (t.tier(peer) <= t.tier(edge)) {
+                continue;
+            }
+            if (peer == target) {
+                return p;
+            }
+            for (int q = t.firstPort(peer); q < t.portEnd(peer); q++) {
+                if (t.peerNode(q) == target) {
+                    return p;
+                }
+            }
+        }
+        return -1;
     }
 
     /**

@@ -31,7 +31,7 @@ public final class LoadBalancers {
             Component.of("ar", "AR (Broadcom Tomahawk): best port by quantized link load and queue length, refreshed every 1 us",
                     "PRO 5 baselines", new AdaptiveRouting.Params(1, 8), AdaptiveRouting::new),
             Component.of("host-dr", "HOST_DR (DRB): per-destination round-robin at the source over the lowest common layer's switches, source-routed",
-                    "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), p -> new HostDestinationRotation()),
+                    "OFAN 6.1 Host DR", new HostDestinationRotation.Params(), HostDestinationRotation::new),
             Component.of("ofan", "OFAN: switch pointers per (destination edge | destination pod, class), random start and order, W-ECMP IWRR under failures",
                     "OFAN 7, App. F", new Ofan.Params(true), Ofan::new),
             Component.of("themis", org.lbsim.lb.themis.Themis.summary(), "Themis (APNet 2025) 3.2-3.4, 4, 6",
