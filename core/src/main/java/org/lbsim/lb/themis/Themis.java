@@ -41,7 +41,8 @@ public final class Themis implements LoadBalancer {
             @Doc("PSN ring entries per queue pair; 0 = ceil(BW x RTT_last x F / MTU)") int ringEntries,
             @Doc("NACK compensation (3.4): the ToR sends a blocked NACK once a later packet on the same path proves the loss") boolean compensation,
             @Doc("a BePSN packet already sent down behind the tPSN (it overtook the NACK) counts as its arrival (3.4); false = the paper's literal order") boolean ringClearsBlocked,
-            @Doc("every switch's ECMP hash in the run: 'mix64' (lbsim's default hash; the source ToR picks its uplink by Eq. 1, so deeper tiers are not sprayed) or 'crc32' (linear CRC-32 over (src, dst, UDP source port), low 16 bits at the ToRs, high 16 at the next tier; the source ToR rewrites the source port from the PathMap, 3.2, so every end-to-end path of a fat tree is sprayed; needs power-of-two ECMP groups)") String switchHash) {
+            @Doc("every switch's ECMP hash in the run: 'mix64' (lbsim's default hash; the source ToR picks its uplink by Eq. 1, so deeper tiers are not sprayed) or 'crc32' (linear CRC-32 over (src, dst, UDP source port), low 16 bits at the ToRs, high 16 at the next tier; the source ToR rewrites the source port from the PathMap, 3.2, so every end-to-end path of a fat tree is sprayed; needs power-of-two ECMP groups)") String switchHash,
+            @Doc("the PSN ring records a packet when it joins the ToR's queue to the NIC instead of when it leaves it (the same order on a FIFO port; a BePSN packet still queued then counts as arrived for compensation); false = when it leaves, 3.3's literal reading") boolean ringAtEnqueue) {
         public static final String MIX64 = "mix64";
         public static final String CRC32 = "crc32";
 
@@ -56,7 +57,7 @@ public final class Themis implements LoadBalancer {
 
         /** Table 1's reference values (RTT_last 2 us, F 1.5), the ring sized with the run's MTU. */
         public static Params defaults() {
-            return new Params(2, 1.5, 0, 0, true, true, MIX64);
+            return new Params(2, 1.5, 0, 0, true, true, MIX64, false);
         }
 
         /** N_entries = ceil(BW x RTT_last x F / MTU) for a last hop of {@code rateMbps} (section 4), unless ringEntries is given. */
@@ -122,7 +123,7 @@ public final class Themis implements LoadBalancer {
         }
         long rateMbps = hostRateMbps;
         PathMap pathMap = crc ? PathMap.build(sw.topology(), sw.fib(), sw.node()) : null; // 3.2: computed offline
-        ThemisTor tor = new ThemisTor(sw, () -> params.entries(rateMbps, runMtuBytes), params.compensation(), params.ringClearsBlocked(), pathMap);
+        ThemisTor tor = new ThemisTor(sw, () -> params.entries(rateMbps, runMtuBytes), params.compensation(), params.ringClearsBlocked(), pathMap, params.ringAtEnqueue());
         torByNode.put(sw.node(), tor);
         tors.add(tor);
         return tor;

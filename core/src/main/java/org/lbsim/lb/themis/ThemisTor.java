@@ -50,13 +50,15 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
     long fallbacks;
 
     private final boolean ringClearsBlocked;
+    /** Record PSNs as packets join the NIC's queue (true) or leave it (false, the default). */
+    private final boolean ringAtEnqueue;
 
     /**
      * {@code ringEntries} is asked once, at the first cross-rack packet (the run's MTU is known by then).
      * Without a PathMap the ToR picks its uplink by Eq. 1 and hashes as lbsim's default ECMP; with one,
      * every switch of the run hashes with {@link CrcEcmpSelector} and the ToR steers by source-port rewrite.
      */
-    ThemisTor(SwitchContext ctx, java.util.function.IntSupplier ringEntries, boolean compensation, boolean ringClearsBlocked, PathMap pathMap) {
+    ThemisTor(SwitchContext ctx, java.util.function.IntSupplier ringEntries, boolean compensation, boolean ringClearsBlocked, PathMap pathMap, boolean ringAtEnqueue) {
         this.node = ctx.node();
         this.topology = ctx.topology();
         this.firstPort = topology.firstPort(node);
@@ -66,6 +68,7 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         }
         this.fib = ctx.fib();
         this.salt = ctx.rng().nextLong();
+        this.ringAtEnqueue = ringAtEnqueue;
         this.relativePaths = pathMap != null;
         this.pathMap = pathMap;
         this.ecmp = relativePaths ? new CrcEcmpSelector(ctx.fib(), (int) ctx.rng().nextLong(), topology.tier(node))
@@ -225,10 +228,19 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
 
     @Override
     public void onEnqueue(Packet p, int port, long queueBytes) {
+        if (ringAtEnqueue) {
+            record(p, port);
+        }
     }
 
     @Override
     public void onDequeue(Packet p, int port, long queueBytes) {
+        if (!ringAtEnqueue) {
+            record(p, port);
+        }
+    }
+
+    private void record(Packet p, int port) {
         if (p.kind != Packet.DATA || !spraying || !facesHost(port) || topology.hostSwitch(p.src) == node || !ours(p)) {
             return;
         }
@@ -236,7 +248,7 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         if (slot < 0) {
             slot = newSlot(p);
         }
-        rings.record(slot, p.psn); // 3.3: the PSN joins the ring as the packet leaves for the NIC
+        rings.record(slot, p.psn); // 3.3: the PSN joins the ring as the packet leaves for the NIC (or joins its queue)
     }
 
     /** A cross-rack queue pair's first packet here: its flow-table entry, with N = the source ToR's equal-cost uplinks to its destination. */

@@ -37,7 +37,7 @@ class PathMapFatTreeTest {
     private static Themis crc() {
         Themis.Params d = Themis.Params.defaults();
         return new Themis(new Themis.Params(d.lastHopRttUs(), d.capacityFactor(), d.mtuBytes(), d.ringEntries(), d.compensation(), d.ringClearsBlocked(),
-                Themis.Params.CRC32));
+                Themis.Params.CRC32, false));
     }
 
     @ParameterizedTest
@@ -150,7 +150,7 @@ class PathMapFatTreeTest {
     void groupsThatAreNotPowersOfTwoAreRefusedWithTheField() {
         assertThatThrownBy(() -> Lbsim.scenario().fatTree(6).permutation(4096).prepare(crc()))
                 .isInstanceOf(ScenarioException.class).hasMessageContaining("switchHash").hasMessageContaining("power-of-two");
-        assertThatThrownBy(() -> new Themis.Params(2, 1.5, 0, 0, true, true, "crc16"))
+        assertThatThrownBy(() -> new Themis.Params(2, 1.5, 0, 0, true, true, "crc16", false))
                 .isInstanceOf(ScenarioException.class).hasMessageContaining("switchHash");
     }
 

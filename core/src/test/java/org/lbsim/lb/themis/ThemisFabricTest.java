@@ -88,7 +88,7 @@ class ThemisFabricTest {
         Files.writeString(trace, "src,dst,bytes,start_ns\n0,3,262144,0\n");
         return Lbsim.scenario().leafSpine(2, 2, 4).linkRateGbps(100).trace(trace.toString()).lossRecovery("nic-sr")
                 .set("failures.dropPackets", List.of(Map.of("qp", 0, "psn", 20)))
-                .prepare(new Themis(new Themis.Params(2, 1.5, 0, 0, compensation, true, Themis.Params.MIX64)));
+                .prepare(new Themis(new Themis.Params(2, 1.5, 0, 0, compensation, true, Themis.Params.MIX64, false)));
     }
 
     @Test
