@@ -257,8 +257,7 @@ public final class EgressPort implements EventHandler {
         long now = sim.nowPs();
         settle(now);
         int n = 0;
-        for (Packet p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll(); p != null;
-             p = controlQueue.isEmpty() ? queue.poll() : controlQueue.poll()) {
+        for (Packet p = queue.poll(); p != null; p = queue.poll()) {
             accountQueue(now);
             queueBytes -= p.sizeBytes;
             buffer.remove(p.sizeBytes);

@@ -19,6 +19,7 @@ import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.FailureSpec.Event;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.scenario.SwitchSpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.topology.Topology;
 
@@ -52,6 +53,23 @@ class FailuresDuringRunTest {
     private static int[] portsOf(Topology t, String a, String b) {
         int pa = t.portsBetween(t.nodeByName(a), t.nodeByName(b))[0];
         return new int[] {pa, t.peerPort(pa)};
+    }
+
+    /**
+     * With ACK / NACK / CNP in the switch ports' control queue (switches.controlPriority), a link that
+     * fails mid-run drops the ACKs queued in that queue without touching the buffer they never took:
+     * the run conserves packets and no queue goes negative (CheckedRun), for several seeds.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void aMidRunFailureDropsControlQueuedAcksWithoutChargingTheBuffer(long seed) {
+        Scenario p = permutation("host-spray", seed, -1, List.of(link(6, "e0", "a0", "down"), link(6, "a0", "c0", "down")));
+        SwitchSpec sw = p.switches();
+        Scenario s = new Scenario(p.name(), p.seed(), p.topology(), p.packets(), new SwitchSpec(sw.buffer(), sw.ecn(), sw.pfc(), true),
+                p.loadBalancing(), p.congestionControl(), p.lossRecovery(), p.workload(), p.failures(), p.limits());
+        RunResult r = CheckedRun.of(s, null, prepared -> { }).result();
+        assertThat(r.failureEvents()).hasSize(2);
+        assertThat(r.failureEvents().get(0).lostAtEvent() + r.failureEvents().get(1).lostAtEvent()).isPositive();
     }
 
     @Test
