@@ -103,7 +103,19 @@ public final class EgressPort implements EventHandler {
         return link;
     }
 
+    /** The link goes down: a lazy port would lose frames at enqueue instead of as they start, so go back to the exact path (before the run only). */
+    void linkGoesDown() {
+        if (departures instanceof AtEnqueue lazy) {
+            lazy.requireIdle("a link taken down after the port chose to hand frames on at enqueue");
+            departures = new Exact();
+        }
+    }
+
     void setStage(EgressStage stage) {
+        if (stage != EgressStage.NONE && departures instanceof AtEnqueue lazy) {
+            lazy.requireIdle("an egress stage installed after the port chose to hand frames on at enqueue");
+            departures = new Exact(); // a stage needs the dequeue instant
+        }
         this.stage = stage;
     }
 
@@ -530,6 +542,13 @@ public final class EgressPort implements EventHandler {
         @Override
         public void requireExact(String why) {
             throw new IllegalStateException("port " + port + " hands frames on at enqueue; " + why + " needs the exact path");
+        }
+
+        /** Going back to the exact path is possible only while nothing has been admitted (before the run). */
+        void requireIdle(String why) {
+            if (lastEndPs != 0 || count != 0) {
+                requireExact(why);
+            }
         }
     }
 }

@@ -118,6 +118,9 @@ public final class Network implements PortStates {
         for (int p = 0; p < links.length; p++) {
             if (topology.linkOf(p) == linkId) {
                 links[p].setDown(down);
+                if (down && egress[p] != null) {
+                    egress[p].linkGoesDown();
+                }
             }
         }
     }
