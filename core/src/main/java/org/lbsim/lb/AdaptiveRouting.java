@@ -63,6 +63,7 @@ public final class AdaptiveRouting implements LoadBalancer {
             Topology t = sw.topology();
             this.sim = sw.simulator();
             this.ports = sw.ports();
+            ports.watchTxBytes(); // the link load of every refresh
             this.rng = sw.rng();
             this.fib = sw.fib();
             this.firstPort = t.firstPort(sw.node());

@@ -13,6 +13,11 @@ import org.lbsim.kernel.Time;
  * the next enqueue (exactly, as of the time it ended), which saves one event per idle hop.
  * Packets of a kind the network marks as priority ({@link Network#setPriorityKind}) wait in a
  * control queue served first, outside the buffer and PFC (ns-3's queue index 0).
+ * <p>
+ * Where nothing needs the dequeue instant (lossy, private buffer, no egress stage, no rate change
+ * or failure during the run, link delay longer than the gap), {@link Network#handOnAtEnqueue} turns
+ * the port into a {@link Departures#atEnqueue}: a FIFO's departure is known at enqueue, so the frame
+ * goes to the link at once and the queue settles lazily; see {@link AtEnqueue} (issue 21).
  */
 public final class EgressPort implements EventHandler {
     private final Network network;
@@ -37,6 +42,8 @@ public final class EgressPort implements EventHandler {
     /** ECN marks on dequeue, for the queue the packet leaves behind (ns-3's RDMA switch), instead of on enqueue. */
     private boolean markAtDequeue;
     private EgressStage stage = EgressStage.NONE;
+    /** Exact (a wake-up per queued frame) unless {@link #handOnAtEnqueue()} chose the lazy one at build time. */
+    private Departures departures = new Exact();
 
     private long queueBytes;
     private int inServiceBytes;
@@ -89,13 +96,18 @@ public final class EgressPort implements EventHandler {
 
     /** Bytes queued here now, including the frame on the wire (which holds its buffer until its gap ends). */
     public long queueBytes() {
-        settle(sim.nowPs());
+        departures.settle(sim.nowPs());
         return queueBytes;
     }
 
     /** Packets waiting (control queue included), not counting the one on the wire. */
     public int queuePackets() {
-        return queue.size() + controlQueue.size();
+        return departures.waiting(sim.nowPs()) + controlQueue.size();
+    }
+
+    /** Packets waiting here that are not yet in the link's FIFO (on a lazy port every admitted frame is already there). */
+    int waitingOffLink() {
+        return departures.waitingOffLink() + controlQueue.size();
     }
 
     public Link link() {
@@ -107,7 +119,24 @@ public final class EgressPort implements EventHandler {
         this.markAtDequeue = on;
     }
 
+    /** The link goes down: a lazy port would lose frames at enqueue instead of as they start, so go back to the exact path (before the run only). */
+    void linkGoesDown() {
+        backToExact("a link taken down after the port chose to hand frames on at enqueue");
+    }
+
+    /** Something that needs the dequeue instant was set up after the port chose to hand frames on at enqueue (before the run only). */
+    void backToExact(String why) {
+        if (departures instanceof AtEnqueue lazy) {
+            lazy.requireIdle(why);
+            departures = new Exact();
+        }
+    }
+
     void setStage(EgressStage stage) {
+        if (stage != EgressStage.NONE && departures instanceof AtEnqueue lazy) {
+            lazy.requireIdle("an egress stage installed after the port chose to hand frames on at enqueue");
+            departures = new Exact(); // a stage needs the dequeue instant
+        }
         this.stage = stage;
     }
 
@@ -128,7 +157,7 @@ public final class EgressPort implements EventHandler {
 
     private void enqueue(Packet p, boolean released) {
         long now = sim.nowPs();
-        settle(now);
+        departures.settle(now);
         if (priorityKinds[p.kind]) {
             enqueueControl(p, now);
             return;
@@ -152,16 +181,7 @@ public final class EgressPort implements EventHandler {
         if (queueBytes > maxQueueBytes) {
             maxQueueBytes = queueBytes;
         }
-        queue.add(p);
-        stage.onEnqueue(p, port, queueBytes);
-        if (paused) {
-            return;
-        }
-        if (now >= busyUntilPs && inServiceBytes == 0) {
-            startNext(now);
-        } else if (!wakePending) {
-            wakeAt(busyUntilPs);
-        }
+        departures.add(p, now);
     }
 
     /** ns-3 admits queue-0 packets without buffer or PFC accounting and marks no ECN on them (switch-node.cc:298-330, :336). */
@@ -224,16 +244,11 @@ public final class EgressPort implements EventHandler {
             setPaused(kind == PAUSE);
             return;
         }
-        wakePending = false;
-        long now = sim.nowPs();
-        settle(now);
-        if (inServiceBytes == 0 && (!paused || !controlQueue.isEmpty())) {
-            startNext(now);
-        }
+        departures.onWake(sim.nowPs());
     }
 
     /** Frees the buffer of a frame whose gap has ended, as of the moment it ended. */
-    private void settle(long now) {
+    private void settleInService(long now) {
         if (inServiceBytes != 0 && busyUntilPs <= now) {
             if (!inServiceControl) {
                 accountQueue(busyUntilPs);
@@ -254,8 +269,9 @@ public final class EgressPort implements EventHandler {
      * wire was lost with the link and keeps its buffer until its gap ends, as always.
      */
     int dropQueued() {
+        departures.requireExact("a link failure during the run");
         long now = sim.nowPs();
-        settle(now);
+        settleInService(now);
         int n = 0;
         for (Packet p = queue.poll(); p != null; p = queue.poll()) {
             accountQueue(now);
@@ -274,6 +290,7 @@ public final class EgressPort implements EventHandler {
 
     /** Frames that start after now are serialized at {@code mbps} (a degraded or restored link). */
     void setRateMbps(long mbps) {
+        departures.requireExact("a rate change during the run");
         this.rateMbps = mbps;
         this.psPerByte = Time.exactPsPerByte(mbps);
         this.gapPs = Time.serializationPs(gapBytes, mbps);
@@ -288,6 +305,7 @@ public final class EgressPort implements EventHandler {
         if (paused == this.paused) {
             return;
         }
+        departures.requireExact("PFC");
         this.paused = paused;
         if (paused) {
             pauseEvents++;
@@ -297,7 +315,7 @@ public final class EgressPort implements EventHandler {
         }
         if (!paused) {
             long now = sim.nowPs();
-            settle(now);
+            settleInService(now);
             if (inServiceBytes == 0) {
                 startNext(now);
             } else if (!wakePending && (!queue.isEmpty() || !controlQueue.isEmpty())) {
@@ -327,7 +345,7 @@ public final class EgressPort implements EventHandler {
 
     /** Closes the time integral at {@code endPs} so {@link #timeAverageQueueBytes} is exact. */
     public void finishStats(long endPs) {
-        settle(endPs);
+        departures.settle(endPs);
         accountQueue(Math.max(endPs, lastChangePs));
     }
 
@@ -347,11 +365,258 @@ public final class EgressPort implements EventHandler {
         return ecnMarks;
     }
 
+    /** Frames that have started leaving by now. */
     public long txPackets() {
-        return txPackets;
+        long unsettled = departures.startedUnsettled(sim.nowPs(), false); // settles a lazy port first
+        return txPackets + unsettled;
     }
 
+    /** Bytes of the frames that have started leaving by now. */
     public long txBytes() {
-        return txBytes;
+        long unsettled = departures.startedUnsettled(sim.nowPs(), true);
+        return txBytes + unsettled;
+    }
+
+    /**
+     * Lets this port hand frames on at enqueue if nothing needs the dequeue instant: a lossy port with
+     * a private buffer, no egress stage, a link that is up and whose delay exceeds the gap (so a queued
+     * frame, started at the end of its predecessor's gap, always finds that predecessor still on the
+     * link and its arrival is scheduled by the same event as on the exact path). Call once, before the run.
+     * Returns whether it did.
+     */
+    boolean handOnAtEnqueue() {
+        if (!lazyRelease || buffer.isShared() || !(admission instanceof Admission.ByBuffer) || stage != EgressStage.NONE
+                || link.isDown() || link.delayPs() <= gapPs || !(departures instanceof Exact) || queueBytes != 0
+                || markAtDequeue || network.hasPriorityKinds()) { // both need the dequeue instant: the mark, the control queue's overtaking
+            return false;
+        }
+        departures = new AtEnqueue();
+        return true;
+    }
+
+    /** Whether this port hands frames on at enqueue (see {@link #handOnAtEnqueue()}). */
+    public boolean handsOnAtEnqueue() {
+        return departures instanceof AtEnqueue;
+    }
+
+    /**
+     * Reads of {@link #txPackets()} / {@link #txBytes()} at the very instant a queued frame starts,
+     * with no enqueue at this port earlier in that instant: on the exact path the answer depends on
+     * whether the port's wake-up ran before the reader, which a lazy port cannot know; it counts the
+     * frame as started. Always 0 on an exact port.
+     */
+    public long ambiguousCounterReads() {
+        return departures.ambiguousReads();
+    }
+
+    /** When admitted frames leave, and how the queue they occupy is settled. */
+    private interface Departures {
+        /** Releases the buffer of every frame whose gap has ended by {@code now}. */
+        void settle(long now);
+
+        /** {@code p} was admitted at {@code now} (queue bytes, buffer and ECN done). */
+        void add(Packet p, long now);
+
+        void onWake(long now);
+
+        /** Frames waiting for the line at {@code now}. */
+        int waiting(long now);
+
+        int waitingOffLink();
+
+        /** Frames (or their bytes) that started by {@code now} but are not counted in txPackets / txBytes yet (a lazy port settles first). */
+        long startedUnsettled(long now, boolean bytes);
+
+        long ambiguousReads();
+
+        void requireExact(String why);
+    }
+
+    /** A wake-up at the end of each frame's gap while frames wait: every dequeue happens at its instant. */
+    private final class Exact implements Departures {
+        @Override
+        public void settle(long now) {
+            settleInService(now);
+        }
+
+        @Override
+        public void add(Packet p, long now) {
+            queue.add(p);
+            stage.onEnqueue(p, port, queueBytes);
+            if (paused) {
+                return;
+            }
+            if (now >= busyUntilPs && inServiceBytes == 0) {
+                startNext(now);
+            } else if (!wakePending) {
+                wakeAt(busyUntilPs);
+            }
+        }
+
+        @Override
+        public void onWake(long now) {
+            wakePending = false;
+            settleInService(now);
+            if (inServiceBytes == 0 && (!paused || !controlQueue.isEmpty())) {
+                startNext(now);
+            }
+        }
+
+        @Override
+        public int waiting(long now) {
+            return queue.size();
+        }
+
+        @Override
+        public int waitingOffLink() {
+            return queue.size();
+        }
+
+        @Override
+        public long startedUnsettled(long now, boolean bytes) {
+            return 0;
+        }
+
+        @Override
+        public long ambiguousReads() {
+            return 0;
+        }
+
+        @Override
+        public void requireExact(String why) {
+        }
+    }
+
+    /**
+     * Issue 21, one event per hop: on a FIFO port that nothing pauses, a frame admitted at t starts at
+     * max(t, end of the previous frame's gap), exactly when the exact path's wake-up would start it, so
+     * it is handed to the link at once with its final last-bit time. The frames still holding buffer
+     * (admitted, gap not yet over) are kept as (end of gap, size) in a small ring and released lazily at
+     * the next read, each as of its own end: queue bytes, the time integral, drops and ECN decisions at
+     * later enqueues come out as on the exact path, whose queue bytes at an instant do not depend on
+     * the order of same-instant events (the frame on the wire and the waiting ones count alike).
+     */
+    private final class AtEnqueue implements Departures {
+        /** Marks a frame that waited for the line (started at its predecessor's end, not at its own enqueue). */
+        private static final int WAITED = 1 << 31;
+        private long[] endPs = new long[4];
+        private int[] sizes = new int[4];
+        private int head;
+        private int count;
+        /** End of the gap of the last frame admitted (the exact path's busyUntilPs once the queue has drained). */
+        private long lastEndPs;
+        /** Time of the last enqueue: a frame starting then started in that event, before any later reader. */
+        private long lastEnqueuePs = -1;
+        private long ambiguous;
+
+        @Override
+        public void settle(long now) {
+            while (count > 0 && endPs[head] <= now) {
+                long end = endPs[head];
+                int size = sizes[head] & ~WAITED;
+                accountQueue(end);
+                queueBytes -= size;
+                txPackets++;
+                txBytes += size;
+                head = (head + 1) & (endPs.length - 1);
+                count--;
+                if (queueBytes < 0) {
+                    throw new IllegalStateException("negative queue at port " + port);
+                }
+            }
+        }
+
+        @Override
+        public void add(Packet p, long now) {
+            stage.onEnqueue(p, port, queueBytes);
+            long serPs = Time.serializationPs(p.sizeBytes, rateMbps, psPerByte);
+            long start = Math.max(now, lastEndPs);
+            long end = start + serPs + gapPs;
+            lastEndPs = end;
+            lastEnqueuePs = now;
+            if (count == endPs.length) {
+                grow();
+            }
+            int i = (head + count) & (endPs.length - 1);
+            endPs[i] = end;
+            sizes[i] = start > now ? p.sizeBytes | WAITED : p.sizeBytes;
+            count++;
+            link.transmit(p, start + serPs);
+        }
+
+        private void grow() {
+            int n = endPs.length;
+            long[] e = new long[n * 2];
+            int[] s = new int[n * 2];
+            for (int k = 0; k < count; k++) {
+                e[k] = endPs[(head + k) & (n - 1)];
+                s[k] = sizes[(head + k) & (n - 1)];
+            }
+            endPs = e;
+            sizes = s;
+            head = 0;
+        }
+
+        private long startPs(int i) {
+            int size = sizes[i] & ~WAITED;
+            return endPs[i] - gapPs - Time.serializationPs(size, rateMbps, psPerByte);
+        }
+
+        @Override
+        public void onWake(long now) {
+            throw new IllegalStateException("port " + port + " hands frames on at enqueue and schedules no wake-up");
+        }
+
+        @Override
+        public int waiting(long now) {
+            settle(now);
+            int n = 0;
+            for (int k = count - 1; k >= 0; k--) {
+                if (startPs((head + k) & (endPs.length - 1)) <= now) {
+                    break;
+                }
+                n++;
+            }
+            return n;
+        }
+
+        @Override
+        public int waitingOffLink() {
+            return 0;
+        }
+
+        /** After {@link #settle}, only the ring's first frame can have started without having ended its gap. */
+        @Override
+        public long startedUnsettled(long now, boolean bytes) {
+            settle(now);
+            if (count == 0) {
+                return 0;
+            }
+            long start = startPs(head);
+            if (start > now) {
+                return 0;
+            }
+            if (start == now && (sizes[head] & WAITED) != 0 && lastEnqueuePs != now) {
+                ambiguous++;
+            }
+            return bytes ? sizes[head] & ~WAITED : 1;
+        }
+
+        @Override
+        public long ambiguousReads() {
+            return ambiguous;
+        }
+
+        @Override
+        public void requireExact(String why) {
+            throw new IllegalStateException("port " + port + " hands frames on at enqueue; " + why + " needs the exact path");
+        }
+
+        /** Going back to the exact path is possible only while nothing has been admitted (before the run). */
+        void requireIdle(String why) {
+            if (lastEndPs != 0 || count != 0) {
+                requireExact(why);
+            }
+        }
     }
 }

@@ -90,6 +90,21 @@ public final class Network implements PortStates {
      */
     public void setPriorityKind(int kind) {
         priorityKinds[kind] = true;
+        for (EgressPort e : egress) {
+            if (e != null) {
+                e.backToExact("a priority kind registered after the port chose to hand frames on at enqueue");
+            }
+        }
+    }
+
+    /** Whether any packet kind goes to the switches' control queue. */
+    boolean hasPriorityKinds() {
+        for (boolean b : priorityKinds) {
+            if (b) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether switches send {@code kind} from their control queue. */
@@ -135,6 +150,9 @@ public final class Network implements PortStates {
         for (int p = 0; p < links.length; p++) {
             if (topology.linkOf(p) == linkId) {
                 links[p].setDown(down);
+                if (down && egress[p] != null) {
+                    egress[p].linkGoesDown();
+                }
             }
         }
     }
@@ -176,6 +194,7 @@ public final class Network implements PortStates {
     public void setEcnMarkAtDequeue(boolean on) {
         for (EgressPort e : egress) {
             if (e != null) {
+                e.backToExact("dequeue marking set after the port chose to hand frames on at enqueue");
                 e.setMarkAtDequeue(on);
             }
         }
@@ -427,9 +446,47 @@ public final class Network implements PortStates {
     public long inFlight() {
         long n = 0;
         for (int p = 0; p < links.length; p++) {
-            n += links[p].inFlight();
+            n += links[p].inFlight(); // on a port that hands frames on at enqueue, its waiting frames too
             if (egress[p] != null) {
-                n += egress[p].queuePackets();
+                n += egress[p].waitingOffLink();
+            }
+        }
+        return n;
+    }
+
+    private boolean txBytesWatched;
+
+    @Override
+    public void watchTxBytes() {
+        txBytesWatched = true;
+    }
+
+    /**
+     * Issue 21, one event per hop: every switch port that can ({@link EgressPort#handOnAtEnqueue()})
+     * hands frames to its link at enqueue from now on, unless something reads port counters during the
+     * run ({@link #watchTxBytes()}). Call at most once, after the switches are programmed and the links
+     * down from time zero are set, before the run, and only if the run changes no link while it runs;
+     * not at all to keep the exact path everywhere. Returns how many ports hand on at enqueue.
+     */
+    public int handOnAtEnqueue() {
+        if (txBytesWatched) {
+            return 0;
+        }
+        int n = 0;
+        for (EgressPort e : egress) {
+            if (e != null && e.handOnAtEnqueue()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** Counter reads that a lazy port could not order against a frame starting at the same instant ({@link EgressPort#ambiguousCounterReads()}). */
+    public long ambiguousCounterReads() {
+        long n = 0;
+        for (EgressPort e : egress) {
+            if (e != null) {
+                n += e.ambiguousCounterReads();
             }
         }
         return n;

@@ -60,6 +60,7 @@ final class BalanceSampler implements EventHandler {
         units.add("packets");
         units.add("packets");
         values = new double[names.size()][256];
+        network.watchTxBytes(); // every window
         handlerId = sim.register(this);
         sim.scheduleBackground(handlerId, sim.nowPs() + windowPs, 0, 0);
     }

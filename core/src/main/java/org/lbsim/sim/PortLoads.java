@@ -40,6 +40,7 @@ final class PortLoads implements EventHandler {
 
     PortLoads(Network network, Simulator sim, long fromPs, long toPs) {
         this.network = network;
+        network.watchTxBytes(); // read when the window opens and closes
         this.topology = network.topology();
         this.enabled = true;
         this.atOpen = new long[topology.portCount()];

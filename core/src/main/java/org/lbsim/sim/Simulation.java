@@ -61,7 +61,21 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested());
+    }
+
+    /**
+     * Like {@link #prepare(Scenario, Path)}, but every switch port wakes up per dequeued frame (the
+     * exact path) instead of handing frames on at enqueue where it could (issue 21); the results are
+     * the same, only the event count differs. For differential tests and comparisons; on the command
+     * line {@code -Dlbsim.exactPorts=true} (e.g. in {@code LBSIM_OPTS}) does the same.
+     */
+    public static PreparedRun prepareExact(Scenario scenario, Path baseDir) {
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, true);
+    }
+
+    private static boolean exactPortsRequested() {
+        return Boolean.parseBoolean(System.getProperty("lbsim.exactPorts", "false"));
     }
 
     /**
@@ -69,7 +83,7 @@ public final class Simulation {
      * {@code loadBalancing}: for trying a scheme in code before it is registered.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
-        return prepare(scenario, baseDir, scheme, QueuePairScheme::of);
+        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested());
     }
 
     /**
@@ -77,11 +91,11 @@ public final class Simulation {
      * bundle {@code bundle} builds from its class's load balancer and the run's loss-recovery factory.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
-        return prepare(scenario, baseDir, null, bundle);
+        return prepare(scenario, baseDir, null, bundle, exactPortsRequested());
     }
 
     private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
-                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
+                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts) {
         RandomStreams rng = new RandomStreams(scenario.seed());
         Feasibility.fabric(scenario);
         Feasibility.workloadSize(scenario);
@@ -191,6 +205,9 @@ public final class Simulation {
         org.lbsim.scenario.MetricsSpec metrics = scenario.metrics();
         PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)
                 : new PortLoads(network, sim, Time.us(metrics.portLoadsFromUs()), Time.us(metrics.portLoadsToUs()));
+        if (!exactPorts && !failures.duringRun()) {
+            network.handOnAtEnqueue(); // issue 21: one event per hop where the dequeue instant is known at enqueue
+        }
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
                 timeline, distinct(lbByClass));

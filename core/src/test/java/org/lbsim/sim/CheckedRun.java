@@ -39,7 +39,7 @@ public record CheckedRun(PreparedRun prepared, RunResult result) {
         return of(Simulation.prepare(scenario, baseDir, scheme), beforeRun);
     }
 
-    private static CheckedRun of(PreparedRun prepared, Consumer<PreparedRun> beforeRun) {
+    static CheckedRun of(PreparedRun prepared, Consumer<PreparedRun> beforeRun) {
         beforeRun.accept(prepared);
         RunResult result = prepared.run();
         Invariants.check(prepared);
