@@ -49,7 +49,7 @@ class WecmpAfterConvergenceTest {
     /** Flow-level schemes hash one entropy per queue pair: 12 connections x 16 queue pairs = 192 draws. */
     private static double tolerance(String scheme) {
         return switch (scheme) {
-            case "ecmp", "host-flowlet-ar" -> 0.12; // 3.5 standard deviations of a binomial share over 192 queue pairs
+            case "ecmp", "host-flowlet-ar", "dlbf" -> 0.12; // 3.5 standard deviations of a binomial share over 192 queue pairs (DLBF: one path per queue pair)
             case "subflow" -> 0.06; // 4 entropies per queue pair
             case "host-pkt-ar" -> 0.06; // REPS resends entropies that came back: fewer independent draws than packets
             default -> 0.03; // per-packet choices over about 6,000 packets
@@ -66,7 +66,14 @@ class WecmpAfterConvergenceTest {
         }
         Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), scheme, trace(dir, "from-h0.csv", rows), 1);
         s = TestScenarios.withFailures(s, TestScenarios.failLinks(List.of(new FailureSpec.FailedLink("a0", "c0", 0)), convergenceNs));
-        return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), s.loadBalancing(), s.congestionControl(),
+        // DLBF picks one path per flow; with its default host-pair states the 16 queue pairs of a connection share one
+        // (12 draws in all), so the split is tested with queue-pair states: 192 independent draws, like ECMP
+        org.lbsim.scenario.ComponentSpec lb = s.loadBalancing();
+        if (lb.params() instanceof org.lbsim.lb.dlbf.Dlbf.Params d) {
+            lb = new org.lbsim.scenario.ComponentSpec(lb.type(), new org.lbsim.lb.dlbf.Dlbf.Params(d.paths(), d.availUs(), d.unavailUs(),
+                    d.thetaUs(), d.bufferThresholdPackets(), d.notifications(), d.clockOffsetNs(), org.lbsim.lb.dlbf.Dlbf.Params.QUEUE_PAIR));
+        }
+        return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), lb, s.congestionControl(),
                 s.lossRecovery(), s.workload(), s.failures(), s.limits(), s.metrics(), new NicSpec(16, 1));
     }
 
