@@ -93,6 +93,25 @@ class ReproduceTest {
         assertThat(again.out()).contains("all already recorded");
     }
 
+    /** `reproduce --list`: every title starts in the same column, however long the names are (dlbf-sensitivity). */
+    @Test
+    void the_list_aligns_every_title() {
+        MainTest.Result r = lbsim("reproduce", "--list");
+        List<String> lines = r.out().lines().toList();
+        assertThat(lines).hasSizeGreaterThan(20);
+        Set<Integer> titleColumns = new TreeSet<>();
+        for (String line : lines) {
+            int end = line.indexOf(' ');
+            int title = end;
+            while (title < line.length() && line.charAt(title) == ' ') {
+                title++;
+            }
+            assertThat(title - end).as(line).isGreaterThanOrEqualTo(2);
+            titleColumns.add(title);
+        }
+        assertThat(titleColumns).as("title columns").hasSize(1);
+    }
+
     /** The index and the resource folder list the same reproductions. */
     @Test
     void the_index_lists_every_reproduction_file() throws IOException {

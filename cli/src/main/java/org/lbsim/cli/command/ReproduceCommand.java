@@ -86,9 +86,10 @@ public final class ReproduceCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         List<String> names = names();
         if (list || name == null) {
+            int width = names.stream().mapToInt(String::length).max().orElse(0);
             for (String n : names) {
                 Map<String, Object> r = definition(n);
-                main.out.printf(Locale.ROOT, "%-12s %s%n", n, r.get("title"));
+                main.out.printf(Locale.ROOT, "%-" + width + "s  %s%n", n, r.get("title"));
             }
             return name == null && !list ? Main.BAD_INPUT : Main.OK;
         }
