@@ -1,9 +1,7 @@
 package org.lbsim.lb.pro;
 
-import java.util.function.IntConsumer;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
-import org.lbsim.transport.LossRecovery;
 
 /**
  * The MPRDMA-style loss recovery PRO's Fig. 13 compares its cautious retransmission with (PRO VI-A:
@@ -28,56 +26,42 @@ import org.lbsim.transport.LossRecovery;
  * congestion control), unlike PRO's receiver. Congestion control is the run's (DCQCN in PRO's
  * figures), the same single rate per queue pair MP-RDMA keeps (it has no per-path windows).
  */
-final class MprdmaSender implements LossRecovery {
-    private final QpContext qp;
-    private final long rtoPs;
-    private final boolean cumulativeRto;
+final class MprdmaSender extends AckBitmapSender {
     private final boolean goBackN;
     private final int bitmap;
     private final int delta;
     private final MprdmaEntropy entropy;
-    private final ProCounters counters;
-    private final long[] acked;
     private final long[] resent;
-    private int ackedCount;
     private int sndUna;
     private int sndOoh = -1;
-    private int nextNew;
     private boolean inRecovery;
     private int recoveryPoint;
     private int sndRetx;
-    private int rewind = -1;
-    private long lastProgressPs;
-    private long retransmissions;
-    private long timeouts;
     private boolean stalled;
     /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 recovery, 2 timeout rewind. */
     private int source;
 
     MprdmaSender(QpContext qp, long rtoPs, boolean cumulativeRto, boolean goBackN, int bitmap, int delta, MprdmaEntropy entropy, ProCounters counters) {
-        this.qp = qp;
-        this.rtoPs = rtoPs;
-        this.cumulativeRto = cumulativeRto;
+        super(qp, rtoPs, cumulativeRto, counters);
         this.goBackN = goBackN;
         this.bitmap = bitmap;
         this.delta = delta;
         this.entropy = entropy;
-        this.counters = counters;
-        this.acked = new long[(qp.packets() + 63) >>> 6];
-        this.resent = new long[acked.length];
+        this.resent = new long[(qp.packets() + 63) >>> 6];
     }
 
     private static boolean bit(long[] bits, int psn) {
         return (bits[psn >>> 6] & 1L << psn) != 0;
     }
 
-    private boolean markAcked(int psn) {
-        if (psn < 0 || psn >= qp.packets() || bit(acked, psn)) {
-            return false;
-        }
-        acked[psn >>> 6] |= 1L << psn;
-        ackedCount++;
-        return true;
+    @Override
+    int cumulativeAck() {
+        return sndUna;
+    }
+
+    @Override
+    void onTimeout() {
+        inRecovery = false;
     }
 
     @Override
@@ -86,7 +70,7 @@ final class MprdmaSender implements LossRecovery {
             rewind = sndUna; // all below snd_una is acknowledged (conweave-ns3: snd_nxt = max(snd_nxt, snd_una))
         }
         while (rewind >= 0 && rewind < nextNew) {
-            if (goBackN || !bit(acked, rewind)) {
+            if (goBackN || !isAcked(rewind)) {
                 source = 2;
                 return rewind;
             }
@@ -98,7 +82,7 @@ final class MprdmaSender implements LossRecovery {
                 sndRetx = sndUna;
             }
             while (sndRetx < sndOoh - delta) {
-                if (!bit(acked, sndRetx)) {
+                if (!isAcked(sndRetx)) {
                     source = 1;
                     return sndRetx;
                 }
@@ -156,7 +140,7 @@ final class MprdmaSender implements LossRecovery {
         while (sndUna < ack.cumAck) {
             progress |= markAcked(sndUna++);
         }
-        while (sndUna < qp.packets() && bit(acked, sndUna)) {
+        while (sndUna < qp.packets() && isAcked(sndUna)) {
             sndUna++;
         }
         if (sndUna != before) {
@@ -183,48 +167,11 @@ final class MprdmaSender implements LossRecovery {
         return progress;
     }
 
-    @Override
-    public boolean complete() {
-        return ackedCount >= qp.packets();
-    }
 
-    @Override
-    public long timerDeadlinePs() {
-        return !complete() && nextNew > ackedCount ? lastProgressPs + rtoPs : Long.MAX_VALUE;
-    }
 
-    @Override
-    public boolean onTimer(long nowPs, IntConsumer lost) {
-        if (complete()) {
-            return false;
-        }
-        timeouts++;
-        counters.senderTimeouts++;
-        for (int p = sndUna; p < nextNew; p++) {
-            if (!bit(acked, p)) {
-                lost.accept(p);
-            }
-        }
-        rewind = sndUna;
-        inRecovery = false;
-        lastProgressPs = nowPs;
-        return true;
-    }
 
-    @Override
-    public long inflightBytes() {
-        return (long) Math.max(0, nextNew - ackedCount) * qp.mtuBytes();
-    }
 
-    @Override
-    public long retransmissions() {
-        return retransmissions;
-    }
 
-    @Override
-    public long timeouts() {
-        return timeouts;
-    }
 
     boolean inRecovery() {
         return inRecovery;

@@ -1,9 +1,7 @@
 package org.lbsim.lb.pro;
 
-import java.util.function.IntConsumer;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
-import org.lbsim.transport.LossRecovery;
 
 /**
  * The sending side of PRO's loss recovery (III-B): every ACK acknowledges the PSN it answers and all
@@ -14,44 +12,21 @@ import org.lbsim.transport.LossRecovery;
  * calls lost, is resent 80 us after the head stopped) or any newly acknowledged PSN. When the
  * message is acknowledged the queue pair leaves its path set.
  */
-final class ProSender implements LossRecovery {
-    private final QpContext qp;
-    private final long rtoPs;
-    private final boolean cumulativeRto;
+final class ProSender extends AckBitmapSender {
     private final ProEntropy entropy;
-    private final ProCounters counters;
-    private final long[] acked;
-    private int ackedCount;
     private int cumAck;
-    private int nextNew;
     private final org.lbsim.transport.IntFifo resend = new org.lbsim.transport.IntFifo(8);
-    private int rewind = -1;
-    private long lastProgressPs;
-    private long retransmissions;
-    private long timeouts;
     /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 NACK, 2 timeout rewind. */
     private int source;
 
     ProSender(QpContext qp, long rtoPs, boolean cumulativeRto, ProEntropy entropy, ProCounters counters) {
-        this.qp = qp;
-        this.rtoPs = rtoPs;
-        this.cumulativeRto = cumulativeRto;
+        super(qp, rtoPs, cumulativeRto, counters);
         this.entropy = entropy;
-        this.counters = counters;
-        this.acked = new long[(qp.packets() + 63) >>> 6];
     }
 
-    private boolean isAcked(int psn) {
-        return (acked[psn >>> 6] & 1L << psn) != 0;
-    }
-
-    private boolean markAcked(int psn) {
-        if (psn < 0 || psn >= qp.packets() || isAcked(psn)) {
-            return false;
-        }
-        acked[psn >>> 6] |= 1L << psn;
-        ackedCount++;
-        return true;
+    @Override
+    int cumulativeAck() {
+        return cumAck;
     }
 
     @Override
@@ -137,45 +112,9 @@ final class ProSender implements LossRecovery {
         return false;
     }
 
-    @Override
-    public boolean complete() {
-        return ackedCount >= qp.packets();
-    }
 
-    @Override
-    public long timerDeadlinePs() {
-        return !complete() && nextNew > ackedCount ? lastProgressPs + rtoPs : Long.MAX_VALUE;
-    }
 
-    @Override
-    public boolean onTimer(long nowPs, IntConsumer lost) {
-        if (complete()) {
-            return false;
-        }
-        timeouts++;
-        counters.senderTimeouts++;
-        for (int p = cumAck; p < nextNew; p++) {
-            if (!isAcked(p)) {
-                lost.accept(p);
-            }
-        }
-        rewind = cumAck;
-        lastProgressPs = nowPs;
-        return true;
-    }
 
-    @Override
-    public long inflightBytes() {
-        return (long) Math.max(0, nextNew - ackedCount) * qp.mtuBytes();
-    }
 
-    @Override
-    public long retransmissions() {
-        return retransmissions;
-    }
 
-    @Override
-    public long timeouts() {
-        return timeouts;
-    }
 }
