@@ -1,6 +1,5 @@
 package org.lbsim.transport;
 
-import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
@@ -13,7 +12,7 @@ import org.lbsim.scenario.ScenarioException;
  * and everything after it. A timeout ({@code rtoUs} without progress) rewinds to the oldest
  * unacknowledged PSN.
  */
-public final class GoBackN implements LossRecovery {
+public final class GoBackN extends CumulativeAckRecovery {
     public record Params(
             @Doc("microseconds without progress before the sender rewinds (PRO: 80)") double rtoUs,
             @Doc(NicSelectiveRepeat.NACK_GENERATION_DOC) String nackGeneration,
@@ -45,18 +44,11 @@ public final class GoBackN implements LossRecovery {
         };
     }
 
-    private final QpContext qp;
-    private final long rtoPs;
     private int next;
     private int highestSent = -1;
-    private int acked; // every PSN below has been acknowledged
-    private long lastProgressPs;
-    private long retransmissions;
-    private long timeouts;
 
     GoBackN(QpContext qp, long rtoPs) {
-        this.qp = qp;
-        this.rtoPs = rtoPs;
+        super(qp, rtoPs);
     }
 
     @Override
@@ -84,22 +76,20 @@ public final class GoBackN implements LossRecovery {
 
     @Override
     public boolean onAck(Packet ack, long nowPs) {
-        return advance(ack.cumAck, nowPs);
+        return advanceAndSkip(ack.cumAck, nowPs);
     }
 
     @Override
     public boolean onNack(Packet nack, long nowPs) {
-        boolean progress = advance(nack.cumAck, nowPs);
+        boolean progress = advanceAndSkip(nack.cumAck, nowPs);
         if (nack.cumAck < next) {
             next = nack.cumAck; // go back
         }
         return progress;
     }
 
-    private boolean advance(int cumAck, long nowPs) {
-        if (cumAck > acked) {
-            acked = cumAck;
-            lastProgressPs = nowPs;
+    private boolean advanceAndSkip(int cumAck, long nowPs) {
+        if (advance(cumAck, nowPs)) {
             if (next < acked) {
                 next = acked;
             }
@@ -109,41 +99,17 @@ public final class GoBackN implements LossRecovery {
     }
 
     @Override
-    public boolean complete() {
-        return acked >= qp.packets();
+    protected int sentEnd() {
+        return highestSent + 1;
     }
 
     @Override
-    public long timerDeadlinePs() {
-        return !complete() && highestSent >= acked ? lastProgressPs + rtoPs : Long.MAX_VALUE;
-    }
-
-    @Override
-    public boolean onTimer(long nowPs, IntConsumer lost) {
-        if (complete()) {
-            return false;
-        }
-        timeouts++;
-        for (int p = acked; p <= highestSent; p++) {
-            lost.accept(p);
-        }
+    protected void rewind() {
         next = acked;
-        lastProgressPs = nowPs;
-        return true;
     }
 
     @Override
     public long inflightBytes() {
         return (long) Math.max(0, next - acked) * qp.mtuBytes();
-    }
-
-    @Override
-    public long retransmissions() {
-        return retransmissions;
-    }
-
-    @Override
-    public long timeouts() {
-        return timeouts;
     }
 }

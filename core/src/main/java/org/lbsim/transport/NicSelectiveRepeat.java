@@ -1,6 +1,5 @@
 package org.lbsim.transport;
 
-import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.qp.QpContext;
@@ -14,7 +13,7 @@ import org.lbsim.scenario.ScenarioException;
  * treats the NACK as a congestion signal). ACKs are cumulative. A timeout ({@code rtoUs} without
  * progress) resends everything from the oldest unacknowledged PSN.
  */
-public final class NicSelectiveRepeat implements LossRecovery {
+public final class NicSelectiveRepeat extends CumulativeAckRecovery {
     public record Params(
             @Doc("microseconds without progress before the sender resends from the oldest unacknowledged PSN (PRO: 80)") double rtoUs,
             @Doc(NACK_GENERATION_DOC) String nackGeneration,
@@ -54,22 +53,15 @@ public final class NicSelectiveRepeat implements LossRecovery {
         };
     }
 
-    private final QpContext qp;
-    private final long rtoPs;
     private int nextNew;
-    private int acked;
     private final IntFifo resend = new IntFifo(8);
     private int rewindTo = -1; // after a timeout: resend sequentially from acked up to nextNew
-    private long lastProgressPs;
-    private long retransmissions;
-    private long timeouts;
     private long nacksReceived;
     /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 NACK resend, 2 timeout rewind. */
     private int source;
 
     NicSelectiveRepeat(QpContext qp, long rtoPs) {
-        this.qp = qp;
-        this.rtoPs = rtoPs;
+        super(qp, rtoPs);
     }
 
     @Override
@@ -120,12 +112,7 @@ public final class NicSelectiveRepeat implements LossRecovery {
 
     @Override
     public boolean onAck(Packet ack, long nowPs) {
-        if (ack.cumAck > acked) {
-            acked = ack.cumAck;
-            lastProgressPs = nowPs;
-            return true;
-        }
-        return false;
+        return advance(ack.cumAck, nowPs);
     }
 
     @Override
@@ -140,42 +127,18 @@ public final class NicSelectiveRepeat implements LossRecovery {
     }
 
     @Override
-    public boolean complete() {
-        return acked >= qp.packets();
+    protected int sentEnd() {
+        return nextNew;
     }
 
     @Override
-    public long timerDeadlinePs() {
-        return !complete() && nextNew > acked ? lastProgressPs + rtoPs : Long.MAX_VALUE;
-    }
-
-    @Override
-    public boolean onTimer(long nowPs, IntConsumer lost) {
-        if (complete()) {
-            return false;
-        }
-        timeouts++;
-        for (int p = acked; p < nextNew; p++) {
-            lost.accept(p);
-        }
+    protected void rewind() {
         rewindTo = acked;
-        lastProgressPs = nowPs;
-        return true;
     }
 
     @Override
     public long inflightBytes() {
         return (long) Math.max(0, nextNew - acked) * qp.mtuBytes();
-    }
-
-    @Override
-    public long retransmissions() {
-        return retransmissions;
-    }
-
-    @Override
-    public long timeouts() {
-        return timeouts;
     }
 
     public long nacksReceived() {
