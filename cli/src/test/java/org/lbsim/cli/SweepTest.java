@@ -131,7 +131,7 @@ class SweepTest {
         RunResult direct = Simulation.run(s, dir);
         assertThat(query(db, "SELECT cct_ps, lower_bound_ps, events, packet_hops, retransmissions, ooo_arrivals FROM runs WHERE run_id = 't-p3-seed4'"))
                 .element(1).isEqualTo(direct.cctPs() + "," + direct.lowerBoundPs() + "," + direct.counters().events() + ","
-                        + direct.counters().packetHops() + "," + direct.counters().retransmissions() + "," + direct.outOfOrder().outOfOrderArrivals());
+                        + direct.counters().packetHops() + "," + direct.counters().retransmissions() + "," + direct.outOfOrder().arrivals());
         assertThat(query(db, "SELECT sum(fct_ps) FROM flows WHERE run_id = 't-p3-seed4'")).element(1)
                 .isEqualTo(Long.toString(direct.flowResults().stream().mapToLong(f -> f.fctPs()).sum()));
 
