@@ -83,7 +83,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunResult result;
         // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
-        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && System.console() != null && main.out == System.out)) {
+        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && main.out == System.out)) {
             result = loaded.prepared().run(wall);
         }
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started));
