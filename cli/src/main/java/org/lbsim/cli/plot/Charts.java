@@ -454,6 +454,26 @@ public final class Charts {
             }
             CategoryAxis x = categoryAxis(data.xTitle(), data.categories(), o.width());
             ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
+            if (logY) {
+                // ranged over the means and the interval ends above 0 only: an interval reaching 0 or below runs off the
+                // bottom of the axis instead of stretching it down to its smallest value (1e-12, ten empty decades)
+                double lo = Double.POSITIVE_INFINITY;
+                double hi = 0;
+                for (List<Grouped.Cell> cells : data.groups().values()) {
+                    for (Grouped.Cell cell : cells) {
+                        double mean = cell.y().mean();
+                        if (mean <= 0) {
+                            continue;
+                        }
+                        double half = bars ? halfWidth(cell.y(), o.errorBars()) : Double.NaN;
+                        lo = Math.min(lo, !Double.isNaN(half) && mean - half > 0 ? mean - half : mean);
+                        hi = Math.max(hi, Double.isNaN(half) ? mean : mean + half);
+                    }
+                }
+                if (hi > 0) {
+                    y.setRange(lo / 1.5, hi * 1.5);
+                }
+            }
             // grouped bars, as the papers draw them; on a log axis they rise from its lower bound
             StatisticalBarRenderer r = new StatisticalBarRenderer();
             r.setBarPainter(new StandardBarPainter());

@@ -175,7 +175,8 @@
     });
     var highest = -Infinity, lowest = Infinity;
     a.data.slice(1).concat(a.highs, a.lows).forEach(function (arr) {
-      arr.forEach(function (v) { if (v !== null) { highest = Math.max(highest, v); lowest = Math.min(lowest, v); } });
+      // on a log axis an interval reaching 0 or below is drawn down to the axis, not ranged over (no 1e-12 decades)
+      arr.forEach(function (v) { if (v !== null && (!spec.logY || v > 0)) { highest = Math.max(highest, v); lowest = Math.min(lowest, v); } });
     });
     var hasCap = spec.capY !== null && spec.capY !== undefined && isFinite(spec.capY);
     if (hasCap) { highest = Math.max(highest, spec.capY); }
@@ -184,7 +185,7 @@
       // the error bars and the cap stay in view (the static figures do the same)
       mn = Math.min(mn, lowest);
       mx = Math.max(mx, highest);
-      if (spec.logY) { return uPlot.rangeLog(Math.max(mn, 1e-12), mx, 10, true); }
+      if (spec.logY) { return uPlot.rangeLog(mn > 0 ? mn : lowest, mx, 10, true); }
       if (bars || spec.kind === "LINE_POINTS") { mn = Math.min(0, mn); }
       return uPlot.rangeNum(mn, mx, 0.08, true);
     };
@@ -234,12 +235,13 @@
             for (var k = 0; k < a.data[0].length; k++) {
               var lo = a.lows[s][k], hi = a.highs[s][k];
               if (lo === null || hi === null) { continue; }
-              if (spec.logY && lo <= 0) { lo = u.scales.y.min; }
+              var open = spec.logY && lo <= 0; // below the log axis: drawn to its bottom, without a cap
+              if (open) { lo = u.scales.y.min; }
               var x = u.valToPos(bars ? barCentre(s, a.data[0][k]) : a.data[0][k], "x", true);
               var y0 = u.valToPos(lo, "y", true), y1 = u.valToPos(hi, "y", true), cap = 4 * r;
               ctx.beginPath();
               ctx.moveTo(x, y0); ctx.lineTo(x, y1);
-              ctx.moveTo(x - cap, y0); ctx.lineTo(x + cap, y0);
+              if (!open) { ctx.moveTo(x - cap, y0); ctx.lineTo(x + cap, y0); }
               ctx.moveTo(x - cap, y1); ctx.lineTo(x + cap, y1);
               ctx.stroke();
             }
