@@ -509,7 +509,8 @@ public final class Charts {
                     Stats.PowerFit fit = distinct >= MIN_FIT_POINTS ? Stats.powerFit(p[0], p[1]) : null;
                     String plain = key;
                     if (fit == null) {
-                        key += " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
+                        boolean allCapped = distinct == 0 && capped && data.points(g.getKey())[0].length > 0;
+                        key += allCapped ? " (no fit: every value at the cap)" : " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
                         legendOf.put(plain, key);
                         fitNotes.add(groupLabel(g.getKey(), groups) + ": " + distinct + " x values" + (capped ? " below the cap" : ""));
                     } else {

@@ -203,13 +203,17 @@ class FiguresTest {
             rows.add(new Grouped.Row(s, "few", 10 * s));
             rows.add(new Grouped.Row(s, "capped", Math.min(100, 10 * s)));
         }
+        for (double s : sizes) {
+            rows.add(new Grouped.Row(s, "full", 100.0)); // every value at the cap: nothing to fit, and the legend says why
+        }
         rows.add(new Grouped.Row(64.0, "three", 1.0));
         rows.add(new Grouped.Row(128.0, "three", 2.0));
         rows.add(new Grouped.Row(256.0, "three", 4.0));
         Figure f = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows),
                 Charts.GroupedOptions.of("q").withLog(true, true).withFit(true).withCap(100, "buffer cap"));
         // "capped" reaches 100 from x = 16 on: the fit uses x = 1, 2, 4, 8 (slope 1), "three" has only 3 sizes
-        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "three (no fit: 3 points)");
+        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "full (no fit: every value at the cap)",
+                "three (no fit: 3 points)");
         var plot = (org.jfree.chart.plot.XYPlot) f.chart().getPlot();
         assertThat(plot.getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).hasSize(1);
         assertThat(f.svg()).contains(">buffer cap</text>");
