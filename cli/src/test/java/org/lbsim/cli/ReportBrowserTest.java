@@ -41,6 +41,8 @@ class ReportBrowserTest {
     static Path shared;
     static Path runReport;
     static Path dbReport;
+    static Path dbInteractive;
+    static Path runInteractive;
 
     @TempDir
     Path dir;
@@ -56,6 +58,10 @@ class ReportBrowserTest {
         Path db = TestResultsDb.create(shared.resolve("results.duckdb"));
         dbReport = shared.resolve("db-report.html");
         assertThat(lbsim("report", db.toString(), "--out", dbReport.toString(), "--quiet").code()).isZero();
+        dbInteractive = shared.resolve("db-interactive.html");
+        assertThat(lbsim("report", db.toString(), "--out", dbInteractive.toString(), "--interactive", "--quiet").code()).isZero();
+        runInteractive = shared.resolve("run-interactive.html");
+        assertThat(lbsim("report", run.toString(), "--out", runInteractive.toString(), "--interactive", "--quiet").code()).isZero();
     }
 
     /** The browser, or the test is skipped (outside CI) or failed (in CI). */
@@ -110,6 +116,11 @@ class ReportBrowserTest {
 
     /** Screenshot of the page; checks it loads silently and is not blank. Returns the image. */
     BufferedImage screenshot(Path page, String keepAs) throws Exception {
+        return screenshot(page, keepAs, 0.05);
+    }
+
+    /** As {@link #screenshot(Path, String)}; {@code minInk}: the share of pixels that must not be (nearly) white. */
+    BufferedImage screenshot(Path page, String keepAs, double minInk) throws Exception {
         Path png = dir.resolve(keepAs);
         Browser b = open(page, "--screenshot=" + png, "--window-size=" + WIDTH + "," + HEIGHT, "--hide-scrollbars");
         assertThat(b.exit()).as("chromium exit code").isZero();
@@ -142,7 +153,7 @@ class ReportBrowserTest {
         }
         double pixels = (double) WIDTH * HEIGHT;
         assertThat(colours.size()).as("distinct colours").isGreaterThan(200);
-        assertThat(nonWhite / pixels).as("share of pixels that are not (nearly) white").isGreaterThan(0.05);
+        assertThat(nonWhite / pixels).as("share of pixels that are not (nearly) white").isGreaterThan(minInk);
         assertThat(dark / pixels).as("share of dark (text) pixels").isGreaterThan(0.003);
         return img;
     }
@@ -178,6 +189,54 @@ class ReportBrowserTest {
     void the_database_report_loads_without_console_errors() throws Exception {
         BufferedImage img = screenshot(dbReport, "db-report.png");
         assertThat(near(img, BLUE, 0, HEIGHT)).as("figure lines in the first screen").isGreaterThan(300);
+    }
+
+    /**
+     * Interactive pages, opened from file:// with no network: the inline scripts run under the
+     * page's CSP (a wrong hash or a script error would be a console message), every figure is drawn
+     * (class "live", one uPlot canvas each), and each chart drew as many series as its CSV file in the
+     * figure folder holds, with their names in its legend.
+     */
+    @Test
+    void interactive_reports_draw_every_figure_from_its_csv() throws Exception {
+        for (Path page : List.of(dbInteractive, runInteractive)) {
+            // uPlot draws thinner than JFreeChart and fills no plot background: less ink than the static page
+            BufferedImage img = screenshot(page, page.getFileName().toString().replace(".html", ".png"), 0.03);
+            assertThat(near(img, BLUE, 0, HEIGHT)).as("chart lines or bars in the first series colour: " + page.getFileName()).isGreaterThan(300);
+            Browser dom = open(page, "--dump-dom");
+            assertThat(dom.exit()).isZero();
+            assertThat(dom.console()).as("console messages of " + page.getFileName()).isEmpty();
+            String html = dom.stdout();
+            Path figuresDir = page.resolveSibling(page.getFileName().toString().replace(".html", "-figures"));
+            List<String> figures = new ArrayList<>();
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<figure id=\"(fig-\\d+)\" data-name=\"([^\"]+)\"([^>]*)>").matcher(html);
+            while (m.find()) {
+                String attrs = m.group(3);
+                String stem = m.group(1) + "-" + m.group(2);
+                figures.add(stem);
+                assertThat(attrs).as(stem + " drawn interactively").contains("class=\"live\"");
+                List<String> csv = Files.readAllLines(figuresDir.resolve(stem + ".csv"), StandardCharsets.UTF_8);
+                Set<String> series = new java.util.LinkedHashSet<>();
+                boolean named = csv.get(0).startsWith("series,") || csv.get(0).startsWith("group,");
+                for (String line : csv.subList(1, csv.size())) {
+                    series.add(named ? line.substring(0, line.indexOf(',')).replace("\"", "") : "");
+                }
+                assertThat(attrs).as(stem + ": series drawn").contains("data-drawn-series=\"" + series.size() + "\"");
+                assertThat(attrs).as(stem + ": CSV rows read").contains("data-drawn-rows=\"" + (csv.size() - 1) + "\"");
+                int start = m.end();
+                int end = html.indexOf("</figure>", start);
+                String figure = html.substring(start, end);
+                assertThat(figure).as(stem + ": a uPlot chart with a canvas").contains("class=\"uplot", "<canvas");
+                for (String name : series) {
+                    if (!name.isEmpty()) {
+                        String shown = name.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"); // as the DOM serialises text
+                        assertThat(figure).as(stem + ": legend entry " + name).contains(">" + shown);
+                    }
+                }
+            }
+            assertThat(figures).as("figures of " + page.getFileName()).hasSizeGreaterThanOrEqualTo(page == dbInteractive ? 4 : 6);
+            assertThat(PlotReportTest.count(html, "<canvas")).as("canvases").isGreaterThanOrEqualTo(figures.size());
+        }
     }
 
     @Test

@@ -203,6 +203,56 @@ class ResultsDocsTest {
         });
     }
 
+    /**
+     * The Java API has the files' names: each component of the result records is the summary.json
+     * key of the same name (or, for a flow, the flows.csv column in snake_case), and each key of a
+     * nested summary object is a component or a method of its record. Components written to
+     * another file are named here; anything else that differs fails.
+     */
+    @Test
+    void theJavaApiUsesTheNamesOfSummaryJsonAndFlowsCsv() throws Exception {
+        Map<String, String> elsewhere = Map.of("flowResults", "flows.csv", "series", "series.csv", "wallTimeMs", "meta.json");
+        for (java.lang.reflect.RecordComponent c : org.lbsim.metrics.RunResult.class.getRecordComponents()) {
+            if (!elsewhere.containsKey(c.getName())) {
+                assertThat(summary.has(c.getName())).as("RunResult.%s() is a summary.json key", c.getName()).isTrue();
+            }
+        }
+        assertThat(summary.has("cctIncreasePct")).isTrue();
+        assertThat(org.lbsim.metrics.RunResult.class.getMethod("cctIncreasePct").getReturnType()).isEqualTo(double.class);
+        sameNames(org.lbsim.metrics.OutOfOrder.class, summary.get("outOfOrder"), List.of("log2Histogram")); // ooo.csv
+        sameNames(org.lbsim.metrics.RunResult.Counters.class, summary.get("counters"), List.of());
+        sameNames(org.lbsim.metrics.LayerStats.class, summary.get("layers").get(0), List.of());
+        JsonNode event = summary.get("failureEvents").get(0);
+        sameNames(org.lbsim.metrics.FailureEventStats.class, event, List.of());
+        sameNames(org.lbsim.metrics.FailureEventStats.Losses.class, event.get("before"), List.of());
+        JsonNode job = summary.get("jobs").get(0);
+        sameNames(org.lbsim.metrics.JobResult.class, job, List.of("busFactor")); // busbw / algbw, not written
+        sameNames(org.lbsim.metrics.JobResult.Phase.class, job.get("phases").get(0), List.of());
+        List<String> flowColumns = new ArrayList<>();
+        for (java.lang.reflect.RecordComponent c : org.lbsim.metrics.FlowResult.class.getRecordComponents()) {
+            flowColumns.add(snake(c.getName()));
+        }
+        assertThat(Files.readAllLines(dir.resolve("run/flows.csv")).get(0).split(",")).as("flows.csv = FlowResult's components")
+                .containsExactlyElementsOf(flowColumns);
+    }
+
+    /** Every component of {@code type} (but {@code notInJson}) is a key of {@code node}, and every key a component or public method. */
+    private static void sameNames(Class<?> type, JsonNode node, List<String> notInJson) {
+        List<String> members = new ArrayList<>();
+        for (java.lang.reflect.RecordComponent c : type.getRecordComponents()) {
+            members.add(c.getName());
+            if (!notInJson.contains(c.getName())) {
+                assertThat(node.has(c.getName())).as("%s.%s() is a summary.json key (keys: %s)", type.getSimpleName(), c.getName(), node).isTrue();
+            }
+        }
+        for (java.lang.reflect.Method m : type.getMethods()) {
+            if (m.getParameterCount() == 0) {
+                members.add(m.getName());
+            }
+        }
+        node.fieldNames().forEachRemaining(k -> assertThat(members).as("summary.json key %s is named as in %s", k, type.getSimpleName()).contains(k));
+    }
+
     private static List<String> counterNames() {
         List<String> names = new ArrayList<>();
         try (Connection c = ResultsStore.openReadOnly(db, db.toString());

@@ -130,8 +130,7 @@ class SweepKillTest {
         Path tmp = Files.createDirectories(dir.resolve("tmp")); // DuckDB unpacks its native library here; a killed JVM leaves it behind
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-Xmx512m", "-XX:+UseSerialGC", "-Djava.io.tmpdir=" + tmp, "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "sweep", sweep.toString(), "--out", out.toString(), "--jobs", "2",
-                "--progress-interval-ms", "0");
+                System.getProperty("java.class.path"), Main.class.getName(), "sweep", sweep.toString(), "--out", out.toString(), "--jobs", "2");
         pb.redirectError(dir.resolve("stderr.txt").toFile());
         Process p = pb.start();
         p.getOutputStream().close();

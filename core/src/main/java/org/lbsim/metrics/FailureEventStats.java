@@ -5,7 +5,7 @@ package org.lbsim.metrics;
  * three windows: from the start of the run to the event, from the event to routing convergence (or
  * to the end of the run when routes never converged within it), and from convergence to the end.
  *
- * @param index          the event's position in {@code failures.events}, or -1 for one of the random process
+ * @param event          the event's position in {@code failures.events}, or -1 for one of the random process
  * @param target         the link ({@code e0-a0}, {@code e0-a0#1} for a parallel link) or the switch
  * @param action         down, up or degrade
  * @param atPs           when it happened
@@ -16,7 +16,7 @@ package org.lbsim.metrics;
  * @param during         losses from the event (those lost at it included) to convergence or the end
  * @param after          losses from convergence to the end (zero without convergence)
  */
-public record FailureEventStats(int index, String target, String action, long atPs, long rateMbps, long convergedAtPs, long lostAtEvent,
+public record FailureEventStats(int event, String target, String action, long atPs, long rateMbps, long convergedAtPs, long lostAtEvent,
                                 Losses before, Losses during, Losses after) {
 
     /**

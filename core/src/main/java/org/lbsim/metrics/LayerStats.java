@@ -21,7 +21,7 @@ public record LayerStats(String layer, int ports, long maxQueueBytes, double mea
      * OFAN Fig. 7: how much the busiest link of the layer carried beyond an even share, in percent
      * (0 when every port carried the same). NaN for a layer that carried nothing.
      */
-    public double worstLinkOverloadPercent() {
+    public double worstLinkOverloadPct() {
         return meanPortTxBytes <= 0 ? Double.NaN : 100.0 * (maxPortTxBytes / meanPortTxBytes - 1);
     }
 }

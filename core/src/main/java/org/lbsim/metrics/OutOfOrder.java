@@ -7,12 +7,14 @@ import java.util.Arrays;
  * minus the receiver's expected PSN, 0 when in order) as a log2 histogram, and the most
  * out-of-order packets a receiver held at once.
  *
+ * @param samples       data packets that arrived (summary.json {@code outOfOrder.samples})
+ * @param arrivals      of those, the ones that arrived out of order (degree >= 1; {@code outOfOrder.arrivals})
  * @param log2Histogram bucket 0 counts in-order arrivals; bucket b >= 1 counts degrees in [2^(b-1), 2^b)
  */
-public record OutOfOrder(long samples, long outOfOrderArrivals, long maxDegree, long maxHeld, long[] log2Histogram) {
+public record OutOfOrder(long samples, long arrivals, long maxDegree, long maxHeld, long[] log2Histogram) {
     @Override
     public boolean equals(Object o) {
-        return o instanceof OutOfOrder x && samples == x.samples && outOfOrderArrivals == x.outOfOrderArrivals
+        return o instanceof OutOfOrder x && samples == x.samples && arrivals == x.arrivals
                 && maxDegree == x.maxDegree && maxHeld == x.maxHeld && Arrays.equals(log2Histogram, x.log2Histogram);
     }
 
@@ -23,6 +25,6 @@ public record OutOfOrder(long samples, long outOfOrderArrivals, long maxDegree, 
 
     @Override
     public String toString() {
-        return "OutOfOrder[samples=" + samples + ", outOfOrder=" + outOfOrderArrivals + ", maxDegree=" + maxDegree + ", maxHeld=" + maxHeld + "]";
+        return "OutOfOrder[samples=" + samples + ", arrivals=" + arrivals + ", maxDegree=" + maxDegree + ", maxHeld=" + maxHeld + "]";
     }
 }

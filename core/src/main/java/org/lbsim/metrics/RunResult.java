@@ -6,6 +6,7 @@ import java.util.List;
  * Everything a run measured. Deterministic: the same scenario and seed give an equal result
  * (wall-clock figures are kept apart in {@link #wallTimeMs()} and are not part of summaries).
  *
+ * @param scenarioName        the scenario's {@code name} (summary.json {@code scenarioName}, runs.scenario_name)
  * @param cctPs               completion time of the whole collective (last flow's end), -1 if unfinished
  * @param lowerBoundPs        analytic lower bound of the CCT
  * @param rhoMaxMbps          OFAN App. A per-flow rate under the run's failures (Long.MAX_VALUE if unlimited)
@@ -24,7 +25,7 @@ import java.util.List;
  *                            order; empty for schemes without any)
  */
 public record RunResult(
-        String name,
+        String scenarioName,
         long seed,
         int hosts,
         int flows,
@@ -69,7 +70,7 @@ public record RunResult(
     }
 
     /** CCT increase over the lower bound, in percent; NaN when unfinished. */
-    public double cctIncreasePercent() {
+    public double cctIncreasePct() {
         if (cctPs < 0 || lowerBoundPs <= 0) {
             return Double.NaN;
         }

@@ -204,7 +204,7 @@ public final class PreparedRun {
                 spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),
                 watchdog == null || watchdog.report() == null ? "" : watchdog.report(), transport.nacksSent(), transport.cnpsSent());
         Transport.OutOfOrderStats o = transport.outOfOrder();
-        OutOfOrder ooo = new OutOfOrder(o.samples(), o.outOfOrderArrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
+        OutOfOrder ooo = new OutOfOrder(o.samples(), o.arrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,
                 rhoMaxMbps, FabricCuts.of(topology).oversubscription(), endPs, layerStats, List.copyOf(flowResults), counters, ooo, series,

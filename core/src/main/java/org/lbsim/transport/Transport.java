@@ -172,7 +172,7 @@ public final class Transport implements EventHandler {
             return samples;
         }
 
-        public long outOfOrderArrivals() {
+        public long arrivals() {
             return outOfOrder;
         }
 

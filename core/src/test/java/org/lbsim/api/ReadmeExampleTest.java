@@ -60,7 +60,7 @@ class ReadmeExampleTest {
                     .set("switches.ecn.kminBytes", 50_000).seed(7).run();
             assertThat(r.flowsFinished()).isEqualTo(16);
             String expected = String.format("%-10s CCT %7.2f us, %+.1f %% over the lower bound",
-                    schemes[i], r.cctPs() / 1e6, r.cctIncreasePercent());
+                    schemes[i], r.cctPs() / 1e6, r.cctIncreasePct());
             assertThat(lines.get(i)).isEqualTo(expected);
         }
     }

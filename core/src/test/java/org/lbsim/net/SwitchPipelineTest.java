@@ -214,9 +214,9 @@ class SwitchPipelineTest {
         });
         CheckedRun plain = CheckedRun.of(s, dir);
 
-        assertThat(plain.result().outOfOrder().outOfOrderArrivals()).isZero();
-        assertThat(swapped.result().outOfOrder().outOfOrderArrivals()).as("PSN 2 overtook PSN 1").isEqualTo(1);
-        assertThat(restored.result().outOfOrder().outOfOrderArrivals()).as("the destination ToR undid the swap").isZero();
+        assertThat(plain.result().outOfOrder().arrivals()).isZero();
+        assertThat(swapped.result().outOfOrder().arrivals()).as("PSN 2 overtook PSN 1").isEqualTo(1);
+        assertThat(restored.result().outOfOrder().arrivals()).as("the destination ToR undid the swap").isZero();
         assertThat(reorder[0].maxHeld).isEqualTo(1);
         assertThat(restored.prepared().network().held()).isZero();
         assertThat(restored.result().flowResults().get(0).finished()).isTrue();

@@ -150,7 +150,7 @@ class FailuresDuringRunTest {
         RunResult r = run.result();
         List<FailureEventStats> ev = r.failureEvents();
         assertThat(ev).extracting(FailureEventStats::action).containsExactly("down", "up"); // sorted by time
-        assertThat(ev).extracting(FailureEventStats::index).containsExactly(1, 0);
+        assertThat(ev).extracting(FailureEventStats::event).containsExactly(1, 0);
         assertThat(ev.get(0).convergedAtPs()).isEqualTo(Time.us(3) + Math.round(rttsNs * 1000));
         assertThat(ev.get(1).convergedAtPs()).isEqualTo(Time.us(8) + Math.round(rttsNs * 1000));
         assertThat(ev.get(1).lostAtEvent()).isZero();
@@ -236,7 +236,7 @@ class FailuresDuringRunTest {
         // 32 switch-to-switch links failing every 60 us on average: several failures within a ~15 us run
         String msg = a.failureEvents().stream().map(e -> e.target() + " " + e.action() + " @" + e.atPs()).toList().toString();
         assertThat(a.failureEvents()).as(msg).hasSizeGreaterThan(2);
-        assertThat(a.failureEvents()).as(msg).allMatch(e -> e.index() == -1);
+        assertThat(a.failureEvents()).as(msg).allMatch(e -> e.event() == -1);
         assertThat(a.failureEvents()).extracting(FailureEventStats::atPs).isSorted();
         assertThat(a.flowsFinished()).isEqualTo(a.flows());
         Scenario other = new Scenario(s.name(), 12, s.topology(), s.packets(), s.switches(), s.loadBalancing(), s.congestionControl(), s.lossRecovery(),

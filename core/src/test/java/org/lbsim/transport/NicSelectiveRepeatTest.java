@@ -48,7 +48,7 @@ class NicSelectiveRepeatTest {
         FlowResult f = r.flowResults().get(0);
         ReceiverQp receiver = run.prepared().transport().receiverOf(0);
         Dcqcn cc = (Dcqcn) run.prepared().transport().senderOf(0).congestionControl();
-        long behindTheHole = r.outOfOrder().outOfOrderArrivals();
+        long behindTheHole = r.outOfOrder().arrivals();
         String counts = "out-of-order arrivals " + behindTheHole + ", NACKs " + receiver.nacks() + ", retransmissions " + f.retransmissions()
                 + ", packets sent " + f.packetsSent() + ", DCQCN cuts " + cc.cuts();
 

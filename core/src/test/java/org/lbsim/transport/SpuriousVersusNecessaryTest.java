@@ -87,7 +87,7 @@ class SpuriousVersusNecessaryTest {
         RunResult r = run.result();
         long sent = r.flowResults().stream().mapToLong(FlowResult::packetsSent).sum();
         String measured = "retransmissions " + r.counters().retransmissions() + " of " + sent + " packets sent, spurious "
-                + r.counters().spuriousRetransmissions() + ", out-of-order arrivals " + r.outOfOrder().outOfOrderArrivals();
+                + r.counters().spuriousRetransmissions() + ", out-of-order arrivals " + r.outOfOrder().arrivals();
 
         assertThat(r.flowsFinished()).as(measured).isEqualTo(16);
         assertThat(r.counters().dropped()).as(measured).isZero();

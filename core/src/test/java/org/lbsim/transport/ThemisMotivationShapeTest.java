@@ -83,7 +83,7 @@ class ThemisMotivationShapeTest {
             assertThat(r.counters().dropped()).as("lossless; " + measured).isZero();
         }
         // per-flow ECMP: one path per flow, nothing out of order, nothing resent
-        assertThat(ecmp.outOfOrder().outOfOrderArrivals()).as(measured).isZero();
+        assertThat(ecmp.outOfOrder().arrivals()).as(measured).isZero();
         assertThat(ecmp.counters().retransmissions()).as(measured).isZero();
         // spraying without NACK cuts: the senders stay fast and a sizeable share is resent for nothing
         assertThat(spuriousShare(cutOnCnpOnly)).as(measured).isGreaterThan(0.02);

@@ -8,16 +8,17 @@ import java.util.Map;
 /**
  * Progress of a sweep. On a terminal: one line rewritten in place (count, rate, ETA, the last run
  * finished and its wall time, the runs under way and how long each has been running), refreshed
- * every {@link #TERMINAL_REFRESH_NS} while runs go on. Otherwise (a CI log, a pipe): a plain line at
- * most every {@code intervalMs} and one at the end, so a long sweep leaves a handful of lines.
- * Thread-safe: workers report the runs they start, the sweep's writer thread those it recorded.
+ * every {@link #TERMINAL_REFRESH_NS} while runs go on. Otherwise (a file, a pipe, a CI log): one
+ * plain line per finished run, as it is recorded (count, ETA, the run, its wall time and its point);
+ * no carriage return or other control character, so the file reads (and greps)
+ * as a list of runs. Thread-safe: workers report the runs they start, the sweep's writer thread
+ * those it recorded.
  */
 final class Progress {
     private static final long TERMINAL_REFRESH_NS = 200_000_000L;
 
     private final PrintStream out;
     private final boolean terminal;
-    private final long intervalNs;
     private final String label;
     private final int total;
     private final int alreadyDone;
@@ -37,10 +38,9 @@ final class Progress {
      * @param total       runs of the sweep, including those already recorded
      * @param alreadyDone runs recorded by an earlier invocation (not counted in the rate)
      */
-    Progress(PrintStream out, boolean terminal, long intervalMs, String label, int total, int alreadyDone) {
+    Progress(PrintStream out, boolean terminal, String label, int total, int alreadyDone) {
         this.out = out;
         this.terminal = terminal;
-        this.intervalNs = intervalMs * 1_000_000L;
         this.label = label;
         this.total = total;
         this.alreadyDone = alreadyDone;
@@ -81,20 +81,37 @@ final class Progress {
         running.remove(runId);
     }
 
-    /** A run was recorded; {@code wallMs} is its own simulation time. */
-    synchronized void runDone(String runId, long wallMs) {
+    /**
+     * A run was recorded; {@code wallMs} is its own simulation time, {@code point} what it ran
+     * ({@code point 3 (loadBalancing.type=ecmp)}).
+     */
+    synchronized void runDone(String runId, String point, long wallMs) {
         running.remove(runId);
         lastRun = runId;
         lastRunMs = wallMs;
         runMsSum += wallMs;
         done++;
-        maybePrint();
+        if (terminal) {
+            maybePrint();
+        } else {
+            printLine(line(System.nanoTime()) + "; " + runId + " in " + duration(wallMs / 1000.0) + ": " + point);
+        }
     }
 
-    synchronized void runFailed(String runId) {
+    synchronized void runFailed(String runId, String point) {
         running.remove(runId);
         failed++;
-        maybePrint();
+        if (terminal) {
+            maybePrint();
+        } else {
+            printLine(line(System.nanoTime()) + "; " + runId + " failed (stderr says why): " + point);
+        }
+    }
+
+    private void printLine(String line) {
+        lastPrintNs = System.nanoTime();
+        out.println(line);
+        out.flush();
     }
 
     /** A message on its own line (a failed run), without breaking the terminal's progress line. */
@@ -110,18 +127,21 @@ final class Progress {
 
     private void maybePrint() {
         long now = System.nanoTime();
-        if (now - lastPrintNs >= (terminal ? TERMINAL_REFRESH_NS : intervalNs)) {
+        if (now - lastPrintNs >= TERMINAL_REFRESH_NS) {
             print(now);
         }
     }
 
-    /** The final state; ends the terminal line. */
+    /** The final state; ends the terminal line. Off a terminal, only when no run finished (the last run's line says it all). */
     synchronized void finish() {
         if (ticker != null) {
             ticker.interrupt();
             ticker = null;
         }
         running.clear();
+        if (!terminal && done + failed > 0) {
+            return; // the last run's line already gave the final count and the elapsed time
+        }
         print(System.nanoTime());
         if (terminal) {
             out.println();
@@ -175,6 +195,25 @@ final class Progress {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * Whether standard output is a terminal (not a file or a pipe): JDK 17's {@code System.console()}
+     * is null unless stdin and stdout are both terminals; from JDK 22 on it may be a console even when
+     * redirected, and {@code Console.isTerminal()} (looked up, as lbsim builds for 17) says which.
+     */
+    static boolean stdoutIsTerminal() {
+        java.io.Console c = System.console();
+        if (c == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+        } catch (NoSuchMethodException e) {
+            return true; // before JDK 22: a console is a terminal
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
     }
 
     /** 42s, 3m05s, 2h07m. */

@@ -17,7 +17,8 @@ import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.UserError;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Write one self-contained HTML page (inline CSS and SVG figures, no script, nothing fetched; docs/reports.md).",
+        description = {"Write one self-contained HTML page (inline CSS and SVG figures, no script, nothing fetched; docs/reports.md); " +
+                    "--interactive adds zoom and hover, still offline.",
                 "For a run folder: the scenario, summary tables (CCT, bound, counters, queues and drops per " +
                     "layer) and figures (CDFs, queue, rate and goodput series).",
                 "For a results database (or a sweep folder holding results.duckdb): one section per sweep " +
@@ -27,7 +28,8 @@ import org.lbsim.cli.UserError;
         footer = {"",
                 "Examples:",
                 "  lbsim report sweeps/schemes/results.duckdb",
-                "  lbsim report runs/quickstart --out quickstart.html"})
+                "  lbsim report runs/quickstart --out quickstart.html",
+                "  lbsim report sweeps/schemes --interactive"})
 public final class ReportCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -42,6 +44,11 @@ public final class ReportCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print nothing on success.")
     boolean quiet;
 
+    @Option(names = "--interactive",
+            description = "Also draw every figure with zoom and hover (uPlot, about 50 KB, inlined: still offline, from file://), "
+                    + "from the same CSV as the figure folder's; a checkbox in the page switches back to the static figures, which are what prints.")
+    boolean interactive;
+
     @Override
     public Integer call() {
         ReportInputs in = ReportInputs.of(input);
@@ -51,14 +58,14 @@ public final class ReportCommand implements Callable<Integer> {
         try {
             if (in.isRun()) {
                 target = out != null ? out : in.runFolder().resolve("report.html");
-                page = HtmlReport.runPage(RunData.fromFolder(in.runFolder(), input.toString()), generator, figuresDir(target));
+                page = HtmlReport.runPage(RunData.fromFolder(in.runFolder(), input.toString()), generator, figuresDir(target), interactive);
             } else {
                 Path parent = in.database().toAbsolutePath().getParent();
                 target = out != null ? out : parent.resolve("report.html");
                 try (ResultsReader db = ResultsReader.open(in.database(), in.database().toString())) {
                     List<String> sweeps = db.sweeps();
                     String title = sweeps.size() == 1 && sweeps.get(0) != null ? "sweep " + sweeps.get(0) : in.database().getFileName().toString();
-                    page = HtmlReport.databasePage(db, title, generator, "", figuresDir(target));
+                    page = HtmlReport.databasePage(db, title, generator, "", figuresDir(target), interactive);
                 }
             }
         } catch (PlotException e) {

@@ -40,7 +40,8 @@ import org.lbsim.cli.files.Yaml;
         footer = {"",
                 "Examples:",
                 "  lbsim reproduce --list",
-                "  lbsim reproduce fig1 --quick --out /tmp/fig1"})
+                "  lbsim reproduce fig1 --quick --out /tmp/fig1",
+                "  lbsim reproduce fig1 --quick --interactive"})
 public final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
@@ -62,6 +63,9 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: reproductions/NAME or NAME-quick); reused to resume.")
     Path out;
+
+    @Option(names = "--interactive", description = "report.html also draws its figures with zoom and hover (as 'lbsim report --interactive').")
+    boolean interactive;
 
     public static List<String> names() {
         String index = resource("reproduce/index.txt").orElse("");
@@ -206,7 +210,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         try (org.lbsim.cli.plot.ResultsReader r = org.lbsim.cli.plot.ResultsReader.open(db, db.toString())) {
             Path page = dir.resolve("report.html");
             org.lbsim.cli.report.HtmlReport.Page html = org.lbsim.cli.report.HtmlReport.databasePage(r, title, "lbsim " + BuildInfo.version(),
-                    preface, ReportCommand.figuresDir(page));
+                    preface, ReportCommand.figuresDir(page), interactive);
             ReportInputs.writeAtomically(page, html.html(), page.toString());
             ReportCommand.writeFigures(html, page);
         } catch (RuntimeException e) {

@@ -83,7 +83,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunResult result;
         // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
-        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && System.console() != null && main.out == System.out)) {
+        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && main.out == System.out)) {
             result = loaded.prepared().run(wall);
         }
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started));
@@ -141,7 +141,7 @@ public final class RunCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
         o.printf(Locale.ROOT, "ending       %s%s%n", r.ending(), r.completed() ? "" : ": " + r.endingDetail());
         o.printf(Locale.ROOT, "CCT          %s%n", PreparedRun.formatPs(r.cctPs()));
-        double inc = r.cctIncreasePercent();
+        double inc = r.cctIncreasePct();
         o.printf(Locale.ROOT, "lower bound  %s%s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
                 Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc),
                 r.oversubscribed() ? ", counts the " + ratio(r) + ":1 oversubscribed uplinks" : "");

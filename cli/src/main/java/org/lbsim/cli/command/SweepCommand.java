@@ -103,10 +103,6 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             description = "Stop each run after S seconds of wall-clock time (recorded as ended by the wall limit). Default: no limit.")
     Double maxWallSeconds;
 
-    @Option(names = "--progress-interval-ms", hidden = true, defaultValue = "10000",
-            description = "Least time between two progress lines when not on a terminal.")
-    long progressIntervalMs;
-
     static final String LOCAL = "local";
     static final String SPARK_HINT = "the Spark engine is not on the class path: run the sweep with ./lbsim-spark (it builds the spark module),"
             + " or spark-submit as docs/sweeps.md 'Sweeps on Spark' shows";
@@ -328,9 +324,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         }
         store.addColumns(columnSets);
 
-        boolean terminal = System.console() != null && main.out == System.out;
-        Progress progress = new Progress(quiet ? nullStream() : main.out, terminal && !quiet, progressIntervalMs, "sweep " + sweep.name,
-                all.size(), already);
+        boolean terminal = Progress.stdoutIsTerminal() && main.out == System.out;
+        Progress progress = new Progress(quiet ? nullStream() : main.out, terminal && !quiet, "sweep " + sweep.name, all.size(), already);
         if (!quiet) {
             String counts = String.format(Locale.ROOT, "sweep %s: %d point%s x %d seed%s = %d runs", sweep.name, sweep.points.size(),
                     sweep.points.size() == 1 ? "" : "s", sweep.seeds, sweep.seeds == 1 ? "" : "s", all.size());
@@ -418,7 +413,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 if (d.error() != null) {
                     failures.add(d);
                     progress.message(main.err, failureLine(sweep, d));
-                    progress.runFailed(d.job().runId());
+                    progress.runFailed(d.job().runId(), d.job().point().describe());
                     continue;
                 }
                 writing.lock();
@@ -435,7 +430,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 } finally {
                     writing.unlock();
                 }
-                progress.runDone(d.job().runId(), d.result().wallTimeMs());
+                progress.runDone(d.job().runId(), d.job().point().describe(), d.result().wallTimeMs());
             }
         } finally {
             try {

@@ -176,7 +176,7 @@ public final class RunFolder {
     /** Everything deterministic a run measured: no wall time, dates or paths. */
     public static Map<String, Object> summary(RunResult r) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("scenarioName", r.name());
+        m.put("scenarioName", r.scenarioName());
         m.put("seed", r.seed());
         m.put("hosts", r.hosts());
         m.put("flows", r.flows());
@@ -184,7 +184,7 @@ public final class RunFolder {
         m.put("cctPs", r.cctPs());
         m.put("cctUs", r.cctPs() < 0 ? null : BigDecimal.valueOf(r.cctPs(), 6));
         m.put("lowerBoundPs", r.lowerBoundPs());
-        m.put("cctIncreasePct", Json.decimal(r.cctIncreasePercent(), 4));
+        m.put("cctIncreasePct", Json.decimal(r.cctIncreasePct(), 4));
         m.put("rhoMaxMbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
         if (r.oversubscribed()) {
             // only oversubscribed fabrics carry these keys, so every other summary stays as it was
@@ -213,7 +213,7 @@ public final class RunFolder {
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
         ooo.put("samples", o.samples());
-        ooo.put("arrivals", o.outOfOrderArrivals());
+        ooo.put("arrivals", o.arrivals());
         ooo.put("maxDegree", o.maxDegree());
         ooo.put("maxHeld", o.maxHeld());
         m.put("outOfOrder", ooo);
@@ -224,7 +224,7 @@ public final class RunFolder {
             List<Object> events = new ArrayList<>();
             for (FailureEventStats e : r.failureEvents()) {
                 Map<String, Object> em = new LinkedHashMap<>();
-                em.put("event", e.index());
+                em.put("event", e.event());
                 em.put("target", e.target());
                 em.put("action", e.action());
                 em.put("atPs", e.atPs());

@@ -308,7 +308,8 @@ public final class Charts {
         XYPlot plot = new XYPlot(data, numberAxis("simulated time (\u00b5s)", false, false), numberAxis(yTitle, true, false),
                 lines(drawable.size(), 1.4f));
         JFreeChart c = chart(title, plot, drawable.size() > 1, null);
-        return new Figure(name, c, size.width(), size.height(), "", csv.text());
+        return new Figure(name, c, size.width(), size.height(), "", csv.text(),
+                Figure.Spec.of(title, Figure.Kind.LINE, "series", "time_us", yTitle, "simulated time (\u00b5s)", yTitle, false, false));
     }
 
     /**
@@ -352,7 +353,8 @@ public final class Charts {
         NumberAxis y = numberAxis("fraction \u2264 x", true, false);
         y.setRange(0, 1.02);
         XYPlot plot = new XYPlot(data, x, y, lines(data.getSeriesCount(), 1.6f));
-        return new Figure(name, chart(title, plot, true, null), size.width(), size.height(), "", csv.text());
+        return new Figure(name, chart(title, plot, true, null), size.width(), size.height(), "", csv.text(),
+                Figure.Spec.of(title, Figure.Kind.STEP, "series", xTitle, "fraction_at_most_x", xTitle, "fraction \u2264 x", log, false));
     }
 
     /**
@@ -372,8 +374,10 @@ public final class Charts {
         }
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         Csv csv = new Csv("degree_at_most", "fraction_of_arrivals");
+        List<String> categories = new ArrayList<>();
         for (int b = 0; b < n; b++) {
             String label = Labels.number((1L << b) - 1);
+            categories.add(label);
             data.addValue(d[1][b], "data packets", label);
             csv.row(label, d[1][b]);
         }
@@ -384,7 +388,11 @@ public final class Charts {
         r.setSeriesPaint(0, color(0));
         r.setSeriesShape(0, shape(0));
         CategoryPlot plot = new CategoryPlot(data, x, y, r);
-        return new Figure(name, chart(title, plot, false, null), size.width(), size.height(), "", csv.text());
+        String xTitle = "out-of-order degree d (packets ahead of the expected PSN)";
+        String yTitle = "fraction of arrivals with degree \u2264 d";
+        return new Figure(name, chart(title, plot, false, null), size.width(), size.height(), "", csv.text(),
+                new Figure.Spec(title, Figure.Kind.LINE_POINTS, null, "degree_at_most", "fraction_of_arrivals", null, null, xTitle, yTitle,
+                        false, false, categories, Double.NaN, "", Map.of(), Map.of()));
     }
 
     /** A category axis that labels every category, rotated or over two lines when they do not fit side by side. */
@@ -425,6 +433,8 @@ public final class Charts {
         Csv csv = new Csv("group", data.xTitle(), "runs", "mean", "ci95_low", "ci95_high", "stddev", "min", "max");
         Plot plot;
         List<String> fitNotes = new ArrayList<>();
+        Map<String, String> legendOf = new java.util.LinkedHashMap<>();
+        Map<String, Figure.Spec.Fit> fitOfGroup = new java.util.LinkedHashMap<>();
         if (!data.numericX()) {
             DefaultStatisticalCategoryDataset ds = new DefaultStatisticalCategoryDataset();
             for (Map.Entry<String, List<Grouped.Cell>> g : data.groups().entrySet()) {
@@ -444,6 +454,26 @@ public final class Charts {
             }
             CategoryAxis x = categoryAxis(data.xTitle(), data.categories(), o.width());
             ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
+            if (logY) {
+                // ranged over the means and the interval ends above 0 only: an interval reaching 0 or below runs off the
+                // bottom of the axis instead of stretching it down to its smallest value (1e-12, ten empty decades)
+                double lo = Double.POSITIVE_INFINITY;
+                double hi = 0;
+                for (List<Grouped.Cell> cells : data.groups().values()) {
+                    for (Grouped.Cell cell : cells) {
+                        double mean = cell.y().mean();
+                        if (mean <= 0) {
+                            continue;
+                        }
+                        double half = bars ? halfWidth(cell.y(), o.errorBars()) : Double.NaN;
+                        lo = Math.min(lo, !Double.isNaN(half) && mean - half > 0 ? mean - half : mean);
+                        hi = Math.max(hi, Double.isNaN(half) ? mean : mean + half);
+                    }
+                }
+                if (hi > 0) {
+                    y.setRange(lo / 1.5, hi * 1.5);
+                }
+            }
             // grouped bars, as the papers draw them; on a log axis they rise from its lower bound
             StatisticalBarRenderer r = new StatisticalBarRenderer();
             r.setBarPainter(new StandardBarPainter());
@@ -477,13 +507,18 @@ public final class Charts {
                     double[][] p = fitPoints(data, g.getKey(), o.capY());
                     long distinct = Arrays.stream(p[0]).filter(v -> v > 0).distinct().count();
                     Stats.PowerFit fit = distinct >= MIN_FIT_POINTS ? Stats.powerFit(p[0], p[1]) : null;
+                    String plain = key;
                     if (fit == null) {
-                        key += " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
+                        boolean allCapped = distinct == 0 && capped && data.points(g.getKey())[0].length > 0;
+                        key += allCapped ? " (no fit: every value at the cap)" : " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
+                        legendOf.put(plain, key);
                         fitNotes.add(groupLabel(g.getKey(), groups) + ": " + distinct + " x values" + (capped ? " below the cap" : ""));
                     } else {
                         key += String.format(Locale.ROOT, " (slope %.2f)", fit.slope());
                         double lo = Arrays.stream(p[0]).filter(v -> v > 0).min().orElseThrow();
                         double hi = Arrays.stream(p[0]).max().orElseThrow();
+                        legendOf.put(plain, key);
+                        fitOfGroup.put(plain, new Figure.Spec.Fit(fit.prefactor(), fit.slope(), lo, hi));
                         XYSeries f = new XYSeries(HIDDEN_FIT + key, false, true);
                         int n = 40;
                         for (int k = 0; k < n; k++) {
@@ -566,7 +601,12 @@ public final class Charts {
         }
         boolean legend = !(groups == 1 && data.groups().containsKey("") && !o.fit());
         JFreeChart c = chart(o.title(), plot, legend, String.join("; ", caption) + ".");
-        return new Figure(name, c, o.width(), o.height(), String.join("; ", caption) + ".", csv.text());
+        boolean ci = bars && o.errorBars() == ErrorBars.CI95; // the CSV holds the 95 % interval; other bars: static figure only
+        Figure.Spec spec = new Figure.Spec(o.title(), data.numericX() ? Figure.Kind.LINE_POINTS : Figure.Kind.BARS, "group", data.xTitle(), "mean",
+                ci ? "ci95_low" : null, ci ? "ci95_high" : null, data.xTitle(), data.yTitle(), logX, logY,
+                data.numericX() ? List.of() : data.categories().stream().map(String::valueOf).toList(), capped ? o.capY() : Double.NaN,
+                o.capLabel(), legendOf, fitOfGroup);
+        return new Figure(name, c, o.width(), o.height(), String.join("; ", caption) + ".", csv.text(), spec);
     }
 
     /** Series of the fit lines: never in the legend, named apart from the data. */

@@ -27,14 +27,56 @@ public final class Figure {
     private final int height;
     private final String caption;
     private final String csv;
+    private final Spec spec;
 
-    Figure(String name, JFreeChart chart, int width, int height, String caption, String csv) {
+    Figure(String name, JFreeChart chart, int width, int height, String caption, String csv, Spec spec) {
         this.name = name;
         this.chart = chart;
         this.width = width;
         this.height = height;
         this.caption = caption;
         this.csv = csv;
+        this.spec = spec;
+    }
+
+    /** How a figure is drawn. */
+    public enum Kind {
+        /** straight lines between the points */
+        LINE,
+        /** lines with a marker at each point (means of a sweep) */
+        LINE_POINTS,
+        /** a step function, flat up to the next point (an empirical CDF) */
+        STEP,
+        /** grouped bars, one per series in each category */
+        BARS
+    }
+
+    /**
+     * How the CSV behind a figure is drawn, so a page can draw it again from that CSV alone (the
+     * interactive figures of {@code lbsim report --interactive}): which columns hold the series
+     * name (null: one series), x, y and the error bar ends (null: none), the axes and the
+     * categories in order (empty: numeric x). {@code capY} NaN: no cap marked. {@code legend}: a
+     * series' legend entry where it is not its name (a fitted slope); {@code fits}: per series the
+     * power law drawn dashed over it.
+     */
+    public record Spec(String title, Kind kind, String seriesColumn, String xColumn, String yColumn, String lowColumn, String highColumn,
+                       String xTitle, String yTitle, boolean logX, boolean logY, java.util.List<String> categories, double capY,
+                       String capLabel, java.util.Map<String, String> legend, java.util.Map<String, Fit> fits) {
+        /** A spec without error bars, categories or cap. */
+        static Spec of(String title, Kind kind, String seriesColumn, String xColumn, String yColumn, String xTitle, String yTitle,
+                       boolean logX, boolean logY) {
+            return new Spec(title, kind, seriesColumn, xColumn, yColumn, null, null, xTitle, yTitle, logX, logY, java.util.List.of(),
+                    Double.NaN, "", java.util.Map.of(), java.util.Map.of());
+        }
+
+        /** y = prefactor * x^slope, drawn from fromX to toX. */
+        public record Fit(double prefactor, double slope, double fromX, double toX) {
+        }
+
+        /** Whether x is a category axis. */
+        public boolean categorical() {
+            return !categories.isEmpty();
+        }
     }
 
     /** A short file-name-safe identifier, such as {@code fct-cdf}. */
@@ -54,6 +96,11 @@ public final class Figure {
     /** The data drawn, as CSV with a header line. */
     public String csv() {
         return csv;
+    }
+
+    /** How {@link #csv()} is drawn: columns, chart kind, axes. */
+    public Spec spec() {
+        return spec;
     }
 
     public JFreeChart chart() {

@@ -32,6 +32,16 @@ final class LabelledLogAxis extends LogAxis {
         setMinorTickMarksVisible(false);
     }
 
+    /**
+     * A value at or below 0 has no place on a log axis (JFreeChart maps it to NaN, and a whisker to
+     * NaN is drawn off the top): such a value, the lower end of a mean's confidence interval, is
+     * drawn at the axis's lower end, so its whisker runs to the bottom of the plot.
+     */
+    @Override
+    public double valueToJava2D(double value, Rectangle2D area, RectangleEdge edge) {
+        return super.valueToJava2D(value > 0 ? value : getLowerBound(), area, edge);
+    }
+
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public List refreshTicks(Graphics2D g2, AxisState state, Rectangle2D dataArea, RectangleEdge edge) {

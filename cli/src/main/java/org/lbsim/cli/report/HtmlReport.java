@@ -22,6 +22,8 @@ import org.lbsim.metrics.TimeSeries;
  * One self-contained HTML page: inline CSS, figures as inline SVG, no script, no fetch of anything
  * (a Content-Security-Policy forbids it, so a mistake shows up as a console error rather than a
  * silent request). Same input, same bytes: nothing depends on the clock or the machine.
+ * Interactive pages ({@link InteractiveFigures}) add uPlot and a script that draws each figure again
+ * from its CSV (embedded in the page); the policy then allows those two inline scripts by hash only.
  */
 public final class HtmlReport {
     /** Single runs of a database shown in full (each with its figures); the others only in the table. */
@@ -66,16 +68,33 @@ public final class HtmlReport {
             summary{cursor:pointer;font-weight:600}
             footer{margin-top:36px;color:var(--muted);font-size:13px}
             """;
+    /** Interactive pages: the chart replaces the SVG on screen once drawn; the SVG prints. */
+    private static final String INTERACTIVE_CSS = """
+            .toggle{display:inline-block;margin-top:6px;color:var(--muted);font-size:13.5px}
+            figure.live>svg{display:none}
+            .chart-caption{display:none;color:var(--muted);font-size:12.5px;font-style:italic;margin:2px 6px}
+            figure.live .chart-caption{display:block}
+            body.static-figures figure.live .chart-caption{display:none}
+            .chart .uplot{width:100%}
+            .chart .u-title{font-size:15px}
+            .chart .u-legend{font-size:12.5px}
+            body.static-figures figure.live>svg{display:block}
+            body.static-figures figure.live .chart{display:none}
+            @media print{figure.live>svg{display:block!important}figure.live .chart,figure.live .chart-caption,.toggle{display:none!important}}
+            """;
 
     private final StringBuilder body = new StringBuilder();
     private final List<String[]> toc = new ArrayList<>();
     private final Map<String, Figure> drawn = new LinkedHashMap<>();
     /** Folder (relative to the page) the figures' SVG and CSV files are written to; null: none written. */
     private final String figuresDir;
+    /** Whether figures are also drawn interactively (uPlot, from their CSV). */
+    private final boolean interactive;
     private int figures;
 
-    private HtmlReport(String figuresDir) {
+    private HtmlReport(String figuresDir, boolean interactive) {
         this.figuresDir = figuresDir;
+        this.interactive = interactive;
     }
 
     /** A page and its figures by file stem ({@code fig-3-fct-cdf}), to be written into the page's figure folder. */
@@ -97,7 +116,12 @@ public final class HtmlReport {
 
     /** The report of one run, each figure's caption linking to its SVG and CSV in {@code figuresDir} (relative to the page). */
     public static Page runPage(RunData run, String generator, String figuresDir) {
-        HtmlReport r = new HtmlReport(figuresDir);
+        return runPage(run, generator, figuresDir, false);
+    }
+
+    /** As {@link #runPage(RunData, String, String)}; {@code interactive}: zoom and hover on every figure (uPlot inlined). */
+    public static Page runPage(RunData run, String generator, String figuresDir, boolean interactive) {
+        HtmlReport r = new HtmlReport(figuresDir, interactive);
         r.run(run, "", true);
         return new Page(r.page("lbsim report: " + run.title(), subtitle(run), generator), r.drawn);
     }
@@ -120,7 +144,13 @@ public final class HtmlReport {
      * to its SVG and CSV in {@code figuresDir} (relative to the page; null: no links).
      */
     public static Page databasePage(ResultsReader db, String title, String generator, String prefaceMarkdown, String figuresDir) {
-        HtmlReport r = new HtmlReport(figuresDir);
+        return databasePage(db, title, generator, prefaceMarkdown, figuresDir, false);
+    }
+
+    /** As {@link #databasePage(ResultsReader, String, String, String, String)}; {@code interactive}: zoom and hover (uPlot inlined). */
+    public static Page databasePage(ResultsReader db, String title, String generator, String prefaceMarkdown, String figuresDir,
+                                    boolean interactive) {
+        HtmlReport r = new HtmlReport(figuresDir, interactive);
         if (!prefaceMarkdown.isBlank()) {
             r.section("h2", "paper", "The paper and lbsim", true);
             r.body.append("<div class=\"preface\">\n").append(Markdown.toHtml(prefaceMarkdown)).append("</div>\n");
@@ -146,13 +176,25 @@ public final class HtmlReport {
     }
 
     private String page(String title, String subtitle, String generator) {
-        StringBuilder p = new StringBuilder(body.length() + 4096);
+        boolean live = interactive && figures > 0;
+        InteractiveFigures js = live ? InteractiveFigures.get() : null;
+        StringBuilder p = new StringBuilder(body.length() + (live ? 80_000 : 4096));
         p.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
-                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
+                .append("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:")
+                .append(live ? "; " + js.scriptSrc() : "").append("\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<meta name=\"generator\" content=\"").append(esc(generator)).append("\">\n")
-                .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n")
+                .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(CSS);
+        if (live) {
+            p.append(js.libraryCss).append('\n').append(INTERACTIVE_CSS);
+        }
+        p.append("</style>\n</head>\n<body>\n<main>\n")
                 .append("<header>\n<h1>").append(esc(title)).append("</h1>\n<p class=\"sub\">").append(subtitle).append("</p>\n");
+        if (live) {
+            p.append("<label class=\"toggle\"><input type=\"checkbox\" id=\"interactive-toggle\" checked> interactive figures (uPlot ")
+                    .append(esc(js.version)).append("): drag to zoom, double-click to reset, hover for values, click a legend entry to hide it;")
+                    .append(" unticked: the static figures, as printed</label>\n");
+        }
         if (toc.size() > 1) {
             p.append("<nav><ul>\n");
             for (String[] t : toc) {
@@ -162,7 +204,11 @@ public final class HtmlReport {
         }
         p.append("</header>\n").append(body)
                 .append("<footer>Written by ").append(esc(generator)).append(". Sweep figures: mean over the runs (seeds) of a point; bars: 95 % confidence interval of the mean (Student t), as each caption says.")
-                .append(" Times in \u00b5s, queues in KB (1000 bytes); drops, retransmissions and queues in sweep tables are means over the runs.</footer>\n</main>\n</body>\n</html>\n");
+                .append(" Times in \u00b5s, queues in KB (1000 bytes); drops, retransmissions and queues in sweep tables are means over the runs.</footer>\n</main>\n");
+        if (live) {
+            p.append("<script>").append(js.library).append("</script>\n<script>").append(js.figuresJs).append("</script>\n");
+        }
+        p.append("</body>\n</html>\n");
         return p.toString();
     }
 
@@ -299,8 +345,19 @@ public final class HtmlReport {
             figures++;
             String stem = "fig-" + figures + "-" + f.name();
             drawn.put(stem, f);
-            body.append("<figure id=\"fig-").append(figures).append("\" data-name=\"").append(esc(f.name())).append("\">")
-                    .append(f.svgElement("f" + figures + "-"));
+            body.append("<figure id=\"fig-").append(figures).append("\" data-name=\"").append(esc(f.name())).append('"');
+            if (interactive) {
+                body.append(" data-chart=\"").append(esc(InteractiveFigures.specJson(f.spec()))).append('"');
+            }
+            body.append('>').append(f.svgElement("f" + figures + "-"));
+            if (interactive) {
+                // the same CSV as the figure folder's fig-N-NAME.csv; figures.js draws it
+                body.append("<div class=\"chart\"></div>");
+                if (!f.caption().isEmpty()) {
+                    body.append("<p class=\"chart-caption\">").append(esc(f.caption())).append("</p>"); // the SVG draws it inside
+                }
+                body.append("<pre class=\"figure-csv\" hidden>").append(esc(f.csv())).append("</pre>");
+            }
             List<String> cap = new ArrayList<>(); // the figure draws its own caption (what the bars are)
             if (figuresDir != null) {
                 String base = esc(figuresDir + "/" + stem);

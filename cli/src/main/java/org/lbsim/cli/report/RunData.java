@@ -110,14 +110,14 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
     /** From a run in memory. */
     public static RunData of(String title, String scenarioYaml, RunResult r, Map<String, Object> meta) {
         Map<String, Object> s = new LinkedHashMap<>();
-        s.put("scenario_name", r.name());
+        s.put("scenario_name", r.scenarioName());
         s.put("seed", r.seed());
         s.put("hosts", r.hosts());
         s.put("flows", r.flows());
         s.put("flows_finished", r.flowsFinished());
         s.put("cct_ps", r.cctPs());
         s.put("lower_bound_ps", r.lowerBoundPs());
-        s.put("cct_increase_pct", Double.isNaN(r.cctIncreasePercent()) ? null : r.cctIncreasePercent());
+        s.put("cct_increase_pct", Double.isNaN(r.cctIncreasePct()) ? null : r.cctIncreasePct());
         s.put("rho_max_mbps", r.rhoMaxMbps() == Long.MAX_VALUE ? null : r.rhoMaxMbps());
         s.put("simulated_ps", r.simulatedPs());
         List<String> notes = new ArrayList<>();
@@ -133,7 +133,7 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         OutOfOrder o = r.outOfOrder();
         Map<String, Object> ooo = new LinkedHashMap<>();
         ooo.put("ooo_samples", o.samples());
-        ooo.put("ooo_arrivals", o.outOfOrderArrivals());
+        ooo.put("ooo_arrivals", o.arrivals());
         ooo.put("ooo_max_degree", o.maxDegree());
         ooo.put("ooo_max_held", o.maxHeld());
         double[] fct = r.flowResults().stream().filter(FlowResult::finished).mapToDouble(FlowResult::fctPs).toArray();

@@ -426,7 +426,7 @@ public final class ResultsStore implements AutoCloseable {
         ps.setInt(i++, res.flowsFinished());
         ps.setLong(i++, res.cctPs());
         ps.setLong(i++, res.lowerBoundPs());
-        double inc = res.cctIncreasePercent();
+        double inc = res.cctIncreasePct();
         if (Double.isFinite(inc)) {
             ps.setDouble(i++, inc);
         } else {
@@ -451,7 +451,7 @@ public final class ResultsStore implements AutoCloseable {
         ps.setString(i++, c.pfcDeadlock() == null ? "" : c.pfcDeadlock());
         ps.setLong(i++, o.maxDegree());
         ps.setLong(i++, o.maxHeld());
-        ps.setLong(i++, o.outOfOrderArrivals());
+        ps.setLong(i++, o.arrivals());
         ps.setLong(i++, res.wallTimeMs());
         setNullable(ps, i++, r.lbsimVersion());
         setNullable(ps, i++, r.gitCommit());
@@ -555,7 +555,7 @@ public final class ResultsStore implements AutoCloseable {
         if (!res.failureEvents().isEmpty()) {
             try (DuckDBAppender a = dc.createAppender(DuckDBConnection.DEFAULT_SCHEMA, "failure_events")) {
                 for (org.lbsim.metrics.FailureEventStats e : res.failureEvents()) {
-                    a.beginRow().append(id).append(e.index()).append(e.target()).append(e.action()).append(e.atPs()).append(e.rateMbps())
+                    a.beginRow().append(id).append(e.event()).append(e.target()).append(e.action()).append(e.atPs()).append(e.rateMbps())
                             .append(e.convergedAtPs()).append(e.lostAtEvent())
                             .append(e.before().bufferDrops()).append(e.before().linkLoss()).append(e.before().noRoute())
                             .append(e.during().bufferDrops()).append(e.during().linkLoss()).append(e.during().noRoute())
@@ -595,7 +595,7 @@ public final class ResultsStore implements AutoCloseable {
         }
         OutOfOrder o = res.outOfOrder();
         m.put("ooo_samples", o.samples());
-        m.put("ooo_arrivals", o.outOfOrderArrivals());
+        m.put("ooo_arrivals", o.arrivals());
         m.put("ooo_max_degree", o.maxDegree());
         m.put("ooo_max_held", o.maxHeld());
         return m;

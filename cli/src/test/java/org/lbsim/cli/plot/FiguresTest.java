@@ -139,6 +139,29 @@ class FiguresTest {
         assertThat(Charts.grouped("x", Grouped.of("x", "y", List.of()), Charts.GroupedOptions.of("x"))).isNull();
     }
 
+    /**
+     * Grouped bars on a log y axis whose 95 % intervals reach below 0 (two seeds far apart): the axis
+     * spans the means and the positive interval ends (not down to 1e-12), and a whisker's lower end
+     * is drawn at the axis bottom (not at NaN, which JFreeChart drew off the top of the plot).
+     */
+    @Test
+    void a_log_axis_of_bars_is_not_stretched_by_intervals_below_zero() {
+        List<Grouped.Row> rows = new ArrayList<>();
+        for (String scheme : List.of("ecmp", "ofan")) {
+            rows.add(new Grouped.Row(scheme, "", scheme.equals("ecmp") ? 200.0 : 0.5));
+            rows.add(new Grouped.Row(scheme, "", scheme.equals("ecmp") ? 1800.0 : 0.6));
+        }
+        Figure f = Charts.grouped("cct", Grouped.of("loadBalancing.type", "CCT increase (%)", rows), Charts.GroupedOptions.of("cct"));
+        org.jfree.chart.axis.ValueAxis y = ((org.jfree.chart.plot.CategoryPlot) f.chart().getPlot()).getRangeAxis();
+        assertThat(y).isInstanceOf(LabelledLogAxis.class);
+        // ecmp: mean 1000, 95 % half-width 12.7 * 800 = 10,165: its interval starts below 0 and ends at 11,165
+        assertThat(y.getLowerBound()).as("lower bound: ofan's interval start over 1.5").isGreaterThan(0.1).isLessThan(0.55);
+        assertThat(y.getUpperBound()).as("upper bound: ecmp's interval end times 1.5").isGreaterThan(11_000 * 1.5 * 0.99);
+        java.awt.geom.Rectangle2D area = new java.awt.geom.Rectangle2D.Double(0, 0, 100, 300);
+        assertThat(y.valueToJava2D(-500, area, org.jfree.chart.ui.RectangleEdge.LEFT)).as("a value below 0 sits at the axis bottom")
+                .isEqualTo(y.valueToJava2D(y.getLowerBound(), area, org.jfree.chart.ui.RectangleEdge.LEFT)).isEqualTo(300.0);
+    }
+
     @Test
     void the_file_extension_picks_the_format() {
         assertThat(Figure.Format.of(Path.of("a.PNG"))).isEqualTo(Figure.Format.PNG);
@@ -180,13 +203,17 @@ class FiguresTest {
             rows.add(new Grouped.Row(s, "few", 10 * s));
             rows.add(new Grouped.Row(s, "capped", Math.min(100, 10 * s)));
         }
+        for (double s : sizes) {
+            rows.add(new Grouped.Row(s, "full", 100.0)); // every value at the cap: nothing to fit, and the legend says why
+        }
         rows.add(new Grouped.Row(64.0, "three", 1.0));
         rows.add(new Grouped.Row(128.0, "three", 2.0));
         rows.add(new Grouped.Row(256.0, "three", 4.0));
         Figure f = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows),
                 Charts.GroupedOptions.of("q").withLog(true, true).withFit(true).withCap(100, "buffer cap"));
         // "capped" reaches 100 from x = 16 on: the fit uses x = 1, 2, 4, 8 (slope 1), "three" has only 3 sizes
-        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "three (no fit: 3 points)");
+        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "full (no fit: every value at the cap)",
+                "three (no fit: 3 points)");
         var plot = (org.jfree.chart.plot.XYPlot) f.chart().getPlot();
         assertThat(plot.getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).hasSize(1);
         assertThat(f.svg()).contains(">buffer cap</text>");

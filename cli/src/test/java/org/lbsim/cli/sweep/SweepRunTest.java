@@ -58,7 +58,7 @@ class SweepRunTest {
         assertThat(got.jobs()).isEqualTo(want.jobs());
         assertThat(got.failureEvents()).isEqualTo(want.failureEvents());
         assertThat(got.cctPs()).isEqualTo(want.cctPs());
-        assertThat(got.cctIncreasePercent()).isEqualTo(want.cctIncreasePercent());
+        assertThat(got.cctIncreasePct()).isEqualTo(want.cctIncreasePct());
         assertThat(got.outOfOrder().log2Histogram()).isEqualTo(want.outOfOrder().log2Histogram());
         assertThat(got.series()).hasSameSizeAs(want.series());
         for (int i = 0; i < got.series().size(); i++) {

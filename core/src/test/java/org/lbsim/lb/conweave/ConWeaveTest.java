@@ -109,7 +109,7 @@ class ConWeaveTest {
         assertThat(s.packetsHeld()).as("phase-1 packets overtook their TAIL and were held").isGreaterThan(0);
         assertThat(s.releasedByTail() + s.releasedByTimeout()).isEqualTo(s.packetsHeld());
         assertThat(run.network().held()).isZero();
-        assertThat(result.outOfOrder().outOfOrderArrivals()).as("nothing reached a NIC out of order").isZero();
+        assertThat(result.outOfOrder().arrivals()).as("nothing reached a NIC out of order").isZero();
         for (Map.Entry<Integer, List<Integer>> e : down[0].psns.entrySet()) {
             assertThat(e.getValue()).as("flow %d leaves l1 in PSN order", e.getKey()).isSorted();
         }

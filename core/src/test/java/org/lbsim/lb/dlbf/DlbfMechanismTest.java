@@ -49,7 +49,7 @@ class DlbfMechanismTest {
         long dups = counter(d, "dlbf.selectiveDuplicates");
         assertEquals(2, counter(d, "dlbf.pathSwitches"));
         assertTrue(dups >= 2, "Delta = 2 us covers several packets in flight on the slow path, got " + dups);
-        assertEquals(0, lab.run.transport().outOfOrder().outOfOrderArrivals(), "the duplicates hide the switch's reordering");
+        assertEquals(0, lab.run.transport().outOfOrder().arrivals(), "the duplicates hide the switch's reordering");
         assertEquals(0, rx.nacks());
         assertEquals(dups, rx.duplicates(), "each slow original arrives after its copy and is discarded");
         assertEquals(rx.receivedPackets(), lab.acks, "every arrival, the discarded duplicates included, is ACKed");
@@ -93,7 +93,7 @@ class DlbfMechanismTest {
         lab.runAndCheck();
         assertEquals(2, counter(lab.dlbf, "dlbf.pathSwitches"));
         assertEquals(0, counter(lab.dlbf, "dlbf.selectiveDuplicates"));
-        assertEquals(0, lab.run.transport().outOfOrder().outOfOrderArrivals());
+        assertEquals(0, lab.run.transport().outOfOrder().arrivals());
     }
 
     /**
@@ -141,7 +141,7 @@ class DlbfMechanismTest {
         assertEquals(1, counter(d, "dlbf.case1Waits"));
         assertEquals(0, counter(d, "dlbf.case2Sacks"));
         assertEquals(0, counter(d, "dlbf.case1Losses"));
-        assertTrue(lab.run.transport().outOfOrder().outOfOrderArrivals() > 0, "the new path's data overtook the old path's");
+        assertTrue(lab.run.transport().outOfOrder().arrivals() > 0, "the new path's data overtook the old path's");
         assertEquals(0, rx.nacks(), "reordering inside the notified range is not a loss");
         assertEquals(0, rx.duplicates());
         assertEquals(0, lab.run.transport().senderOf(0).recovery().retransmissions());
