@@ -233,10 +233,26 @@ public final class SenderQp {
         host.activate(this);
     }
 
+    /**
+     * Whether {@link #poll} would now return null, take this queue pair out of the ring and change nothing
+     * else: no extra waiting, a congestion control without pacing side effects that lets it send now,
+     * a loss recovery that has nothing to send until feedback, and a timer already armed (issue 21).
+     */
+    boolean idleUntilFeedback() {
+        long now = sim.nowPs();
+        return completedPs < 0 && extras.isEmpty() && cc.earliestSendPsIsPure() && cc.earliestSendPs(now, recovery.inflightBytes()) <= now
+                && recovery.idleUntilFeedback() && recovery.timerDeadlinePs() >= timerPs;
+    }
+
     private void armTimer() {
         long deadline = recovery.timerDeadlinePs();
         // Lazy timer: keep the earlier pending wake-up; when it fires we re-check the real deadline.
         if (deadline < timerPs) {
+            if (timerPs == Long.MAX_VALUE) {
+                host.timerArmed(deadline);
+            } else {
+                host.timerMoved(deadline);
+            }
             timerPs = deadline;
             sim.schedule(handlerId, deadline, ctx.qp(), ++timerGeneration); // the transport's timer handler, by queue pair
         }
@@ -248,6 +264,7 @@ public final class SenderQp {
             return;
         }
         timerPs = Long.MAX_VALUE;
+        host.timerGone();
         if (completedPs >= 0) {
             return;
         }
