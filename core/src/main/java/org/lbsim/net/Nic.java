@@ -133,7 +133,8 @@ public final class Nic implements PacketReceiver, EventHandler {
      * Issue 21: from now on, leave out the transmitter's wake-ups whose outcome is already known: the one
      * at the end of a frame's gap when the stack is empty and nothing can reach it before then
      * ({@link PacketSource#idleThrough}), and (through {@link #idleNow}) the one a stack would ask for
-     * only to find nothing to send. Event order is unchanged (docs/architecture.md, "One event per hop").
+     * only to find nothing to send. Event order is unchanged (docs/architecture.md, "NIC wake-ups whose
+     * outcome is known").
      * Only for NICs that can never be paused (no PFC) and have exactly one link in.
      */
     void skipIdleWakes() {
