@@ -11,6 +11,11 @@ public interface CongestionControl {
     /** Earliest time the next data packet may start; {@code <= nowPs} means now. */
     long earliestSendPs(long nowPs, long inflightBytes);
 
+    /** Whether {@link #earliestSendPs} only reads state, so asking it once more changes nothing (issue 21). */
+    default boolean earliestSendPsIsPure() {
+        return false;
+    }
+
     /** A data packet of {@code wireBytes} (headers included) started at {@code nowPs}. */
     void onSent(int wireBytes, long nowPs);
 

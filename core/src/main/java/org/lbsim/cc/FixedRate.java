@@ -91,6 +91,11 @@ public final class FixedRate implements CongestionControl {
         return unpaced ? nowPs : nextSendPs;
     }
 
+    @Override
+    public boolean earliestSendPsIsPure() {
+        return true;
+    }
+
     /** A dependent queue pair starts when its dependencies completed: its phase counts from then. */
     @Override
     public void onStart(long nowPs) {

@@ -26,6 +26,8 @@ public final class Link implements EventHandler {
     private Packet head;
     private Packet tail;
     private int count;
+    /** When the head's last bit arrives, or Long.MAX_VALUE when nothing is on the wire. */
+    private long headArrivalPs = Long.MAX_VALUE;
 
     Link(Network network, int port, int peerPort, long delayPs) {
         this.network = network;
@@ -71,6 +73,14 @@ public final class Link implements EventHandler {
         return n;
     }
 
+    /**
+     * When the next packet on the wire arrives (Long.MAX_VALUE if none); every later one arrives
+     * later still, and one sent from now on at least {@link #delayPs()} from now.
+     */
+    long nextArrivalPs() {
+        return headArrivalPs;
+    }
+
     public int inFlight() {
         return count;
     }
@@ -90,6 +100,7 @@ public final class Link implements EventHandler {
         p.next = null;
         if (count == 0) {
             head = p;
+            headArrivalPs = arrivalPs;
             sim.schedule(handlerId, arrivalPs, 0, epoch);
         } else {
             tail.next = p;
@@ -107,6 +118,7 @@ public final class Link implements EventHandler {
         long nextArrivalPs = head.nextArrivalPs;
         Packet p = poll();
         if (count > 0) {
+            headArrivalPs = nextArrivalPs;
             sim.schedule(handlerId, nextArrivalPs, 0, epoch);
         }
         receiver.receive(p, peerPort);
@@ -117,6 +129,7 @@ public final class Link implements EventHandler {
         head = p.next;
         if (head == null) {
             tail = null;
+            headArrivalPs = Long.MAX_VALUE;
         }
         p.next = null;
         count--;

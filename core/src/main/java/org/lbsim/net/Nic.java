@@ -32,6 +32,15 @@ public final class Nic implements PacketReceiver, EventHandler {
     private long pausedSincePs;
     private long pausedTotalPs;
     private long pauseEvents;
+    /** The one link into this NIC (null: unknown or several, then no wake-up is ever skipped). */
+    private Link incoming;
+    private int incomingLinks;
+    /** Issue 21: skip wake-ups whose outcome is known (see {@link #skipIdleWakes}); off on the exact path. */
+    private boolean skipIdleWakes;
+    private long wakesSkipped;
+    /** The end of gap whose wake-up was skipped last; a kick at or before it would contradict the proof. */
+    private long skippedWakePs = -1;
+    private long kicksInSkippedWindow;
 
     Nic(Network network, int host, int port, long rateMbps, int gapBytes, Link link) {
         this.network = network;
@@ -63,6 +72,9 @@ public final class Nic implements PacketReceiver, EventHandler {
 
     /** The stack has something new to send: make sure the transmitter looks as soon as the line is free. */
     public void kick() {
+        if (sim.nowPs() <= skippedWakePs && pendingWakePs == Long.MAX_VALUE) {
+            kicksInSkippedWindow++; // cannot happen (see skipIdleWakes); counted so that tests can check it
+        }
         long t = Math.max(sim.nowPs(), freeAtPs);
         if (t < pendingWakePs) {
             wakeAt(t);
@@ -101,6 +113,13 @@ public final class Nic implements PacketReceiver, EventHandler {
             network.countInjected();
             link.transmit(p, now + serPs);
             freeAtPs = now + serPs + gapPs;
+            if (skipIdleWakes && quietThrough(freeAtPs, serPs + gapPs) && source.idleThrough(freeAtPs)) {
+                // The wake-up at the end of the gap would find the stack empty and change nothing, and nothing
+                // can give the stack work before then: leave it out; a later kick wakes the NIC as it would have.
+                wakesSkipped++;
+                skippedWakePs = freeAtPs;
+                return;
+            }
             wakeAt(freeAtPs);
         } else {
             long t = source.nextReadyPs(now);
@@ -108,6 +127,60 @@ public final class Nic implements PacketReceiver, EventHandler {
                 wakeAt(Math.max(t, now));
             }
         }
+    }
+
+    /**
+     * Issue 21: from now on, leave out the transmitter's wake-ups whose outcome is already known: the one
+     * at the end of a frame's gap when the stack is empty and nothing can reach it before then
+     * ({@link PacketSource#idleThrough}), and (through {@link #idleNow}) the one a stack would ask for
+     * only to find nothing to send. Event order is unchanged (docs/architecture.md, "NIC wake-ups whose
+     * outcome is known").
+     * Only for NICs that can never be paused (no PFC) and have exactly one link in.
+     */
+    void skipIdleWakes() {
+        skipIdleWakes = incoming != null;
+    }
+
+    boolean idleNowPossible() {
+        return skipIdleWakes;
+    }
+
+    void addIncoming(Link link) {
+        incomingLinks++;
+        incoming = incomingLinks == 1 ? link : null;
+    }
+
+    /**
+     * Nothing arrives at this NIC up to and including {@code tPs}, which is at most {@code windowPs} from now:
+     * no packet on the wire arrives by then, and the link is longer than the window, so none sent later can.
+     */
+    private boolean quietThrough(long tPs, long windowPs) {
+        return incoming.delayPs() > windowPs && incoming.nextArrivalPs() > tPs;
+    }
+
+    /**
+     * Whether a kick now would only schedule a wake-up for now (the transmitter is free, no wake-up is
+     * pending) and nothing is still to arrive at this instant: then a stack that knows the wake-up would
+     * find nothing may leave it out (issue 21). Always false on the exact path.
+     */
+    public boolean idleNow() {
+        long now = sim.nowPs();
+        return skipIdleWakes && pendingWakePs == Long.MAX_VALUE && freeAtPs <= now && incoming.nextArrivalPs() > now;
+    }
+
+    /** A stack left out the wake-up a kick would have scheduled ({@link #idleNow}). */
+    public void wakeSkipped() {
+        wakesSkipped++;
+    }
+
+    /** Wake-ups left out because their outcome was known (issue 21). */
+    public long wakesSkipped() {
+        return wakesSkipped;
+    }
+
+    /** Kicks inside a window whose wake-up was left out: always 0 unless the proof is broken. */
+    public long kicksInSkippedWindow() {
+        return kicksInSkippedWindow;
     }
 
     @Override

@@ -8,6 +8,15 @@ public interface PacketSource {
     /** Earliest time something may become sendable without outside events (pacing, timers), or Long.MAX_VALUE. */
     long nextReadyPs(long nowPs);
 
+    /**
+     * Whether {@link #poll} would surely find nothing and change nothing at every instant up to and including
+     * {@code tPs}, unless a packet arrives first: nothing queued and nothing local (a timer, a start) due by
+     * then. False when unsure; then the NIC keeps its wake-up (issue 21).
+     */
+    default boolean idleThrough(long tPs) {
+        return false;
+    }
+
     /** A packet arrived at this host. The source owns it from here and must release it. */
     void deliver(Packet packet);
 }

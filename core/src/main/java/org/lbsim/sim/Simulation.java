@@ -207,6 +207,7 @@ public final class Simulation {
                 : new PortLoads(network, sim, Time.us(metrics.portLoadsFromUs()), Time.us(metrics.portLoadsToUs()));
         if (!exactPorts && !failures.duringRun()) {
             network.handOnAtEnqueue(); // issue 21: one event per hop where the dequeue instant is known at enqueue
+            network.skipIdleNicWakes(); // issue 21: no NIC wake-up whose outcome is known
         }
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],

@@ -18,20 +18,64 @@ public final class EvenSplitLoad {
         double[] load = new double[t.portCount()];
         double[] paths = new double[nodes];
         double[] inflow = new double[nodes];
-        // Destinations one at a time: count paths to dst, then push every source's unit down the DAG.
-        int[] byDst = sortedBy(dst, src.length, false);
         int[] dist = new int[nodes];
+        Arrays.fill(dist, -1);
+        int[] entry = switchEntryOrder(t);
+        int[] carriers = new int[nodes];
+        boolean[] carrying = new boolean[nodes];
+        long[] packed = new long[nodes];
+        // Destinations one at a time: count paths to dst, then push every source's unit down the DAG. Only
+        // the nodes that can hold flow toward dst are walked (issue 21: walking and sorting every host for
+        // every destination made this quadratic in hosts): every switch, the hosts that send to dst, dst,
+        // and any other host a switch forwards to (none on a fat tree). A host receives flow from nowhere
+        // else, so the nodes left out hold none when their turn comes and no sum changes.
+        int[] byDst = sortedBy(dst, src.length, false);
         int i = 0;
         while (i < byDst.length) {
             int d = dst[byDst[i]];
+            int n = 0;
+            for (int sw : entry) {
+                carriers[n++] = sw;
+            }
+            carriers[n++] = d;
+            carrying[d] = true;
             int j = i;
-            Arrays.fill(inflow, 0);
             while (j < byDst.length && dst[byDst[j]] == d) {
-                inflow[src[byDst[j]]] += 1;
+                int s = src[byDst[j]];
+                if (!carrying[s]) {
+                    carrying[s] = true;
+                    carriers[n++] = s;
+                }
+                inflow[s] += 1;
                 j++;
             }
-            int[] topo = dagOrder(t, fib, d, paths, dist);
-            for (int node : topo) {
+            for (int sw : entry) {
+                int g = fib.group(sw, d);
+                for (int k = 0; k < fib.groupSize(g); k++) {
+                    int next = t.peerNode(fib.port(g, k));
+                    if (t.isHost(next) && !carrying[next]) {
+                        carrying[next] = true;
+                        carriers[n++] = next;
+                    }
+                }
+            }
+            // dist[x] = hops from x to dst along the FIB, paths[x] = shortest paths from x to dst; switches are
+            // resolved in the order a pass over every node first reaches them (hosts forward to their switch),
+            // so that the recursion visits everything in the same order as a pass over the whole fabric
+            for (int x = 0; x < n; x++) {
+                dist[carriers[x]] = -1;
+            }
+            dist[d] = 0;
+            paths[d] = 1;
+            for (int sw : entry) {
+                resolve(t, fib, d, sw, dist, paths);
+            }
+            for (int x = 0; x < n; x++) {
+                resolve(t, fib, d, carriers[x], dist, paths);
+            }
+            int[] topo = sortedBy(dist, carriers, n, packed);
+            for (int x = 0; x < n; x++) {
+                int node = topo[x];
                 double f = inflow[node];
                 if (f == 0 || node == d) {
                     continue;
@@ -55,25 +99,30 @@ public final class EvenSplitLoad {
                     inflow[next] += share;
                 }
             }
+            for (int x = 0; x < n; x++) {
+                int node = carriers[x];
+                inflow[node] = 0;
+                carrying[node] = false;
+            }
             i = j;
         }
         return load;
     }
 
-    /**
-     * Nodes ordered so that every node comes before the next hops it forwards to (for dst), and
-     * paths[n] = number of shortest paths from n to dst.
-     */
-    private static int[] dagOrder(Topology t, Fib fib, int dst, double[] paths, int[] dist) {
+    /** The switches in the order a pass over every node reaches them: each host's switch, then the rest. */
+    private static int[] switchEntryOrder(Topology t) {
         int nodes = t.nodeCount();
-        // distance to dst along the FIB: hosts forward to their switch.
-        Arrays.fill(dist, -1);
-        dist[dst] = 0;
-        paths[dst] = 1;
-        for (int n = 0; n < nodes; n++) {
-            resolve(t, fib, dst, n, dist, paths);
+        boolean[] seen = new boolean[nodes];
+        int[] order = new int[nodes];
+        int n = 0;
+        for (int node = 0; node < nodes; node++) {
+            int sw = t.isHost(node) ? t.hostSwitch(node) : node;
+            if (!seen[sw]) {
+                seen[sw] = true;
+                order[n++] = sw;
+            }
         }
-        return sortedBy(dist, nodes, true);
+        return Arrays.copyOf(order, n);
     }
 
     /**
@@ -92,6 +141,21 @@ public final class EvenSplitLoad {
             order[i] = (int) packed[i];
         }
         return order;
+    }
+
+    /**
+     * {@code nodes[0..n-1]} ordered so that every node comes before the next hops it forwards to: by
+     * key descending, ties by node (the order of a stable sort of all nodes, restricted to these).
+     */
+    private static int[] sortedBy(int[] key, int[] nodes, int n, long[] packed) {
+        for (int i = 0; i < n; i++) {
+            packed[i] = (-(long) key[nodes[i]] << 32) | nodes[i];
+        }
+        Arrays.sort(packed, 0, n);
+        for (int i = 0; i < n; i++) {
+            nodes[i] = (int) packed[i];
+        }
+        return nodes;
     }
 
     private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths) {

@@ -25,6 +25,10 @@ public final class HostStack implements PacketSource {
     /** Packets a queue pair may send in a row before the scheduler moves on (PRO III-A batches). */
     private final int batchPackets;
     private int sentInBatch;
+    /** Local timers (senders' and receivers') pending now, and a time no later than the earliest of them. */
+    private int liveTimers;
+    private long timerFloorPs = Long.MAX_VALUE;
+    private long activationsSkipped;
 
     HostStack(int host, Nic nic, PacketPool pool, Transport transport, int batchPackets) {
         this.batchPackets = batchPackets;
@@ -94,6 +98,38 @@ public final class HostStack implements PacketSource {
         return minEligiblePs;
     }
 
+    /**
+     * Issue 21: nothing queued, no queue pair in the ring, and nothing local due by {@code tPs} (no timer of
+     * this host, no start), so a poll up to then finds nothing and changes nothing unless a packet arrives.
+     */
+    @Override
+    public boolean idleThrough(long tPs) {
+        return activeCount == 0 && control.isEmpty() && quietThrough(tPs);
+    }
+
+    /** No timer of this host and no start of any queue pair is due at or before {@code tPs}, nor can one be made due by others. */
+    private boolean quietThrough(long tPs) {
+        return timerFloorPs > tPs && transport.noStartThrough(tPs);
+    }
+
+    /** A timer of this host went from none to {@code atPs}. */
+    void timerArmed(long atPs) {
+        liveTimers++;
+        timerFloorPs = Math.min(timerFloorPs, atPs);
+    }
+
+    /** A pending timer of this host moved to {@code atPs}. */
+    void timerMoved(long atPs) {
+        timerFloorPs = Math.min(timerFloorPs, atPs);
+    }
+
+    /** A pending timer of this host fired or was cancelled; the floor stays (a lower bound) until none is left. */
+    void timerGone() {
+        if (--liveTimers == 0) {
+            timerFloorPs = Long.MAX_VALUE;
+        }
+    }
+
     @Override
     public void deliver(Packet p) {
         long now = transport.simulator().nowPs();
@@ -135,6 +171,17 @@ public final class HostStack implements PacketSource {
 
     /** The queue pair may have something to send: put it in the ring and wake the NIC. */
     void activate(SenderQp qp) {
+        if (!qp.active && activeCount == 0 && control.isEmpty() && nic.idleNow() && quietAtNow() && qp.idleUntilFeedback()) {
+            // Issue 21: the NIC would wake now, after the events already due now (none of them concerns this
+            // host), poll only this queue pair, find nothing and drop it from the ring again. Do what that
+            // wake-up would have done, without it.
+            sentInBatch = 0;
+            minEligiblePs = Long.MAX_VALUE;
+            qp.eligiblePs = Long.MAX_VALUE;
+            activationsSkipped++;
+            nic.wakeSkipped();
+            return;
+        }
         if (!qp.active) {
             qp.active = true;
             if (cursor == null) {
@@ -176,6 +223,16 @@ public final class HostStack implements PacketSource {
     void onSenderComplete(SenderQp qp) {
         deactivate(qp);
         transport.onFlowComplete(qp);
+    }
+
+    private boolean quietAtNow() {
+        long now = transport.simulator().nowPs();
+        return timerFloorPs > now && transport.noStartPendingThrough(now);
+    }
+
+    /** Activations that needed no wake-up of the NIC (issue 21). */
+    public long activationsSkipped() {
+        return activationsSkipped;
     }
 
     /** Control packets waiting to be sent. */

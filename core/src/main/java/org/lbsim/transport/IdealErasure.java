@@ -95,6 +95,11 @@ public final class IdealErasure implements LossRecovery {
     }
 
     @Override
+    public boolean idleUntilFeedback() {
+        return ackedBytes + inflightBytes >= qp.messageBytes();
+    }
+
+    @Override
     public void onSent(int psn, long nowPs) {
         nextPsn = psn + 1;
         if (psn >= qp.packets()) {

@@ -11,6 +11,14 @@ public interface LossRecovery {
     /** The PSN to send now, or -1 when nothing may be sent until an ACK or the timer. */
     int nextPsn(long nowPs);
 
+    /**
+     * Whether {@link #nextPsn} returns -1 now and keeps doing so, with no side effect, until an ACK, a NACK
+     * or the timer changes this recovery's state (issue 21: the NIC need not wake up to ask). False when unsure.
+     */
+    default boolean idleUntilFeedback() {
+        return false;
+    }
+
     /** The PSN returned by {@link #nextPsn} went out; {@code retransmission} if it had been sent before. */
     void onSent(int psn, long nowPs);
 

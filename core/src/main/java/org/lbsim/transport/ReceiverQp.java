@@ -205,12 +205,20 @@ public final class ReceiverQp {
      * {@link ReceiverPolicy#onTimer} is then called. A pending timer keeps the simulation running: cancel it when done.
      */
     public void setTimer(long atPs) {
+        if (timerPs == Long.MAX_VALUE) {
+            stack.timerArmed(atPs);
+        } else {
+            stack.timerMoved(atPs);
+        }
         timerPs = atPs;
         sim.schedule(handlerId, atPs, qp, ++timerGeneration);
     }
 
     /** Cancels the pending timer, if any. */
     public void cancelTimer() {
+        if (timerPs != Long.MAX_VALUE) {
+            stack.timerGone();
+        }
         timerPs = Long.MAX_VALUE;
         timerGeneration++;
     }
@@ -226,6 +234,7 @@ public final class ReceiverQp {
             return;
         }
         timerPs = Long.MAX_VALUE;
+        stack.timerGone();
         policy.onTimer(this, sim.nowPs());
         stack.kickIfControlWaiting();
     }

@@ -33,6 +33,8 @@ public final class SenderQp {
     private final long startPs;
     private long timerPs = Long.MAX_VALUE;
     private long timerGeneration;
+    /** Whether the host counts this queue pair's pending timer as one that may wake it (not once complete). */
+    private boolean timerCounted;
     private long completedPs = -1;
     private long sentPackets;
     private long duplicatesSent;
@@ -221,6 +223,7 @@ public final class SenderQp {
         if (recovery.complete()) {
             if (completedPs < 0) {
                 completedPs = nowPs;
+                uncountTimer(); // a complete queue pair's timer wakes nothing, and it may be released before it fires
                 while (!extras.isEmpty()) {
                     transport.gone(ctx.qp());
                     pool.release(extras.poll());
@@ -233,10 +236,34 @@ public final class SenderQp {
         host.activate(this);
     }
 
+    /**
+     * Whether {@link #poll} would now return null, take this queue pair out of the ring and change nothing
+     * else: no extra waiting, a congestion control without pacing side effects that lets it send now,
+     * a loss recovery that has nothing to send until feedback, and a timer already armed (issue 21).
+     */
+    boolean idleUntilFeedback() {
+        long now = sim.nowPs();
+        return completedPs < 0 && extras.isEmpty() && cc.earliestSendPsIsPure() && cc.earliestSendPs(now, recovery.inflightBytes()) <= now
+                && recovery.idleUntilFeedback() && recovery.timerDeadlinePs() >= timerPs;
+    }
+
+    private void uncountTimer() {
+        if (timerCounted) {
+            timerCounted = false;
+            host.timerGone();
+        }
+    }
+
     private void armTimer() {
         long deadline = recovery.timerDeadlinePs();
         // Lazy timer: keep the earlier pending wake-up; when it fires we re-check the real deadline.
         if (deadline < timerPs) {
+            if (timerCounted) {
+                host.timerMoved(deadline);
+            } else {
+                timerCounted = true;
+                host.timerArmed(deadline);
+            }
             timerPs = deadline;
             sim.schedule(handlerId, deadline, ctx.qp(), ++timerGeneration); // the transport's timer handler, by queue pair
         }
@@ -248,6 +275,7 @@ public final class SenderQp {
             return;
         }
         timerPs = Long.MAX_VALUE;
+        uncountTimer();
         if (completedPs >= 0) {
             return;
         }

@@ -71,6 +71,8 @@ public final class Transport implements EventHandler {
     private final StartHeap pendingStarts = new StartHeap();
     /** Time of the live wake-up (Long.MAX_VALUE if none); an event whose tag is not wakeGeneration is stale. */
     private long wakePs = Long.MAX_VALUE;
+    /** Whether a completion can start queue pairs (dependencies or persistent queue pairs). */
+    private final boolean startsOnCompletion;
     private long wakeGeneration;
     private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
     private final PacketKinds kinds = new PacketKinds();
@@ -344,6 +346,7 @@ public final class Transport implements EventHandler {
             lazy[i] = depsOfConnection != null && depsOfConnection[connectionOfQp[i]].length > 0 || continues(i);
             lazyCount += lazy[i] ? 1 : 0;
         }
+        startsOnCompletion = lazyCount > 0; // only dependent and continued queue pairs are queued by completions
         senderTimers = sim.register((qp, tag) -> {
             SenderQp s = senders[qp];
             if (s != null) { // a released queue pair's timer is stale
@@ -614,6 +617,19 @@ public final class Transport implements EventHandler {
 
     Simulator simulator() {
         return sim;
+    }
+
+    /** No queue pair start is pending at or before {@code tPs} (one pushed later for now still comes after). */
+    boolean noStartPendingThrough(long tPs) {
+        return wakePs > tPs;
+    }
+
+    /**
+     * No queue pair starts at or before {@code tPs}: none is pending by then, and none can be added by a
+     * completion (no dependent connections, no persistent queue pairs), issue 21.
+     */
+    boolean noStartThrough(long tPs) {
+        return wakePs > tPs && !startsOnCompletion;
     }
 
     int senderTimerHandler() {
