@@ -22,14 +22,20 @@ import org.lbsim.qp.QpContext;
  * With {@code mprdmaRetransmit: go-back-n} a detected loss (and the RTO) rewinds to snd_una and resends
  * everything from there, acknowledged or not, as the go-back-N of PRO's simulator does
  * (conweave-ns3 rdma-hw.cc RecoverQueue: snd_nxt = snd_una).
- * Loss is found at the sender from the ACKs; the receiver sends no NACK (so no NACK reaches
- * congestion control), unlike PRO's receiver. Congestion control is the run's (DCQCN in PRO's
+ * With {@code mprdmaBeyondBitmap: drop} the bitmap is the receiver's, not a gate at the sender: new
+ * data goes out whenever congestion control allows, the receiver drops a PSN at or beyond rcv_nxt + L
+ * and NACKs rcv_nxt ({@link MprdmaReceiver}), and a NACK starts (or widens) a recovery that resends
+ * every unacknowledged PSN from snd_una up to the snd_nxt of the moment it started (the sender cannot
+ * tell which PSNs beyond snd_ooh were dropped, so it resends them all).
+ * With {@code hold} loss is found at the sender from the ACKs; the receiver sends no NACK (so no NACK
+ * reaches congestion control), unlike PRO's receiver. Congestion control is the run's (DCQCN in PRO's
  * figures), the same single rate per queue pair MP-RDMA keeps (it has no per-path windows).
  */
 final class MprdmaSender extends AckBitmapSender {
     private final boolean goBackN;
     private final int bitmap;
     private final int delta;
+    private final boolean dropBeyondBitmap;
     private final MprdmaEntropy entropy;
     private final long[] resent;
     private int sndUna;
@@ -37,15 +43,18 @@ final class MprdmaSender extends AckBitmapSender {
     private boolean inRecovery;
     private int recoveryPoint;
     private int sndRetx;
+    /** The recovery was started or widened by a NACK: it resends up to recoveryPoint, not only below snd_ooh - Delta. */
+    private boolean nackRecovery;
     private boolean stalled;
     /** Where the PSN handed out by the last nextPsn came from: 0 new, 1 recovery, 2 timeout rewind. */
     private int source;
 
-    MprdmaSender(QpContext qp, long rtoPs, boolean cumulativeRto, boolean goBackN, int bitmap, int delta, MprdmaEntropy entropy, ProCounters counters) {
+    MprdmaSender(QpContext qp, long rtoPs, boolean cumulativeRto, boolean goBackN, int bitmap, int delta, boolean dropBeyondBitmap, MprdmaEntropy entropy, ProCounters counters) {
         super(qp, rtoPs, cumulativeRto, counters);
         this.goBackN = goBackN;
         this.bitmap = bitmap;
         this.delta = delta;
+        this.dropBeyondBitmap = dropBeyondBitmap;
         this.entropy = entropy;
         this.resent = new long[(qp.packets() + 63) >>> 6];
     }
@@ -62,6 +71,7 @@ final class MprdmaSender extends AckBitmapSender {
     @Override
     void onTimeout() {
         inRecovery = false;
+        nackRecovery = false;
     }
 
     @Override
@@ -81,7 +91,8 @@ final class MprdmaSender extends AckBitmapSender {
             if (sndRetx < sndUna) {
                 sndRetx = sndUna;
             }
-            while (sndRetx < sndOoh - delta) {
+            int limit = nackRecovery ? recoveryPoint : sndOoh - delta;
+            while (sndRetx < limit) {
                 if (!isAcked(sndRetx)) {
                     source = 1;
                     return sndRetx;
@@ -93,7 +104,7 @@ final class MprdmaSender extends AckBitmapSender {
         if (nextNew >= qp.packets()) {
             return -1;
         }
-        if (nextNew >= sndUna + bitmap) {
+        if (!dropBeyondBitmap && nextNew >= sndUna + bitmap) {
             if (!stalled) {
                 stalled = true; // counted once per stall: the bitmap is full until snd_una moves
                 counters.mprdmaBitmapStalls++;
@@ -137,28 +148,57 @@ final class MprdmaSender extends AckBitmapSender {
             entropy.slow(ack.entropy); // out-of-order aware path selection: this path is slow
         }
         int before = sndUna;
-        while (sndUna < ack.cumAck) {
+        progress |= advanceCumulative(ack.cumAck);
+        if (!inRecovery && sndUna < sndOoh - delta) {
+            enterRecovery(); // the hole at snd_una is more than Delta behind: lost
+        }
+        return settle(before, progress, nowPs);
+    }
+
+    /** mprdmaBeyondBitmap 'drop': the receiver dropped a PSN beyond rcv_nxt + L and names rcv_nxt. */
+    @Override
+    public boolean onNack(Packet nack, long nowPs) {
+        int before = sndUna;
+        boolean progress = advanceCumulative(nack.cumAck);
+        if (!inRecovery) {
+            enterRecovery();
+        } else if (!nackRecovery) {
+            recoveryPoint = nextNew; // a Delta recovery widened: the PSNs beyond snd_ooh may be gone too
+        }
+        nackRecovery = true;
+        return settle(before, progress, nowPs);
+    }
+
+    private boolean advanceCumulative(int cumAck) {
+        boolean progress = false;
+        while (sndUna < cumAck) {
             progress |= markAcked(sndUna++);
         }
         while (sndUna < qp.packets() && isAcked(sndUna)) {
             sndUna++;
         }
-        if (sndUna != before) {
-            stalled = false;
-        }
         if (inRecovery && sndUna >= recoveryPoint) {
             inRecovery = false;
+            nackRecovery = false;
         }
-        if (!inRecovery && sndUna < sndOoh - delta) {
-            inRecovery = true; // the hole at snd_una is more than Delta behind: lost
-            recoveryPoint = nextNew;
-            sndRetx = Math.max(sndRetx, sndUna); // below sndRetx all was resent once already: a second loss waits for the RTO
-            if (goBackN) {
-                rewind = sndUna; // conweave-ns3 RecoverQueue: snd_nxt = snd_una
-            }
-            counters.mprdmaRecoveries++;
+        return progress;
+    }
+
+    private void enterRecovery() {
+        inRecovery = true;
+        recoveryPoint = nextNew;
+        sndRetx = Math.max(sndRetx, sndUna); // below sndRetx all was resent once already: a second loss waits for the RTO
+        if (goBackN) {
+            rewind = sndUna; // conweave-ns3 RecoverQueue: snd_nxt = snd_una
         }
-        if (cumulativeRto ? sndUna != before : progress) {
+        counters.mprdmaRecoveries++;
+    }
+
+    private boolean settle(int sndUnaBefore, boolean progress, long nowPs) {
+        if (sndUna != sndUnaBefore) {
+            stalled = false;
+        }
+        if (cumulativeRto ? sndUna != sndUnaBefore : progress) {
             lastProgressPs = nowPs;
         }
         if (progress && complete()) {
@@ -166,12 +206,6 @@ final class MprdmaSender extends AckBitmapSender {
         }
         return progress;
     }
-
-
-
-
-
-
 
     boolean inRecovery() {
         return inRecovery;

@@ -41,13 +41,16 @@ public final class Pro implements BundledScheme {
             @Doc("with recovery 'mprdma': out-of-order tolerance Delta, in packets (32, as a public MP-RDMA re-implementation); 0 = L / 2") int mprdmaDeltaPackets,
             @Doc("what restarts the sender's RTO: 'cumulative' = the cumulative ack moving (RFC 6298 5.3 with selective acks; PRO VI-A's 80 us RTO 'for the corner case of tail packet loss' then fires 80 us after the oldest hole stopped moving) or 'any-ack' = any newly acknowledged PSN (the IB spec's timer as conweave-ns3 restarts it on every ACK; tail holes then wait for the receiver's QP_TIMEOUT halvings)") String rtoRestart,
             @Doc("with recovery 'mprdma', what a detected loss resends: 'selective' = each PSN more than Delta behind snd_ooh, once (MP-RDMA's recovery as we read it) or 'go-back-n' = everything from snd_una on, acknowledged or not (the go-back-N of PRO's simulator, conweave-ns3 RecoverQueue)") String mprdmaRetransmit,
-            @Doc("with recovery 'mprdma': a late ACK marks its path slow and the next packet for it goes on a random path (MP-RDMA's out-of-order aware path selection); false = packets keep PRO's round robin whatever comes back (no failure avoidance at the host)") boolean mprdmaSlowPaths) {
+            @Doc("with recovery 'mprdma': a late ACK marks its path slow and the next packet for it goes on a random path (MP-RDMA's out-of-order aware path selection); false = packets keep PRO's round robin whatever comes back (no failure avoidance at the host)") boolean mprdmaSlowPaths,
+            @Doc("with recovery 'mprdma', what keeps PSNs inside the receiver's bitmap of L: 'hold' = the sender sends no PSN at or beyond snd_una + L (sessions 7-8) or 'drop' = the sender is not gated (its rate is the run's congestion control), the receiver drops a PSN at or beyond rcv_nxt + L and answers with a NACK naming rcv_nxt, and the NACK starts a recovery that resends every unacknowledged PSN from rcv_nxt up to the snd_nxt of that moment (MP-RDMA's bitmap as public re-implementations build it)") String mprdmaBeyondBitmap) {
         public static final String CAUTIOUS = "cautious";
         public static final String MPRDMA = "mprdma";
         public static final String RTO_CUMULATIVE = "cumulative";
         public static final String RTO_ANY_ACK = "any-ack";
         public static final String SELECTIVE = "selective";
         public static final String GO_BACK_N = "go-back-n";
+        public static final String HOLD = "hold";
+        public static final String DROP = "drop";
 
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
@@ -63,10 +66,12 @@ public final class Pro implements BundledScheme {
                     "must be '" + RTO_CUMULATIVE + "' or '" + RTO_ANY_ACK + "', got '" + rtoRestart + "'");
             ScenarioException.require(SELECTIVE.equals(mprdmaRetransmit) || GO_BACK_N.equals(mprdmaRetransmit), "mprdmaRetransmit",
                     "must be '" + SELECTIVE + "' or '" + GO_BACK_N + "', got '" + mprdmaRetransmit + "'");
+            ScenarioException.require(HOLD.equals(mprdmaBeyondBitmap) || DROP.equals(mprdmaBeyondBitmap), "mprdmaBeyondBitmap",
+                    "must be '" + HOLD + "' or '" + DROP + "', got '" + mprdmaBeyondBitmap + "'");
         }
 
         public static Params defaults() {
-            return new Params(80, 1, true, true, 0, CAUTIOUS, 64, 32, RTO_CUMULATIVE, SELECTIVE, true);
+            return new Params(80, 1, true, true, 0, CAUTIOUS, 64, 32, RTO_CUMULATIVE, SELECTIVE, true, HOLD);
         }
     }
 
@@ -128,7 +133,9 @@ public final class Pro implements BundledScheme {
                         : new MprdmaEntropy(new PathSet(1, 1, false), localPathId, localIndexOfPathId, sender.rng(), counters, params.mprdmaSlowPaths());
                 int bitmap = mprdmaBitmap(qp);
                 int delta = params.mprdmaDeltaPackets() > 0 ? params.mprdmaDeltaPackets() : bitmap / 2;
-                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, cumulativeRto(), Params.GO_BACK_N.equals(params.mprdmaRetransmit()), bitmap, delta, entropy, counters), new MprdmaReceiver());
+                boolean drop = Params.DROP.equals(params.mprdmaBeyondBitmap());
+                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, cumulativeRto(), Params.GO_BACK_N.equals(params.mprdmaRetransmit()), bitmap, delta, drop, entropy, counters),
+                        new MprdmaReceiver(drop ? bitmap : Integer.MAX_VALUE, counters));
             };
         }
         return sender -> {
@@ -224,6 +231,9 @@ public final class Pro implements BundledScheme {
             sink.add("pro.mprdmaBitmapStalls", counters.mprdmaBitmapStalls);
             sink.add("pro.mprdmaSlowMarks", counters.mprdmaSlowMarks);
             sink.add("pro.mprdmaRepaths", counters.mprdmaRepaths);
+            if (Params.DROP.equals(params.mprdmaBeyondBitmap())) {
+                sink.add("pro.mprdmaBitmapDrops", counters.mprdmaBitmapDrops);
+            }
         }
     }
 

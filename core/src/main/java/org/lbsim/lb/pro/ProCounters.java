@@ -11,4 +11,6 @@ final class ProCounters {
     long mprdmaBitmapStalls;
     long mprdmaSlowMarks;
     long mprdmaRepaths;
+    /** MPRDMA-style baseline with mprdmaBeyondBitmap 'drop': data the receiver dropped because it lay at or beyond rcv_nxt + L (each answered with a NACK). */
+    long mprdmaBitmapDrops;
 }

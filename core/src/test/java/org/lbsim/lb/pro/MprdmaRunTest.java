@@ -88,4 +88,41 @@ class MprdmaRunTest {
                 .set("loadBalancing.recovery", "irn").run())
                 .isInstanceOf(ScenarioException.class).hasMessageContaining("recovery").hasMessageContaining("'cautious' or 'mprdma'");
     }
+    /**
+     * mprdmaBeyondBitmap 'drop' on a 2-tier fabric with one lost packet: the sender is not gated, so
+     * the receiver drops what lies L or more beyond the hole, NACKs it, and every dropped PSN is resent;
+     * with 'hold' the same loss costs one resend. Packets are conserved either way.
+     */
+    @Test
+    void withDropTheBitmapOverflowsBehindALossAndEveryDroppedPacketIsResent() throws Exception {
+        Pro[] pro = new Pro[1];
+        PreparedRun run = ProRunTest.prepare(ProRunTest.fabric(2).trace(ProRunTest.crossTrace(1_000_000).toString())
+                .set("loadBalancing.recovery", "mprdma").set("loadBalancing.mprdmaBitmapPackets", 8).set("loadBalancing.mprdmaDeltaPackets", 4)
+                .set("loadBalancing.mprdmaBeyondBitmap", "drop")
+                .set("failures.dropPackets", List.of(Map.of("qp", 0, "psn", 40))), pro);
+        RunResult r = run.run();
+        assertThat(r.flowsFinished()).isEqualTo(8);
+        long drops = r.schemeCounters().get("pro.mprdmaBitmapDrops").longValue();
+        assertThat(drops).as("PSNs 48.. of flow 0 arrived while 40 was missing").isPositive();
+        FlowResult f = r.flowResults().get(0);
+        assertThat(f.retransmissions()).as("the lost PSN and every dropped one").isGreaterThanOrEqualTo(drops + 1);
+        assertThat(pro[0].nacks()).as("drop NACKs are MPRDMA's, not Algorithm 2's").isZero();
+        for (FlowResult other : r.flowResults().subList(1, 8)) {
+            assertThat(other.retransmissions()).isZero();
+        }
+        assertThat(Invariants.violations(run)).isEmpty();
+
+        RunResult hold = ProRunTest.prepare(ProRunTest.fabric(2).trace(ProRunTest.crossTrace(1_000_000).toString())
+                .set("loadBalancing.recovery", "mprdma").set("loadBalancing.mprdmaBitmapPackets", 8).set("loadBalancing.mprdmaDeltaPackets", 4)
+                .set("failures.dropPackets", List.of(Map.of("qp", 0, "psn", 40))), new Pro[1]).run();
+        assertThat(hold.flowResults().get(0).retransmissions()).isEqualTo(1);
+        assertThat(hold.schemeCounters()).doesNotContainKey("pro.mprdmaBitmapDrops");
+    }
+
+    @Test
+    void anUnknownBeyondBitmapReadingIsAOneLineScenarioError() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ProRunTest.fabric(1).trace(ProRunTest.crossTrace(1000).toString())
+                .set("loadBalancing.recovery", "mprdma").set("loadBalancing.mprdmaBeyondBitmap", "spill").run())
+                .isInstanceOf(ScenarioException.class).hasMessageContaining("mprdmaBeyondBitmap").hasMessageContaining("'hold' or 'drop'");
+    }
 }

@@ -56,7 +56,7 @@ class MprdmaSenderTest {
     @Test
     void theBitmapBoundsNewDataToLPacketsBeyondTheOldestHole() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 8, 4, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 8, 4, false, e, counters);
         assertThat(drain(s, e, 0)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
         assertThat(counters.mprdmaBitmapStalls).isEqualTo(1);
         // PSN 0 is lost: 1..7 are acknowledged, the cumulative ack stays at 0
@@ -76,7 +76,7 @@ class MprdmaSenderTest {
     @Test
     void reorderingWithinDeltaIsNotLossAndAHoleBeyondItIsResentOnce() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, false, e, counters);
         assertThat(drain(s, e, 0)).hasSize(64);
         for (int psn = 0; psn <= 13; psn++) {
             if (psn != 5) {
@@ -98,7 +98,7 @@ class MprdmaSenderTest {
     @Test
     void aLateAckMarksItsPathSlowAndTheNextPacketForThatPathTakesADrawnOne() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, false, e, counters);
         drain(s, e, 0);
         for (int psn = 3; psn <= 20; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
@@ -125,7 +125,7 @@ class MprdmaSenderTest {
     @Test
     void aLateAckOfARetransmissionDoesNotMarkItsPath() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, false, e, counters);
         drain(s, e, 0);
         for (int psn = 1; psn <= 20; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
@@ -141,7 +141,7 @@ class MprdmaSenderTest {
     @Test
     void theRtoResendsEveryUnacknowledgedPsnFromSndUna() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 16, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 16, 8, false, e, counters);
         drain(s, e, 0);
         s.onAck(ack(0, 1, pathIdsSent.get(0)), Time.us(9));
         s.onAck(ack(3, 1, pathIdsSent.get(3)), Time.us(9));
@@ -156,7 +156,7 @@ class MprdmaSenderTest {
     @Test
     void goBackNRewindsToSndUnaAndResendsAcknowledgedPsnsToo() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, false, e, counters);
         assertThat(drain(s, e, 0)).hasSize(64);
         // PSN 0 is lost; 1..20 are acknowledged: 0 < 20 - 8 is a loss
         for (int psn = 1; psn <= 20; psn++) {
@@ -175,7 +175,7 @@ class MprdmaSenderTest {
     @Test
     void goBackNSkipsWhatTheCumulativeAckCoveredWhileRewinding() {
         MprdmaEntropy e = entropy();
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, false, e, counters);
         drain(s, e, 0);
         for (int psn = 1; psn <= 20; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
@@ -189,7 +189,7 @@ class MprdmaSenderTest {
     @Test
     void withoutSlowPathsALateAckMarksNothingAndTheRoundRobinIsKept() {
         MprdmaEntropy e = new MprdmaEntropy(new PathSet(PATHS, 1, true), pathIdOfIndex, indexOfPathId, new SplittableRandom(1), counters, false);
-        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 64, 8, e, counters);
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 64, 8, false, e, counters);
         drain(s, e, 0);
         for (int psn = 3; psn <= 20; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
@@ -211,12 +211,55 @@ class MprdmaSenderTest {
     void aCumulativeRtoIsNotPostponedByAcksAboveTheHoleAndAnAnyAckRtoIs() {
         for (boolean cumulative : new boolean[] {true, false}) {
             MprdmaEntropy e = entropy();
-            MprdmaSender s = new MprdmaSender(QP, Time.us(80), cumulative, false, 16, 8, e, counters);
+            MprdmaSender s = new MprdmaSender(QP, Time.us(80), cumulative, false, 16, 8, false, e, counters);
             drain(s, e, 0);
             s.onAck(ack(0, 1, pathIdsSent.get(0)), Time.us(9));
             s.onAck(ack(3, 1, pathIdsSent.get(3)), Time.us(30));
             s.onAck(ack(4, 1, pathIdsSent.get(4)), Time.us(50));
             assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(89) : Time.us(130));
         }
+    }
+    /** mprdmaBeyondBitmap 'drop': L is the receiver's, not a gate; a NACK (a PSN dropped beyond rcv_nxt + L) resends every unacknowledged PSN from snd_una to the snd_nxt of that moment, once. */
+    @Test
+    void withDropTheSenderIsNotGatedAndANackResendsEveryUnacknowledgedPsnUpToTheRecoveryPointOnce() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 8, 4, true, e, counters);
+        int packets = QP.packets();
+        assertThat(drain(s, e, 0)).as("no bitmap stall: the whole message goes out").hasSize(packets);
+        assertThat(counters.mprdmaBitmapStalls).isZero();
+        // PSN 0 is lost; 1..3 arrive (ACKed, within Delta of snd_ooh: no loss inferred yet), 8.. were dropped by the receiver
+        for (int psn = 1; psn <= 3; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        assertThat(s.inRecovery()).isFalse();
+        s.onNack(nack(0), Time.us(9));
+        assertThat(s.inRecovery()).isTrue();
+        assertThat(counters.mprdmaRecoveries).isEqualTo(1);
+        List<Integer> resent = drain(s, e, Time.us(9));
+        assertThat(resent).as("0 and 4..packets-1: every PSN not acknowledged, in order").hasSize(packets - 3).startsWith(0, 4, 5).endsWith(packets - 1)
+                .doesNotContain(1, 2, 3);
+        s.onNack(nack(0), Time.us(10));
+        assertThat(drain(s, e, Time.us(10))).as("a second NACK for the same hole resends nothing again (a second loss waits for the RTO)").isEmpty();
+        assertThat(counters.mprdmaRecoveries).isEqualTo(1);
+        s.onAck(ack(0, packets, pathIdsSent.get(0)), Time.us(18));
+        assertThat(s.inRecovery()).isFalse();
+        assertThat(s.complete()).isTrue();
+        assertThat(s.retransmissions()).isEqualTo(packets - 3);
+    }
+
+    /** mprdmaBeyondBitmap 'hold' (the default) ignores nothing it did before: the sender stops at snd_una + L. */
+    @Test
+    void withHoldTheBitmapStillGatesTheSender() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 8, 4, false, e, counters);
+        assertThat(drain(s, e, 0)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    }
+
+    private Packet nack(int expected) {
+        Packet p = pool.acquire();
+        p.kind = Packet.NACK;
+        p.psn = expected;
+        p.cumAck = expected;
+        return p;
     }
 }

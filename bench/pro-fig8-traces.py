@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""The traffic traces of pro-fig8 (PRO VI-A, "Traffic"), written as lbsim trace CSV.
+
+    bench/pro-fig8-traces.py ring   --bytes 16777216              > ring-16m.csv
+    bench/pro-fig8-traces.py tree   --bytes 16777216 --tree-edge half  > tree-16m.csv
+    bench/pro-fig8-traces.py tree   --bytes 16777216 --tree-edge whole > tree-whole-16m.csv
+    bench/pro-fig8-traces.py --check cli/src/main/resources/reproduce/pro-fig8.yaml
+
+One random order of the hosts (Python's random.Random(SEED).shuffle of 0..N-1, seed 8, 128 hosts)
+gives both traces:
+- ring: every host sends the message to the next host of the order (a random cycle; PRO VI-A (i):
+  "each server randomly selects its neighborhood and forms a ring").
+- tree: a double binary tree over that order (PRO VI-A (ii), NCCL's double binary tree [21]): tree 1
+  in heap layout (order[i] is the parent of order[2i+1] and order[2i+2]), tree 2 the same layout over
+  the reversed order; every edge of both trees is one flow, all flows start at t = 0.
+  --tree-edge says how much one tree edge carries, the one thing the paper does not state:
+    half  : half of the message (NCCL splits a message over its two trees, each tree carries half);
+            the reading pro-fig8 ran since session 6 (tree-16m.csv, tree-1m.csv)
+    whole : the whole message, as every flow of the ring does ("The message size is 16MB by
+            default" read as the size of every flow of the trace)
+--check regenerates every trace that a pro-fig8 YAML holds inline and says whether each is
+byte-identical to the file's text (exit 1 if one is not).
+"""
+import argparse
+import random
+import re
+import sys
+
+
+def order(hosts, seed):
+    o = list(range(hosts))
+    random.Random(seed).shuffle(o)
+    return o
+
+
+def ring(hosts, seed, size):
+    o = order(hosts, seed)
+    return [(o[i], o[(i + 1) % hosts], size) for i in range(hosts)]
+
+
+def heap_edges(o):
+    return [(o[i], o[c]) for i in range(len(o)) for c in (2 * i + 1, 2 * i + 2) if c < len(o)]
+
+
+def tree(hosts, seed, size, edge):
+    if edge not in ("half", "whole"):
+        raise SystemExit(f"--tree-edge: {edge!r}; allowed: half, whole")
+    per_edge = size // 2 if edge == "half" else size
+    o = order(hosts, seed)
+    return [(s, d, per_edge) for s, d in heap_edges(o) + heap_edges(o[::-1])]
+
+
+def csv_text(flows):
+    return "src,dst,bytes,start_ns\n" + "".join(f"{s},{d},{b},0\n" for s, d, b in flows)
+
+
+# name of an inline file of pro-fig8.yaml -> how to make it
+def expected(name, hosts, seed):
+    m = re.fullmatch(r"(ring|tree|tree-whole)-(\d+)m\.csv", name)
+    if not m:
+        return None
+    size = int(m.group(2)) * 1024 * 1024
+    if m.group(1) == "ring":
+        return csv_text(ring(hosts, seed, size))
+    return csv_text(tree(hosts, seed, size, "whole" if m.group(1) == "tree-whole" else "half"))
+
+
+def inline_files(yaml_text):
+    """The `files:` block of a reproduction YAML: name -> text (block scalars indented by 4)."""
+    files, name, lines, inside = {}, None, [], False
+    for line in yaml_text.splitlines():
+        if line == "files:":
+            inside = True
+            continue
+        if not inside:
+            continue
+        if line and not line.startswith(" "):
+            break
+        m = re.fullmatch(r"  (\S+): \|", line)
+        if m:
+            if name:
+                files[name] = "".join(lines)
+            name, lines = m.group(1), []
+        elif line.startswith("    "):
+            lines.append(line[4:] + "\n")
+    if name:
+        files[name] = "".join(lines)
+    return files
+
+
+def check(path, hosts, seed):
+    bad = 0
+    for name, text in inline_files(open(path).read()).items():
+        want = expected(name, hosts, seed)
+        if want is None:
+            print(f"{name}: not a trace of this generator")
+        elif want == text:
+            print(f"{name}: identical")
+        else:
+            print(f"{name}: DIFFERS")
+            bad += 1
+    return 1 if bad else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("kind", nargs="?", choices=["ring", "tree"])
+    p.add_argument("--bytes", type=int, default=16 * 1024 * 1024, help="the message size (default 16 MiB)")
+    p.add_argument("--tree-edge", default="half", help="half (default) | whole: bytes of one tree edge")
+    p.add_argument("--hosts", type=int, default=128)
+    p.add_argument("--seed", type=int, default=8)
+    p.add_argument("--check", metavar="YAML", help="compare a YAML's inline traces with this generator's")
+    a = p.parse_args()
+    if a.check:
+        sys.exit(check(a.check, a.hosts, a.seed))
+    if a.kind is None:
+        p.error("ring or tree (or --check YAML)")
+    flows = ring(a.hosts, a.seed, a.bytes) if a.kind == "ring" else tree(a.hosts, a.seed, a.bytes, a.tree_edge)
+    sys.stdout.write(csv_text(flows))
+
+
+if __name__ == "__main__":
+    main()
