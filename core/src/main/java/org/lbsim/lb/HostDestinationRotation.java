@@ -20,15 +20,21 @@ import org.lbsim.topology.Topology;
 public final class HostDestinationRotation implements LoadBalancer {
     /** The order a pointer visits its switches in. */
     public record Params(
-            @Doc("order of the switches a pointer rotates over: 'index' (by switch number: in a fat tree the k/2 cores behind one aggregation switch follow each other, so k/2 consecutive packets take the same edge uplink) or 'interleaved' (consecutive switches behind different uplinks of the source edge switch, so each flow visits each uplink once every k/2 packets, the period App. E's model assumes)") String order) {
+            @Doc("order of the switches a pointer rotates over: 'interleaved' (default; consecutive switches behind different uplinks of the source edge switch, so each flow visits each uplink once every k/2 packets, the period App. E's model assumes, and the order of the authors' htsim DRB) or 'index' (by switch number: in a fat tree the k/2 cores behind one aggregation switch follow each other, so k/2 consecutive packets take the same edge uplink; the default before session 9)") String order) {
         public Params {
             ScenarioException.require(ORDER_INDEX.equals(order) || ORDER_INTERLEAVED.equals(order), "order",
                     "must be '" + ORDER_INDEX + "' or '" + ORDER_INTERLEAVED + "', got '" + order + "'");
         }
 
-        /** The default: switch number order, as before the parameter existed. */
+        /**
+         * The default: interleaved. OFAN App. E models each flow at an edge uplink as periodic with
+         * period k/2 T, which only this order gives; the authors' htsim DRB sender
+         * (csg-htsim datacenter/fat_tree_topology_drb.cpp) rotates over the reachable cores in core
+         * number order, and its core c hangs off aggregation switch c mod k/2, so its consecutive
+         * packets also take different edge uplinks.
+         */
         public Params() {
-            this(ORDER_INDEX);
+            this(ORDER_INTERLEAVED);
         }
     }
 
@@ -50,7 +56,7 @@ public final class HostDestinationRotation implements LoadBalancer {
         this.interleaved = ORDER_INTERLEAVED.equals(p.order());
     }
 
-    /** Switch number order (the default). */
+    /** The default order (interleaved). */
     public HostDestinationRotation() {
         this(new Params());
     }

@@ -27,7 +27,7 @@ class HostDrLearnsNewRoutesTest {
         Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "host-dr", new WorkloadSpec.Permutation(256 * 4096, 0), 5);
         s = TestScenarios.withFailures(s, new FailureSpec(List.of(), 0, 0, List.of(), -1,
                 List.of(FailureSpec.Event.link(failAtUs, "a0", "c0", 0, "down", 0)), 0, 0, 0));
-        long[] viaC0ForPod0 = new long[2]; // [0] stamped before the failure, [1] stamped after it (G = 0: routes converged then)
+        long[] viaC0ForPod0 = new long[2]; // [0] labelled before the failure, [1] labelled after it (G = 0: routes converged then)
         long[] stampedAfter = new long[1];
         CheckedRun run = CheckedRun.of(s, null, ChoiceRecorder.on(prepared -> {
             Topology t = prepared.topology();
@@ -36,7 +36,10 @@ class HostDrLearnsNewRoutesTest {
                 if ((p.kind != Packet.DATA && p.kind != Packet.ACK) || node != t.hostSwitch(p.src) || p.hops != 1) {
                     return;
                 }
-                boolean after = p.sentPs > Time.us(failAtUs);
+                // a data packet is labelled when the NIC sends it; an ACK when the receiver makes it (its
+                // data packet's arrival), and it may wait in the host's control queue past the failure
+                long labelledPs = p.kind == Packet.ACK ? p.echoNicRxPs : p.sentPs;
+                boolean after = labelledPs > Time.us(failAtUs);
                 stampedAfter[0] += after ? 1 : 0;
                 if (p.pathId == c0 && (t.pod(p.src) == 0 || t.pod(p.dst) == 0)) {
                     viaC0ForPod0[after ? 1 : 0]++;
