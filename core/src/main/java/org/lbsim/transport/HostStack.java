@@ -25,6 +25,17 @@ public final class HostStack implements PacketSource {
     /** Packets a queue pair may send in a row before the scheduler moves on (PRO III-A batches). */
     private final int batchPackets;
     private int sentInBatch;
+    /** Data packets that reached this host's receivers (duplicates included), and their payload bytes. */
+    private long dataArrivals;
+    private long deliveredPayloadBytes;
+
+    long dataArrivals() {
+        return dataArrivals;
+    }
+
+    long deliveredPayloadBytes() {
+        return deliveredPayloadBytes;
+    }
 
     HostStack(int host, Nic nic, PacketPool pool, Transport transport, int batchPackets) {
         this.batchPackets = batchPackets;
@@ -99,7 +110,8 @@ public final class HostStack implements PacketSource {
         long now = transport.simulator().nowPs();
         if (p.kind == Packet.DATA) {
             transport.receiver(p.flow).onData(p, now);
-            transport.countDataArrival(p);
+            dataArrivals++;
+            deliveredPayloadBytes += p.payloadBytes;
             transport.gone(p.flow);
             pool.release(p);
             if (!control.isEmpty()) {

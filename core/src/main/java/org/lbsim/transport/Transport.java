@@ -51,8 +51,6 @@ public final class Transport implements EventHandler {
     private int nextToStart;
     private int completed;
     private long lastCompletionPs;
-    private long dataArrivals;
-    private long deliveredPayloadBytes;
     private final long[] lostData;
     private final int[] connectionOfQp;
     private final int[] qpsLeft;
@@ -72,7 +70,8 @@ public final class Transport implements EventHandler {
     /** Time of the live wake-up (Long.MAX_VALUE if none); an event whose tag is not wakeGeneration is stale. */
     private long wakePs = Long.MAX_VALUE;
     private long wakeGeneration;
-    private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
+    /** By partition (one in a sequential run): each receiver records into its host's partition's statistics. */
+    private final OutOfOrderStats[] outOfOrderByPartition;
     private final PacketKinds kinds = new PacketKinds();
     // building queue pairs when they start (dependent connections) and releasing them when done
     private final Network network;
@@ -213,10 +212,33 @@ public final class Transport implements EventHandler {
         public long maxHeld() {
             return maxHeld;
         }
+
+        /** Adds {@code o}'s arrivals to these (a partitioned run's statistics, gathered at the end). */
+        void add(OutOfOrderStats o) {
+            for (int i = 0; i < log2Buckets.length; i++) {
+                log2Buckets[i] += o.log2Buckets[i];
+            }
+            for (int i = 0; i < byDegree.length; i++) {
+                byDegree[i] += o.byDegree[i];
+            }
+            samples += o.samples;
+            outOfOrder += o.outOfOrder;
+            maxDegree = Math.max(maxDegree, o.maxDegree);
+            maxHeld = Math.max(maxHeld, o.maxHeld);
+            heldNow += o.heldNow;
+        }
     }
 
+    /** Out-of-order statistics of all receivers (in a partitioned run, gathered from the partitions now). */
     public OutOfOrderStats outOfOrder() {
-        return outOfOrder;
+        if (outOfOrderByPartition.length == 1) {
+            return outOfOrderByPartition[0];
+        }
+        OutOfOrderStats all = new OutOfOrderStats();
+        for (OutOfOrderStats o : outOfOrderByPartition) {
+            all.add(o);
+        }
+        return all;
     }
 
     /** NACKs and CNPs sent by all receivers. */
@@ -275,6 +297,10 @@ public final class Transport implements EventHandler {
                      CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
                      Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
+        outOfOrderByPartition = new OutOfOrderStats[sim.partitionCount()];
+        for (int i = 0; i < outOfOrderByPartition.length; i++) {
+            outOfOrderByPartition[i] = new OutOfOrderStats();
+        }
         java.util.Set<QueuePairScheme> registered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (QueuePairScheme scheme : bundleOfQp) {
             if (registered.add(scheme)) {
@@ -344,13 +370,14 @@ public final class Transport implements EventHandler {
             lazy[i] = depsOfConnection != null && depsOfConnection[connectionOfQp[i]].length > 0 || continues(i);
             lazyCount += lazy[i] ? 1 : 0;
         }
-        senderTimers = sim.register((qp, tag) -> {
+        // each queue pair's timer is a creator of its own in a partitioned run's tie-break key
+        senderTimers = sim.registerMultiplexed((qp, tag) -> {
             SenderQp s = senders[qp];
             if (s != null) { // a released queue pair's timer is stale
                 s.onTimer(tag);
             }
-        });
-        receiverTimers = sim.register((qp, tag) -> {
+        }, Math.max(1, n));
+        receiverTimers = sim.registerMultiplexed((qp, tag) -> {
             ReceiverQp r = receivers[qp];
             if (r != null) {
                 r.onTimer(tag);
@@ -358,7 +385,7 @@ public final class Transport implements EventHandler {
                     releaseIfDone(qp);
                 }
             }
-        });
+        }, Math.max(1, n));
         int retired = lazyCount > 0 ? n : 0;
         retiredSent = new long[retired];
         retiredRetransmissions = new long[retired];
@@ -444,9 +471,64 @@ public final class Transport implements EventHandler {
         Arrays.sort(order, (a, b) -> Long.compare(startPsOfQp[a], startPsOfQp[b]));
         startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
         handlerId = sim.register(this);
-        if (startOrder.length > 0) {
+        if (sim.partitioned()) {
+            startPerHost(hosts);
+        } else if (startOrder.length > 0) {
             wakePs = startPsOfQp[startOrder[0]];
             sim.schedule(handlerId, wakePs, 0, wakeGeneration);
+        }
+    }
+
+    /**
+     * A partitioned run: each host starts its own queue pairs (in start order), so that starting one
+     * never touches another partition. Only independent, per-message queue pairs (the run refuses others).
+     */
+    private void startPerHost(int hosts) {
+        if (startOrder.length != senders.length || previousOnQp != null) {
+            throw new IllegalStateException("a partitioned run starts independent, per-message queue pairs only");
+        }
+        int[] count = new int[hosts];
+        for (int q : startOrder) {
+            count[contexts.get(q).src()]++;
+        }
+        int[][] byHost = new int[hosts][];
+        for (int h = 0; h < hosts; h++) {
+            byHost[h] = new int[count[h]];
+            count[h] = 0;
+        }
+        for (int q : startOrder) {
+            int h = contexts.get(q).src();
+            byHost[h][count[h]++] = q;
+        }
+        for (int h = 0; h < hosts; h++) {
+            if (byHost[h].length > 0) {
+                new HostStarter(byHost[h]);
+            }
+        }
+    }
+
+    /** Starts one host's queue pairs at their start times (a partitioned run). */
+    private final class HostStarter implements EventHandler {
+        private final int[] qps;
+        private final int handler;
+        private int next;
+
+        HostStarter(int[] qps) {
+            this.qps = qps;
+            this.handler = sim.register(this);
+            sim.place(handler, contexts.get(qps[0]).src());
+            sim.schedule(handler, startPsOfQp[qps[0]], 0, 0);
+        }
+
+        @Override
+        public void onEvent(int kind, long tag) {
+            long now = sim.nowPs();
+            while (next < qps.length && startPsOfQp[qps[next]] <= now) {
+                start(qps[next++], now);
+            }
+            if (next < qps.length) {
+                sim.schedule(handler, startPsOfQp[qps[next]], 0, 0);
+            }
         }
     }
 
@@ -470,7 +552,7 @@ public final class Transport implements EventHandler {
         receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
                 receivedBefore != null ? receivedBefore.ackPolicy()
                         : lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
-                parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
+                parts.receiver(), cc.cnpIntervalPs(), outOfOrderByPartition[sim.partitionOfNode(ctx.dst())], stacks[ctx.dst()], network.pool(), sim);
         if (before != null) {
             receivers[i].continueFrom(receivedBefore);
             carriedSender[i] = null;
@@ -858,19 +940,19 @@ public final class Transport implements EventHandler {
         return receivers[qp];
     }
 
-    void countDataArrival(Packet p) {
-        dataArrivals++;
-        deliveredPayloadBytes += p.payloadBytes;
-    }
-
     /** Payload bytes of every data packet that reached its receiver, duplicates included. */
     public long deliveredPayloadBytes() {
-        return deliveredPayloadBytes;
+        long n = 0;
+        for (HostStack s : stacks) {
+            n += s.deliveredPayloadBytes();
+        }
+        return n;
     }
 
-    void onFlowComplete(SenderQp qp) {
+    /** Serialised: in a partitioned run, queue pairs complete in every partition. */
+    synchronized void onFlowComplete(SenderQp qp) {
         completed++;
-        lastCompletionPs = sim.nowPs();
+        lastCompletionPs = Math.max(lastCompletionPs, sim.nowPs());
         if (nextOnQp != null) {
             int q = qp.qp();
             qpDone[q] = true;
@@ -895,7 +977,7 @@ public final class Transport implements EventHandler {
                 }
             }
             if (--connectionsLeft == 0) {
-                onAllDone.run();
+                sim.atSynchronisationPoint(onAllDone); // now when sequential; where every partition has caught up when partitioned
             }
         }
         if (lazy[qp.qp()]) {
@@ -986,6 +1068,10 @@ public final class Transport implements EventHandler {
     }
 
     public long dataArrivals() {
-        return dataArrivals;
+        long n = 0;
+        for (HostStack s : stacks) {
+            n += s.dataArrivals();
+        }
+        return n;
     }
 }
