@@ -48,6 +48,10 @@ public final class PartitionedSimulator extends Simulator {
     private long outsideCounter;
     private final List<Deferred> deferred = new ArrayList<>();
     private final List<Runnable> observers = new ArrayList<>();
+    /** Events of components placed {@link #AT_SYNCHRONISATION_POINTS}, run by the calling thread between windows. */
+    private final KeyedEventQueue atSynchronisation = new KeyedEventQueue(16);
+    private long atSynchronisationForeground;
+    private long atSynchronisationEvents;
     private volatile boolean stopAsked;
     /** The partition run by the calling thread during a window (partition 0), null outside windows. */
     private Partition callerPartition;
@@ -165,7 +169,7 @@ public final class PartitionedSimulator extends Simulator {
 
     @Override
     public long eventsProcessed() {
-        long n = 0;
+        long n = atSynchronisationEvents;
         for (Partition p : partitions) {
             n += p.events;
         }
@@ -174,7 +178,7 @@ public final class PartitionedSimulator extends Simulator {
 
     @Override
     public int pendingEvents() {
-        long n = outside.size;
+        long n = outside.size + atSynchronisation.size();
         for (Partition p : partitions) {
             n += p.queue.size();
             for (Outbox[] byParity : p.outboxes) {
@@ -192,14 +196,14 @@ public final class PartitionedSimulator extends Simulator {
     }
 
     @Override
-    public void atSynchronisationPoint(Runnable action) {
+    public void atSynchronisationPoint(long timePs, Runnable action) {
         Partition p = current();
         if (p == null) {
             action.run();
             return;
         }
         synchronized (deferred) {
-            deferred.add(new Deferred(p.eventPs, p.eventCreatedPs, p.eventSeq, action));
+            deferred.add(new Deferred(timePs, p.eventPs, p.eventCreatedPs, p.eventSeq, action));
         }
     }
 
@@ -243,6 +247,9 @@ public final class PartitionedSimulator extends Simulator {
         int creator = p.creator;
         long seq = ((long) creator << CREATOR_BITS) | (creatorCounters[creator]++ & COUNTER_MASK);
         int target = handlerPartition[h];
+        if (target == AT_SYNCHRONISATION_POINTS) {
+            throw new IllegalStateException("component " + h + " runs at synchronisation points but was scheduled from inside a window");
+        }
         if (!background) {
             p.foregroundDelta++;
         }
@@ -283,7 +290,7 @@ public final class PartitionedSimulator extends Simulator {
                 placeOutside();
                 int readParity = writeParity;
                 long next = Long.MAX_VALUE;
-                long foreground = 0;
+                long foreground = atSynchronisationForeground;
                 for (Partition p : partitions) {
                     foreground += p.foregroundDelta;
                     if (!p.queue.isEmpty()) {
@@ -295,6 +302,11 @@ public final class PartitionedSimulator extends Simulator {
                 }
                 if (foreground <= 0 || stopAsked) {
                     break;
+                }
+                long global = atSynchronisation.isEmpty() ? Long.MAX_VALUE : atSynchronisation.peekTime();
+                if (global <= next && global <= untilPs) {
+                    runAtSynchronisation(global); // before every partition's events of the same time
+                    continue;
                 }
                 if (next > untilPs) {
                     nowPs = untilPs;
@@ -310,6 +322,7 @@ public final class PartitionedSimulator extends Simulator {
                 if (untilPs < windowEnd - 1) {
                     windowEnd = untilPs + 1;
                 }
+                windowEnd = Math.min(windowEnd, global); // the whole fabric is observed at that instant, between windows
                 writeParity = readParity ^ 1;
                 for (Partition p : partitions) {
                     p.windowEndPs = windowEnd;
@@ -383,7 +396,8 @@ public final class PartitionedSimulator extends Simulator {
         handlerPartition = new int[handlerCount];
         for (int h = 0; h < handlerCount; h++) {
             int node = handlerNode[h];
-            handlerPartition[h] = node < 0 ? -1 : partitionCount == 1 ? 0 : nodePartition[node];
+            handlerPartition[h] = node == AT_SYNCHRONISATION_POINTS ? AT_SYNCHRONISATION_POINTS
+                    : node < 0 ? -1 : partitionCount == 1 ? 0 : nodePartition[node];
         }
     }
 
@@ -393,6 +407,14 @@ public final class PartitionedSimulator extends Simulator {
         for (int i = 0; i < o.size; i++) {
             int h = (int) (o.handlerKind[i] >>> 32);
             int target = handlerPartition[h];
+            int kind = (int) o.handlerKind[i];
+            if (target == AT_SYNCHRONISATION_POINTS) {
+                if ((kind & BACKGROUND) == 0) {
+                    atSynchronisationForeground++;
+                }
+                atSynchronisation.push(o.timePs[i], o.createdPs[i], o.seq[i], h, kind, o.tag[i]);
+                continue;
+            }
             if (target < 0) {
                 if (partitionCount > 1) {
                     throw new IllegalStateException("component " + h + " (" + handlers[h].getClass().getName()
@@ -401,7 +423,6 @@ public final class PartitionedSimulator extends Simulator {
                 target = 0;
             }
             Partition p = partitions[target];
-            int kind = (int) o.handlerKind[i];
             if ((kind & BACKGROUND) == 0) {
                 p.foregroundDelta++;
             }
@@ -413,11 +434,30 @@ public final class PartitionedSimulator extends Simulator {
         o.clear();
     }
 
+    private void runAtSynchronisation(long timePs) {
+        KeyedEventQueue q = atSynchronisation;
+        while (!q.isEmpty() && q.peekTime() == timePs) {
+            int h = q.peekHandler();
+            int kind = q.peekKind();
+            long tag = q.peekTag();
+            q.pop();
+            if ((kind & BACKGROUND) != 0) {
+                kind &= ~BACKGROUND;
+            } else {
+                atSynchronisationForeground--;
+            }
+            nowPs = timePs;
+            atSynchronisationEvents++;
+            handlers[h].onEvent(kind, tag);
+        }
+    }
+
     private void runDeferred() {
         if (deferred.isEmpty()) {
             return;
         }
-        deferred.sort((a, b) -> a.timePs != b.timePs ? Long.compare(a.timePs, b.timePs)
+        // in the order of the events that asked (a total, split-independent order), each at its own time
+        deferred.sort((a, b) -> a.eventPs != b.eventPs ? Long.compare(a.eventPs, b.eventPs)
                 : a.createdPs != b.createdPs ? Long.compare(a.createdPs, b.createdPs) : Long.compare(a.seq, b.seq));
         long saved = nowPs;
         for (Deferred d : deferred) {
@@ -428,7 +468,7 @@ public final class PartitionedSimulator extends Simulator {
         deferred.clear();
     }
 
-    private record Deferred(long timePs, long createdPs, long seq, Runnable action) {
+    private record Deferred(long timePs, long eventPs, long createdPs, long seq, Runnable action) {
     }
 
     /** One partition: its event set, clock, counters and outboxes (by window parity, then target). */

@@ -59,9 +59,16 @@ public class Simulator {
     }
 
     /**
-     * Says that component {@code handlerId} belongs to topology node {@code node}: a partitioned run
-     * runs its events in that node's partition. Components never placed run their events in the
-     * partition that scheduled them. Nothing to do in a sequential run.
+     * The "node" of components that observe the whole fabric (samplers): in a partitioned run their
+     * events run between windows, with every partition paused, before any other event of the same time.
+     */
+    public static final int AT_SYNCHRONISATION_POINTS = -2;
+
+    /**
+     * Says that component {@code handlerId} belongs to topology node {@code node} (or
+     * {@link #AT_SYNCHRONISATION_POINTS}): a partitioned run runs its events in that node's partition.
+     * Components never placed run their events in the partition that scheduled them. Nothing to do in
+     * a sequential run.
      */
     public void place(int handlerId, int node) {
     }
@@ -88,10 +95,11 @@ public class Simulator {
 
     /**
      * Runs {@code action} where the whole simulation is in one consistent state: now in a sequential
-     * run; at the end of the current synchronisation window in a partitioned one (with {@link #nowPs}
-     * reading the time of the event that asked), so that it may read every partition's state.
+     * run; at the end of the current synchronisation window in a partitioned one, with {@link #nowPs}
+     * reading {@code timePs} (at most the current time, not before the window's start), so that it
+     * may read every partition's state.
      */
-    public void atSynchronisationPoint(Runnable action) {
+    public void atSynchronisationPoint(long timePs, Runnable action) {
         action.run();
     }
 

@@ -20,7 +20,8 @@ import org.lbsim.workload.Workload;
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
  * congestion controls and loss recoveries must keep their state per switch, per port or per queue
  * pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
- * queue pairs); no PFC; no failures of any kind; no time series or port-load window.
+ * queue pairs); no PFC; no failures of any kind. Samplers (time series, port loads) observe the
+ * fabric between windows: a window ends at each sample instant.
  */
 public final class Partitioning {
     /** Load-balancing schemes whose state is per switch, per port or per queue pair. */
@@ -46,12 +47,6 @@ public final class Partitioning {
         FailureSpec f = s.failures();
         if (!f.links().isEmpty() || f.linkProbability() > 0 || !f.events().isEmpty() || f.mtbfUs() > 0 || !f.dropPackets().isEmpty()) {
             refuse("failures", "failures of any kind (links, linkProbability, events, mtbfUs, dropPackets)");
-        }
-        if (s.metrics().sampleIntervalUs() > 0) {
-            refuse("metrics.sampleIntervalUs", "time series (sampleIntervalUs > 0)");
-        }
-        if (s.metrics().portLoadsFromUs() >= 0) {
-            refuse("metrics.portLoadsFromUs", "the port-load window (portLoadsFromUs >= 0)");
         }
         if (s.nic().persistentQueuePairs()) {
             refuse("nic.queuePairs", "persistent queue pairs");

@@ -91,6 +91,12 @@ public final class Transport implements EventHandler {
     private final boolean[] lazy;
     /** Packets each queue pair's sender or receiver made that were not yet delivered or lost. */
     private final int[] outstanding;
+    /**
+     * A partitioned run: the same count kept per partition (a packet made in one partition may be gone
+     * in another), summed when read; {@code outstanding} is then partition 0's. Queue pairs are never
+     * released there, so no single partition's count has to reach zero.
+     */
+    private final int[][] outstandingByPartition;
     /** Kept until the end (for the sampler's rate series), never released. */
     private final boolean[] kept;
     private boolean releasing = true;
@@ -335,7 +341,11 @@ public final class Transport implements EventHandler {
         lazy = new boolean[n];
         kept = new boolean[n];
         carriesNothing = new boolean[n];
-        outstanding = new int[n];
+        outstandingByPartition = new int[sim.partitionCount()][];
+        for (int i = 0; i < outstandingByPartition.length; i++) {
+            outstandingByPartition[i] = new int[n];
+        }
+        outstanding = outstandingByPartition[0];
         int lazyCount = 0;
         if (previousOnQp != null) {
             this.previousOnQp = previousOnQp.clone();
@@ -585,12 +595,12 @@ public final class Transport implements EventHandler {
 
         /** A packet of queue pair {@code qp} was made by its sender or receiver. */
     void made(int qp) {
-        outstanding[qp]++;
+        outstandingByPartition[sim.partitionIndex()][qp]++;
     }
 
     /** A packet of queue pair {@code qp} was delivered, lost or thrown away. */
     void gone(int qp) {
-        if (--outstanding[qp] == 0 && lazy[qp]) {
+        if (--outstandingByPartition[sim.partitionIndex()][qp] == 0 && lazy[qp]) {
             releaseIfDone(qp);
         }
     }
@@ -653,7 +663,11 @@ public final class Transport implements EventHandler {
 
     /** Packets of queue pair {@code qp} made by its sender or receiver and not yet delivered or lost. */
     public int outstandingPackets(int qp) {
-        return outstanding[qp];
+        int n = 0;
+        for (int[] byQp : outstandingByPartition) {
+            n += byQp[qp];
+        }
+        return n;
     }
 
     /** Data packets queue pair {@code qp} sent (first transmissions and retransmissions). */
@@ -977,7 +991,9 @@ public final class Transport implements EventHandler {
                 }
             }
             if (--connectionsLeft == 0) {
-                sim.atSynchronisationPoint(onAllDone); // now when sequential; where every partition has caught up when partitioned
+                // now when sequential; when partitioned, where every partition has caught up, at the last completion's time
+                // (the partition that counts the last completion is not always the one that completed last)
+                sim.atSynchronisationPoint(lastCompletionPs, onAllDone);
             }
         }
         if (lazy[qp.qp()]) {
