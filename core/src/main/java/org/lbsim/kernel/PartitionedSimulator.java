@@ -39,8 +39,6 @@ public final class PartitionedSimulator extends Simulator {
     private int[] creatorBase = new int[64];
     private int[] creatorSpan = new int[64];
     private int creatorCount = 1;
-    /** By creator: how many events it scheduled so far. Each creator's entry is written by one thread only. */
-    private long[] creatorCounters;
     private int[] handlerPartition;
     private final Partition[] partitions;
     /** Events scheduled outside the event loop, placed when the next window starts. */
@@ -245,7 +243,7 @@ public final class PartitionedSimulator extends Simulator {
             throw new IllegalStateException("event scheduled in the past: " + timePs + " < " + p.nowPs);
         }
         int creator = p.creator;
-        long seq = ((long) creator << CREATOR_BITS) | (creatorCounters[creator]++ & COUNTER_MASK);
+        long seq = ((long) creator << CREATOR_BITS) | (p.creatorCounters[creator]++ & COUNTER_MASK);
         int target = handlerPartition[h];
         if (target == AT_SYNCHRONISATION_POINTS) {
             throw new IllegalStateException("component " + h + " runs at synchronisation points but was scheduled from inside a window");
@@ -390,8 +388,8 @@ public final class PartitionedSimulator extends Simulator {
     }
 
     private void prepareTables() {
-        if (creatorCounters == null || creatorCounters.length < creatorCount) {
-            creatorCounters = creatorCounters == null ? new long[creatorCount] : Arrays.copyOf(creatorCounters, creatorCount);
+        for (Partition p : partitions) {
+            p.creatorCounters = p.creatorCounters == null ? new long[creatorCount] : Arrays.copyOf(p.creatorCounters, creatorCount);
         }
         handlerPartition = new int[handlerCount];
         for (int h = 0; h < handlerCount; h++) {
@@ -482,6 +480,11 @@ public final class PartitionedSimulator extends Simulator {
         long windowEndPs;
         int readParity;
         int creator;
+        /**
+         * By creator: how many events it scheduled so far. A creator's events all run in one partition,
+         * so its count lives there (one array per partition: no cache line shared between threads).
+         */
+        long[] creatorCounters;
         long eventPs;
         long eventCreatedPs;
         long eventSeq;
