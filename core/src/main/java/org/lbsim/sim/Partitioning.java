@@ -1,7 +1,6 @@
 package org.lbsim.sim;
 
 import java.util.List;
-import java.util.Set;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.Scenario;
@@ -101,10 +100,5 @@ public final class Partitioning {
             part[h] = part[t.hostSwitch(h)];
         }
         return part;
-    }
-
-    /** Names for the refusal tests and docs. */
-    static Set<String> supportedSchemes() {
-        return Set.copyOf(SCHEMES);
     }
 }
