@@ -203,4 +203,28 @@ class RunTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("scenario     small (seed 3)").doesNotContain("\r").doesNotContain("simulated ");
     }
+
+    @Test
+    void threads_one_two_and_three_write_byte_identical_flows_and_summaries() throws IOException {
+        Path p = scenario("small.yaml", SMALL);
+        Path one = run(p, "t1", "--threads", "1", "--quiet");
+        for (String n : List.of("2", "3")) {
+            Path many = run(p, "t" + n, "--threads", n, "--quiet");
+            assertThat(read(many.resolve("flows.csv"))).as("flows.csv, %s threads", n).isEqualTo(read(one.resolve("flows.csv")));
+            assertThat(read(many.resolve("summary.json"))).as("summary.json, %s threads", n).isEqualTo(read(one.resolve("summary.json")));
+        }
+    }
+
+    @Test
+    void threads_refuses_a_count_out_of_range_and_what_a_partitioned_run_does_not_support() throws IOException {
+        Path p = scenario("small.yaml", SMALL);
+        MainTest.Result zero = lbsim("run", p.toString(), "--out", dir.resolve("z").toString(), "--threads", "0");
+        assertThat(zero.code()).isEqualTo(2);
+        assertThat(zero.err()).contains("--threads 0").contains("between 1 and 64");
+        MainTest.Result conga = lbsim("run", p.toString(), "--out", dir.resolve("c").toString(), "--threads", "2", "--set", "loadBalancing.type=conga");
+        assertThat(conga.code()).isEqualTo(2);
+        assertThat(conga.err().strip().lines()).hasSize(1);
+        assertThat(conga.err()).contains("loadBalancing.type").contains("not supported with --threads").contains("allowed: ecmp, host-spray");
+        assertThat(dir.resolve("c")).doesNotExist();
+    }
 }

@@ -77,6 +77,7 @@ public final class AdaptiveRouting implements LoadBalancer {
             this.levels = levels;
             this.refreshPs = refreshPs;
             this.handlerId = sim.register(this);
+            sim.place(handlerId, sw.node());
             sim.scheduleBackground(handlerId, sim.nowPs() + refreshPs, 0, 0);
         }
 

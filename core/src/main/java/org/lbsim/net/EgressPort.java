@@ -88,6 +88,7 @@ public final class EgressPort implements EventHandler {
         // PFC and shared buffers need the memory back at the exact moment; otherwise settle lazily.
         this.lazyRelease = !buffer.isShared() && pfc == null;
         this.handlerId = sim.register(this);
+        sim.place(handlerId, network.topology().portOwner(port));
     }
 
     public int port() {

@@ -1,6 +1,6 @@
 package org.lbsim.net;
 
-import org.lbsim.kernel.EventHandler;
+import org.lbsim.kernel.PayloadHandler;
 import org.lbsim.kernel.Simulator;
 
 /**
@@ -11,8 +11,14 @@ import org.lbsim.kernel.Simulator;
  * next one, which is cold in large fabrics (issue 21). (A ring of primitive arrival times did the same
  * but cost up to a bandwidth-delay product of slots per link: +37 MB of heap in S2.)
  */
-public final class Link implements EventHandler {
+public final class Link implements PayloadHandler {
     private final Simulator sim;
+    /**
+     * A partitioned run ({@code --threads}): one wake-up per packet, scheduled by the sender with
+     * {@link Simulator#transfer}, because the sending and receiving ends may be in different partitions
+     * and only the sender knows when a packet enters the wire. Chosen when the link is built.
+     */
+    private final boolean wakePerPacket;
     private final int handlerId;
     private final int port;
     private final int peerPort;
@@ -36,6 +42,8 @@ public final class Link implements EventHandler {
         this.peerPort = peerPort;
         this.delayPs = delayPs;
         this.handlerId = sim.register(this);
+        this.wakePerPacket = sim.partitioned();
+        sim.place(handlerId, network.topology().peerNode(port)); // it delivers to the node at its far end
     }
 
     void connect(PacketReceiver r) {
@@ -98,6 +106,10 @@ public final class Link implements EventHandler {
         }
         long arrivalPs = lastBitPs + delayPs;
         p.next = null;
+        if (wakePerPacket) {
+            sim.transfer(handlerId, arrivalPs, 0, epoch, p);
+            return;
+        }
         if (count == 0) {
             head = p;
             headArrivalPs = arrivalPs;
@@ -110,10 +122,27 @@ public final class Link implements EventHandler {
         count++;
     }
 
+    /** A partitioned run: the packet enters the wire (in the receiving partition, in sending order). */
+    @Override
+    public void accept(Object payload) {
+        Packet p = (Packet) payload;
+        if (count == 0) {
+            head = p;
+        } else {
+            tail.next = p;
+        }
+        tail = p;
+        count++;
+    }
+
     @Override
     public void onEvent(int kind, long tag) {
         if (tag != epoch) {
             return; // the packets it was for were lost when the link failed
+        }
+        if (wakePerPacket) {
+            receiver.receive(poll(), peerPort);
+            return;
         }
         long nextArrivalPs = head.nextArrivalPs;
         Packet p = poll();

@@ -15,7 +15,7 @@ import org.lbsim.topology.Topology;
 public final class Network implements PortStates {
     private final Simulator sim;
     private final Topology topology;
-    private final PacketPool pool = new PacketPool();
+    private final PacketPool pool;
     private final Link[] links;
     private final EgressPort[] egress;
     private final Switch[] switches;
@@ -26,11 +26,10 @@ public final class Network implements PortStates {
     private final boolean[] priorityKinds = new boolean[Byte.MAX_VALUE + 1];
     private Fib fib;
 
-    private final long[] dropsByLayer = new long[16];
-    private final long[] linkLossByLayer = new long[16];
+    /** Per port (each written only by the partition of its switch): congestion drops, and losses on a failed link. */
+    private final long[] dropsAtPort;
+    private final long[] linkLossAtPort;
     private long noRouteDrops;
-    private long injected;
-    private long delivered;
 
     /**
      * @param bufferFactory a buffer model per switch node
@@ -50,7 +49,10 @@ public final class Network implements PortStates {
         this.sim = sim;
         this.topology = topology;
         this.fib = fib;
+        this.pool = sim.partitioned() ? new PartitionPools(sim) : new PacketPool();
         int ports = topology.portCount();
+        dropsAtPort = new long[ports];
+        linkLossAtPort = new long[ports];
         links = new Link[ports];
         egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
@@ -315,7 +317,20 @@ public final class Network implements PortStates {
     }
 
     public void setLossListener(LossListener listener) {
-        this.lossListener = listener;
+        this.lossListener = sim.partitioned() ? new SerialLossListener(listener) : listener;
+    }
+
+    /** A partitioned run: losses happen in every partition, the listener's bookkeeping is the transport's, one at a time. */
+    private record SerialLossListener(LossListener inner) implements LossListener {
+        @Override
+        public synchronized void onDataLost(int flow, int psn) {
+            inner.onDataLost(flow, psn);
+        }
+
+        @Override
+        public synchronized void onPacketGone(int flow) {
+            inner.onPacketGone(flow);
+        }
     }
 
     private void noteLoss(Packet p) {
@@ -327,13 +342,13 @@ public final class Network implements PortStates {
 
     void dropAtPort(Packet p, int port) {
         noteLoss(p);
-        dropsByLayer[topology.layerOf(port)]++;
+        dropsAtPort[port]++;
         pool.release(p);
     }
 
     void dropOnLink(Packet p, int port) {
         noteLoss(p);
-        linkLossByLayer[topology.layerOf(port)]++;
+        linkLossAtPort[port]++;
         pool.release(p);
     }
 
@@ -405,32 +420,42 @@ public final class Network implements PortStates {
         return held;
     }
 
-    void countInjected() {
-        injected++;
-    }
-
-    void countDelivered() {
-        delivered++;
-    }
-
     /** Packets put on the wire by NICs. */
     public long injected() {
-        return injected;
+        long n = 0;
+        for (Nic nic : nics) {
+            n += nic.txPackets();
+        }
+        return n;
     }
 
     /** Packets that reached a NIC. */
     public long delivered() {
-        return delivered;
+        long n = 0;
+        for (Nic nic : nics) {
+            n += nic.rxPackets();
+        }
+        return n;
     }
 
     /** Congestion drops (buffer full) at ports of this layer code. */
     public long dropsInLayer(int layerCode) {
-        return dropsByLayer[layerCode];
+        return sumInLayer(dropsAtPort, layerCode);
     }
 
     /** Packets lost on failed links of this layer code. */
     public long linkLossInLayer(int layerCode) {
-        return linkLossByLayer[layerCode];
+        return sumInLayer(linkLossAtPort, layerCode);
+    }
+
+    private long sumInLayer(long[] byPort, int layerCode) {
+        long n = 0;
+        for (int p = 0; p < byPort.length; p++) {
+            if (topology.layerOf(p) == layerCode) {
+                n += byPort[p];
+            }
+        }
+        return n;
     }
 
     public long noRouteDrops() {
@@ -439,8 +464,8 @@ public final class Network implements PortStates {
 
     public long totalDropped() {
         long d = noRouteDrops + injectedDrops;
-        for (int i = 0; i < 16; i++) {
-            d += dropsByLayer[i] + linkLossByLayer[i];
+        for (int p = 0; p < dropsAtPort.length; p++) {
+            d += dropsAtPort[p] + linkLossAtPort[p];
         }
         return d;
     }

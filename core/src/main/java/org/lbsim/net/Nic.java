@@ -52,6 +52,7 @@ public final class Nic implements PacketReceiver, EventHandler {
         this.gapPs = Time.serializationPs(gapBytes, rateMbps);
         this.link = link;
         this.handlerId = sim.register(this);
+        sim.place(handlerId, host);
     }
 
     public int host() {
@@ -110,7 +111,6 @@ public final class Nic implements PacketReceiver, EventHandler {
             p.sentPs = now; // DLBF III-C: t1, when the packet goes on the wire
             txPackets++;
             txBytes += p.sizeBytes;
-            network.countInjected();
             link.transmit(p, now + serPs);
             freeAtPs = now + serPs + gapPs;
             if (skipIdleWakes && quietThrough(freeAtPs, serPs + gapPs) && source.idleThrough(freeAtPs)) {
@@ -187,7 +187,6 @@ public final class Nic implements PacketReceiver, EventHandler {
     public void receive(Packet p, int ingressPort) {
         p.nicRxPs = sim.nowPs(); // DLBF III-C: t2, the receiver NIC's timestamp
         rxPackets++;
-        network.countDelivered();
         source.deliver(p);
     }
 

@@ -62,6 +62,7 @@ final class BalanceSampler implements EventHandler {
         values = new double[names.size()][256];
         network.watchTxBytes(); // every window
         handlerId = sim.register(this);
+        sim.place(handlerId, Simulator.AT_SYNCHRONISATION_POINTS); // reads the whole fabric
         sim.scheduleBackground(handlerId, sim.nowPs() + windowPs, 0, 0);
     }
 

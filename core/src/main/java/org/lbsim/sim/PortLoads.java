@@ -55,6 +55,7 @@ final class PortLoads implements EventHandler {
         }
         java.util.Collections.sort(leaves);
         int handler = sim.register(this);
+        sim.place(handler, Simulator.AT_SYNCHRONISATION_POINTS); // reads the whole fabric
         if (fromPs == 0) {
             openPs = 0;
         } else {

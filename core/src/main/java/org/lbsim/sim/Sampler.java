@@ -84,6 +84,7 @@ final class Sampler implements EventHandler {
         }
         values = new double[names.size()][256];
         this.handlerId = sim.register(this);
+        sim.place(handlerId, Simulator.AT_SYNCHRONISATION_POINTS); // reads the whole fabric
         sim.scheduleBackground(handlerId, sim.nowPs(), 0, 0);
     }
 

@@ -61,7 +61,23 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested());
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0);
+    }
+
+    /** Stack size of a partitioned run's worker threads (as the launcher gives the main thread). */
+    private static final long WORKER_STACK_BYTES = 8L << 20;
+
+    /**
+     * Like {@link #prepare(Scenario, Path)}, as a partitioned run on {@code threads} threads (issue 21,
+     * {@code --threads}; 1 and more give identical results, which differ from the sequential run's by
+     * tie-level amounts: see {@link org.lbsim.kernel.PartitionedSimulator}); 0 = the sequential run.
+     * Throws {@link ScenarioException} for what a partitioned run does not support ({@link Partitioning}).
+     */
+    public static PreparedRun prepare(Scenario scenario, Path baseDir, int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("threads must be >= 0, got " + threads);
+        }
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), threads);
     }
 
     /**
@@ -71,7 +87,7 @@ public final class Simulation {
      * line {@code -Dlbsim.exactPorts=true} (e.g. in {@code LBSIM_OPTS}) does the same.
      */
     public static PreparedRun prepareExact(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, true);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, true, 0);
     }
 
     private static boolean exactPortsRequested() {
@@ -83,7 +99,7 @@ public final class Simulation {
      * {@code loadBalancing}: for trying a scheme in code before it is registered.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
-        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested());
+        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested(), 0);
     }
 
     /**
@@ -91,11 +107,14 @@ public final class Simulation {
      * bundle {@code bundle} builds from its class's load balancer and the run's loss-recovery factory.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
-        return prepare(scenario, baseDir, null, bundle, exactPortsRequested());
+        return prepare(scenario, baseDir, null, bundle, exactPortsRequested(), 0);
     }
 
     private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
-                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts) {
+                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts, int threads) {
+        if (threads > 0) {
+            Partitioning.checkSupported(scenario);
+        }
         RandomStreams rng = new RandomStreams(scenario.seed());
         Feasibility.fabric(scenario);
         Feasibility.workloadSize(scenario);
@@ -118,6 +137,9 @@ public final class Simulation {
             workload = Workloads.build(scenario.workload(), topology, scenario.packets().mtuBytes(), rng.stream("workload"), baseDir);
         } catch (ScenarioException e) {
             throw e.field().startsWith("workload") ? e : e.under("workload");
+        }
+        if (threads > 0) {
+            Partitioning.checkSupported(workload);
         }
         List<Flow> flows = workload.flows();
         boolean dependent = workload.hasDependencies();
@@ -154,7 +176,16 @@ public final class Simulation {
         double ackPerData = (double) (pk.ackBytes() + pk.interFrameGapBytes()) / (pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes());
         long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst, ackPerData);
 
-        Simulator sim = new Simulator();
+        Simulator sim;
+        if (threads > 0) {
+            // chosen here, once: a sequential run never loads the partitioned kernel, so its calls stay monomorphic
+            org.lbsim.kernel.PartitionedSimulator parallel = new org.lbsim.kernel.PartitionedSimulator(threads,
+                    Partitioning.lookaheadPs(topology), WORKER_STACK_BYTES);
+            parallel.setNodePartitions(Partitioning.partitionOfNodes(topology, threads));
+            sim = parallel;
+        } else {
+            sim = new Simulator();
+        }
         FailureSpec failures = scenario.failures();
         long convergencePs = convergencePs(failures, topology, healthy, pk);
         Fib initial = convergencePs == 0 ? converged : healthy;

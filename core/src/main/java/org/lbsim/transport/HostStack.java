@@ -29,6 +29,17 @@ public final class HostStack implements PacketSource {
     private int liveTimers;
     private long timerFloorPs = Long.MAX_VALUE;
     private long activationsSkipped;
+    /** Data packets that reached this host's receivers (duplicates included), and their payload bytes. */
+    private long dataArrivals;
+    private long deliveredPayloadBytes;
+
+    long dataArrivals() {
+        return dataArrivals;
+    }
+
+    long deliveredPayloadBytes() {
+        return deliveredPayloadBytes;
+    }
 
     HostStack(int host, Nic nic, PacketPool pool, Transport transport, int batchPackets) {
         this.batchPackets = batchPackets;
@@ -135,7 +146,8 @@ public final class HostStack implements PacketSource {
         long now = transport.simulator().nowPs();
         if (p.kind == Packet.DATA) {
             transport.receiver(p.flow).onData(p, now);
-            transport.countDataArrival(p);
+            dataArrivals++;
+            deliveredPayloadBytes += p.payloadBytes;
             transport.gone(p.flow);
             pool.release(p);
             if (!control.isEmpty()) {

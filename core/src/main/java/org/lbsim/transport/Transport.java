@@ -51,8 +51,6 @@ public final class Transport implements EventHandler {
     private int nextToStart;
     private int completed;
     private long lastCompletionPs;
-    private long dataArrivals;
-    private long deliveredPayloadBytes;
     private final long[] lostData;
     private final int[] connectionOfQp;
     private final int[] qpsLeft;
@@ -74,7 +72,8 @@ public final class Transport implements EventHandler {
     /** Whether a completion can start queue pairs (dependencies or persistent queue pairs). */
     private final boolean startsOnCompletion;
     private long wakeGeneration;
-    private final OutOfOrderStats outOfOrder = new OutOfOrderStats();
+    /** By partition (one in a sequential run): each receiver records into its host's partition's statistics. */
+    private final OutOfOrderStats[] outOfOrderByPartition;
     private final PacketKinds kinds = new PacketKinds();
     // building queue pairs when they start (dependent connections) and releasing them when done
     private final Network network;
@@ -94,6 +93,12 @@ public final class Transport implements EventHandler {
     private final boolean[] lazy;
     /** Packets each queue pair's sender or receiver made that were not yet delivered or lost. */
     private final int[] outstanding;
+    /**
+     * A partitioned run: the same count kept per partition (a packet made in one partition may be gone
+     * in another), summed when read; {@code outstanding} is then partition 0's. Queue pairs are never
+     * released there, so no single partition's count has to reach zero.
+     */
+    private final int[][] outstandingByPartition;
     /** Kept until the end (for the sampler's rate series), never released. */
     private final boolean[] kept;
     private boolean releasing = true;
@@ -215,10 +220,33 @@ public final class Transport implements EventHandler {
         public long maxHeld() {
             return maxHeld;
         }
+
+        /** Adds {@code o}'s arrivals to these (a partitioned run's statistics, gathered at the end). */
+        void add(OutOfOrderStats o) {
+            for (int i = 0; i < log2Buckets.length; i++) {
+                log2Buckets[i] += o.log2Buckets[i];
+            }
+            for (int i = 0; i < byDegree.length; i++) {
+                byDegree[i] += o.byDegree[i];
+            }
+            samples += o.samples;
+            outOfOrder += o.outOfOrder;
+            maxDegree = Math.max(maxDegree, o.maxDegree);
+            maxHeld = Math.max(maxHeld, o.maxHeld);
+            heldNow += o.heldNow;
+        }
     }
 
+    /** Out-of-order statistics of all receivers (in a partitioned run, gathered from the partitions now). */
     public OutOfOrderStats outOfOrder() {
-        return outOfOrder;
+        if (outOfOrderByPartition.length == 1) {
+            return outOfOrderByPartition[0];
+        }
+        OutOfOrderStats all = new OutOfOrderStats();
+        for (OutOfOrderStats o : outOfOrderByPartition) {
+            all.add(o);
+        }
+        return all;
     }
 
     /** NACKs and CNPs sent by all receivers. */
@@ -277,6 +305,10 @@ public final class Transport implements EventHandler {
                      CongestionControlFactory cc, QueuePairScheme[] bundleOfQp, LoadBalancer[] lbOfQp, RandomStreams rng, int ackBytes,
                      Fib convergedFib, int batchPackets) {
         this.sim = network.simulator();
+        outOfOrderByPartition = new OutOfOrderStats[sim.partitionCount()];
+        for (int i = 0; i < outOfOrderByPartition.length; i++) {
+            outOfOrderByPartition[i] = new OutOfOrderStats();
+        }
         java.util.Set<QueuePairScheme> registered = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (QueuePairScheme scheme : bundleOfQp) {
             if (registered.add(scheme)) {
@@ -311,7 +343,11 @@ public final class Transport implements EventHandler {
         lazy = new boolean[n];
         kept = new boolean[n];
         carriesNothing = new boolean[n];
-        outstanding = new int[n];
+        outstandingByPartition = new int[sim.partitionCount()][];
+        for (int i = 0; i < outstandingByPartition.length; i++) {
+            outstandingByPartition[i] = new int[n];
+        }
+        outstanding = outstandingByPartition[0];
         int lazyCount = 0;
         if (previousOnQp != null) {
             this.previousOnQp = previousOnQp.clone();
@@ -347,13 +383,14 @@ public final class Transport implements EventHandler {
             lazyCount += lazy[i] ? 1 : 0;
         }
         startsOnCompletion = lazyCount > 0; // only dependent and continued queue pairs are queued by completions
-        senderTimers = sim.register((qp, tag) -> {
+        // each queue pair's timer is a creator of its own in a partitioned run's tie-break key
+        senderTimers = sim.registerMultiplexed((qp, tag) -> {
             SenderQp s = senders[qp];
             if (s != null) { // a released queue pair's timer is stale
                 s.onTimer(tag);
             }
-        });
-        receiverTimers = sim.register((qp, tag) -> {
+        }, Math.max(1, n));
+        receiverTimers = sim.registerMultiplexed((qp, tag) -> {
             ReceiverQp r = receivers[qp];
             if (r != null) {
                 r.onTimer(tag);
@@ -361,7 +398,7 @@ public final class Transport implements EventHandler {
                     releaseIfDone(qp);
                 }
             }
-        });
+        }, Math.max(1, n));
         int retired = lazyCount > 0 ? n : 0;
         retiredSent = new long[retired];
         retiredRetransmissions = new long[retired];
@@ -447,9 +484,64 @@ public final class Transport implements EventHandler {
         Arrays.sort(order, (a, b) -> Long.compare(startPsOfQp[a], startPsOfQp[b]));
         startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
         handlerId = sim.register(this);
-        if (startOrder.length > 0) {
+        if (sim.partitioned()) {
+            startPerHost(hosts);
+        } else if (startOrder.length > 0) {
             wakePs = startPsOfQp[startOrder[0]];
             sim.schedule(handlerId, wakePs, 0, wakeGeneration);
+        }
+    }
+
+    /**
+     * A partitioned run: each host starts its own queue pairs (in start order), so that starting one
+     * never touches another partition. Only independent, per-message queue pairs (the run refuses others).
+     */
+    private void startPerHost(int hosts) {
+        if (startOrder.length != senders.length || previousOnQp != null) {
+            throw new IllegalStateException("a partitioned run starts independent, per-message queue pairs only");
+        }
+        int[] count = new int[hosts];
+        for (int q : startOrder) {
+            count[contexts.get(q).src()]++;
+        }
+        int[][] byHost = new int[hosts][];
+        for (int h = 0; h < hosts; h++) {
+            byHost[h] = new int[count[h]];
+            count[h] = 0;
+        }
+        for (int q : startOrder) {
+            int h = contexts.get(q).src();
+            byHost[h][count[h]++] = q;
+        }
+        for (int h = 0; h < hosts; h++) {
+            if (byHost[h].length > 0) {
+                new HostStarter(byHost[h]);
+            }
+        }
+    }
+
+    /** Starts one host's queue pairs at their start times (a partitioned run). */
+    private final class HostStarter implements EventHandler {
+        private final int[] qps;
+        private final int handler;
+        private int next;
+
+        HostStarter(int[] qps) {
+            this.qps = qps;
+            this.handler = sim.register(this);
+            sim.place(handler, contexts.get(qps[0]).src());
+            sim.schedule(handler, startPsOfQp[qps[0]], 0, 0);
+        }
+
+        @Override
+        public void onEvent(int kind, long tag) {
+            long now = sim.nowPs();
+            while (next < qps.length && startPsOfQp[qps[next]] <= now) {
+                start(qps[next++], now);
+            }
+            if (next < qps.length) {
+                sim.schedule(handler, startPsOfQp[qps[next]], 0, 0);
+            }
         }
     }
 
@@ -473,7 +565,7 @@ public final class Transport implements EventHandler {
         receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
                 receivedBefore != null ? receivedBefore.ackPolicy()
                         : lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
-                parts.receiver(), cc.cnpIntervalPs(), outOfOrder, stacks[ctx.dst()], network.pool(), sim);
+                parts.receiver(), cc.cnpIntervalPs(), outOfOrderByPartition[sim.partitionOfNode(ctx.dst())], stacks[ctx.dst()], network.pool(), sim);
         if (before != null) {
             receivers[i].continueFrom(receivedBefore);
             carriedSender[i] = null;
@@ -506,12 +598,12 @@ public final class Transport implements EventHandler {
 
         /** A packet of queue pair {@code qp} was made by its sender or receiver. */
     void made(int qp) {
-        outstanding[qp]++;
+        outstandingByPartition[sim.partitionIndex()][qp]++;
     }
 
     /** A packet of queue pair {@code qp} was delivered, lost or thrown away. */
     void gone(int qp) {
-        if (--outstanding[qp] == 0 && lazy[qp]) {
+        if (--outstandingByPartition[sim.partitionIndex()][qp] == 0 && lazy[qp]) {
             releaseIfDone(qp);
         }
     }
@@ -574,7 +666,11 @@ public final class Transport implements EventHandler {
 
     /** Packets of queue pair {@code qp} made by its sender or receiver and not yet delivered or lost. */
     public int outstandingPackets(int qp) {
-        return outstanding[qp];
+        int n = 0;
+        for (int[] byQp : outstandingByPartition) {
+            n += byQp[qp];
+        }
+        return n;
     }
 
     /** Data packets queue pair {@code qp} sent (first transmissions and retransmissions). */
@@ -874,19 +970,19 @@ public final class Transport implements EventHandler {
         return receivers[qp];
     }
 
-    void countDataArrival(Packet p) {
-        dataArrivals++;
-        deliveredPayloadBytes += p.payloadBytes;
-    }
-
     /** Payload bytes of every data packet that reached its receiver, duplicates included. */
     public long deliveredPayloadBytes() {
-        return deliveredPayloadBytes;
+        long n = 0;
+        for (HostStack s : stacks) {
+            n += s.deliveredPayloadBytes();
+        }
+        return n;
     }
 
-    void onFlowComplete(SenderQp qp) {
+    /** Serialised: in a partitioned run, queue pairs complete in every partition. */
+    synchronized void onFlowComplete(SenderQp qp) {
         completed++;
-        lastCompletionPs = sim.nowPs();
+        lastCompletionPs = Math.max(lastCompletionPs, sim.nowPs());
         if (nextOnQp != null) {
             int q = qp.qp();
             qpDone[q] = true;
@@ -911,7 +1007,9 @@ public final class Transport implements EventHandler {
                 }
             }
             if (--connectionsLeft == 0) {
-                onAllDone.run();
+                // now when sequential; when partitioned, where every partition has caught up, at the last completion's time
+                // (the partition that counts the last completion is not always the one that completed last)
+                sim.atSynchronisationPoint(lastCompletionPs, onAllDone);
             }
         }
         if (lazy[qp.qp()]) {
@@ -1002,6 +1100,10 @@ public final class Transport implements EventHandler {
     }
 
     public long dataArrivals() {
-        return dataArrivals;
+        long n = 0;
+        for (HostStack s : stacks) {
+            n += s.dataArrivals();
+        }
+        return n;
     }
 }

@@ -53,6 +53,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "Also record the run in this DuckDB results database (created if missing; docs/results.md), run_id = the run folder's name.")
     Path db;
 
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Simulate on N threads, the fabric split by pod (a conservative parallel run, 1-64). Any N gives the same "
+                    + "results, which differ from a run without --threads by tie-level amounts (docs/architecture.md). "
+                    + "Default: sequential.")
+    Integer threads;
+
     @Option(names = "--max-wall-seconds", paramLabel = "S",
             description = "Stop the simulation after S seconds of wall-clock time (the run is then reported as ended by the wall limit). Default: no limit.")
     Double maxWallSeconds;
@@ -60,7 +66,10 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         double wall = wallLimit(maxWallSeconds);
-        ScenarioLoader.Loaded loaded = scenario.load();
+        if (threads != null && (threads < 1 || threads > 64)) {
+            throw UserError.at("--threads " + threads, "", "must be between 1 and 64");
+        }
+        ScenarioLoader.Loaded loaded = threads == null ? scenario.load() : scenario.load(threads);
         Scenario s = loaded.scenario();
         if (out != null && Files.exists(out)) {
             throw UserError.at(out.toString(), "", "already exists; choose another --out or remove it");

@@ -21,4 +21,9 @@ final class ScenarioOptions {
     ScenarioLoader.Loaded load() {
         return ScenarioLoader.load(file, sets, seed);
     }
+
+    /** Prepared as a partitioned run on {@code threads} threads (0 = sequential). */
+    ScenarioLoader.Loaded load(int threads) {
+        return ScenarioLoader.load(file, sets, seed, threads);
+    }
 }

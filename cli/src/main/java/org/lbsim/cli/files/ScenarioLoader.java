@@ -27,6 +27,11 @@ public final class ScenarioLoader {
 
     /** Reads, overrides, binds and prepares; any bad input is a {@link UserError}. */
     public static Loaded load(String shownName, List<String> sets, Long seed) {
+        return load(shownName, sets, seed, 0);
+    }
+
+    /** Like {@link #load(String, List, Long)}, prepared as a partitioned run on {@code threads} threads (0 = sequential). */
+    public static Loaded load(String shownName, List<String> sets, Long seed, int threads) {
         Path file = Path.of(shownName).toAbsolutePath().normalize();
         Path baseDir = file.getParent();
         Object tree = Yaml.read(file, shownName);
@@ -51,7 +56,8 @@ public final class ScenarioLoader {
             throw error(shownName, sets, seed, e);
         }
         try {
-            return new Loaded(shownName, file, baseDir, scenario, Simulation.prepare(scenario, baseDir));
+            return new Loaded(shownName, file, baseDir, scenario, threads > 0 ? Simulation.prepare(scenario, baseDir, threads)
+                    : Simulation.prepare(scenario, baseDir));
         } catch (ScenarioException e) {
             throw error(shownName, sets, seed, e);
         } catch (TraceFormatException e) {

@@ -1,0 +1,617 @@
+package org.lbsim.kernel;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+
+/**
+ * A conservative parallel kernel (issue 21, {@code --threads N}): the components are split into
+ * partitions (by the topology node each is {@linkplain #place placed} at), each with its own event
+ * set, and the partitions run side by side in synchronisation windows. A window starts at the
+ * earliest pending event T of the whole run and covers [T, T + lookahead), where the lookahead is at
+ * most the smallest delay of any event that crosses partitions (a link's propagation delay): nothing
+ * a partition does inside a window can reach another partition inside the same window. Events for
+ * another partition wait in an outbox until the window ends, then join that partition's event set.
+ *
+ * <p>Equal-time events are ordered by a key that each partition computes alone, (time, creation time,
+ * creator, the creator's own counter), where the creator is the component whose event scheduled it
+ * (each kind of a {@linkplain #registerMultiplexed multiplexed} component counts as a creator of its
+ * own). Each component's events therefore run in the same order however the fabric is split, and so
+ * does the whole run: {@code --threads 1} and {@code --threads N} give identical results. The
+ * windows do not depend on the split either (the lookahead is fixed by the fabric, not by the cut).
+ *
+ * <p>Partition 0 runs on the thread that calls {@link #run}; the others on worker threads of their own.
+ */
+public final class PartitionedSimulator extends Simulator {
+    private static final int CREATOR_BITS = 40;
+    private static final long COUNTER_MASK = (1L << CREATOR_BITS) - 1;
+    private static final int MAX_CREATORS = 1 << (63 - CREATOR_BITS);
+    /** Creator id of events scheduled outside the event loop (building the run, synchronisation points). */
+    private static final int OUTSIDE = 0;
+
+    private final int partitionCount;
+    private final long lookaheadPs;
+    private final long workerStackBytes;
+    private int[] nodePartition = new int[0];
+    private int[] handlerNode = new int[64];
+    private int[] creatorBase = new int[64];
+    private int[] creatorSpan = new int[64];
+    private int creatorCount = 1;
+    private int[] handlerPartition;
+    private final Partition[] partitions;
+    /** Events scheduled outside the event loop, placed when the next window starts. */
+    private final Outbox outside = new Outbox();
+    private long outsideCounter;
+    private final List<Deferred> deferred = new ArrayList<>();
+    private final List<Runnable> observers = new ArrayList<>();
+    /** Events of components placed {@link #AT_SYNCHRONISATION_POINTS}, run by the calling thread between windows. */
+    private final KeyedEventQueue atSynchronisation = new KeyedEventQueue(16);
+    private long atSynchronisationForeground;
+    private long atSynchronisationEvents;
+    private volatile boolean stopAsked;
+    /** The partition run by the calling thread during a window (partition 0), null outside windows. */
+    private Partition callerPartition;
+    private int writeParity;
+    private long windows;
+
+    /**
+     * @param partitions       how many partitions (and threads)
+     * @param lookaheadPs      the smallest delay of any event that crosses partitions (> 0)
+     * @param workerStackBytes stack size of each worker thread
+     */
+    public PartitionedSimulator(int partitions, long lookaheadPs, long workerStackBytes) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
+        }
+        if (lookaheadPs <= 0) {
+            throw new IllegalArgumentException("a partitioned run needs a positive lookahead, got " + lookaheadPs + " ps");
+        }
+        this.partitionCount = partitions;
+        this.lookaheadPs = lookaheadPs;
+        this.workerStackBytes = workerStackBytes;
+        Arrays.fill(handlerNode, -1);
+        this.partitions = new Partition[partitions];
+        for (int i = 0; i < partitions; i++) {
+            this.partitions[i] = new Partition(i, partitions);
+        }
+    }
+
+    /** The partition of each topology node; call before {@link #run}. */
+    public void setNodePartitions(int[] partitionOfNode) {
+        for (int p : partitionOfNode) {
+            if (p < 0 || p >= partitionCount) {
+                throw new IllegalArgumentException("partition " + p + " outside 0.." + (partitionCount - 1));
+            }
+        }
+        this.nodePartition = partitionOfNode.clone();
+    }
+
+    public long lookaheadPs() {
+        return lookaheadPs;
+    }
+
+    /** Synchronisation windows run so far. */
+    public long windows() {
+        return windows;
+    }
+
+    @Override
+    public int register(EventHandler handler) {
+        return registerMultiplexed(handler, 1);
+    }
+
+    @Override
+    public int registerMultiplexed(EventHandler handler, int kinds) {
+        if (kinds < 1) {
+            throw new IllegalArgumentException("kinds must be >= 1");
+        }
+        int id = super.register(handler);
+        if (id >= handlerNode.length) {
+            int n = Math.max(id + 1, handlerNode.length * 2);
+            int old = handlerNode.length;
+            handlerNode = Arrays.copyOf(handlerNode, n);
+            Arrays.fill(handlerNode, old, n, -1);
+            creatorBase = Arrays.copyOf(creatorBase, n);
+            creatorSpan = Arrays.copyOf(creatorSpan, n);
+        }
+        if ((long) creatorCount + kinds > MAX_CREATORS) {
+            throw new IllegalStateException("more than " + MAX_CREATORS + " event creators in one partitioned run");
+        }
+        creatorBase[id] = creatorCount;
+        creatorSpan[id] = kinds;
+        creatorCount += kinds;
+        return id;
+    }
+
+    @Override
+    public void place(int handlerId, int node) {
+        handlerNode[handlerId] = node;
+    }
+
+    @Override
+    public boolean partitioned() {
+        return true;
+    }
+
+    @Override
+    public int partitionCount() {
+        return partitionCount;
+    }
+
+    @Override
+    public int partitionOfNode(int node) {
+        return nodePartition[node];
+    }
+
+    @Override
+    public int partitionIndex() {
+        Partition p = current();
+        return p == null ? 0 : p.index;
+    }
+
+    private Partition current() {
+        Thread t = Thread.currentThread();
+        if (t instanceof Worker w) {
+            return w.partition;
+        }
+        return callerPartition;
+    }
+
+    @Override
+    public long nowPs() {
+        Partition p = current();
+        return p == null ? nowPs : p.nowPs;
+    }
+
+    @Override
+    public long eventsProcessed() {
+        long n = atSynchronisationEvents;
+        for (Partition p : partitions) {
+            n += p.events;
+        }
+        return n;
+    }
+
+    @Override
+    public int pendingEvents() {
+        long n = outside.size + atSynchronisation.size();
+        for (Partition p : partitions) {
+            n += p.queue.size();
+            for (Outbox[] byParity : p.outboxes) {
+                for (Outbox o : byParity) {
+                    n += o.size;
+                }
+            }
+        }
+        return (int) Math.min(Integer.MAX_VALUE, n);
+    }
+
+    @Override
+    public void stop() {
+        stopAsked = true;
+    }
+
+    @Override
+    public void atSynchronisationPoint(long timePs, Runnable action) {
+        Partition p = current();
+        if (p == null) {
+            action.run();
+            return;
+        }
+        synchronized (deferred) {
+            deferred.add(new Deferred(timePs, p.eventPs, p.eventCreatedPs, p.eventSeq, action));
+        }
+    }
+
+    @Override
+    public void atEverySynchronisationPoint(Runnable observer) {
+        observers.add(observer);
+    }
+
+    @Override
+    public void schedule(int handlerId, long timePs, int kind, long tag) {
+        enqueue(handlerId, timePs, kind, tag, null, false);
+    }
+
+    @Override
+    public void scheduleBackground(int handlerId, long timePs, int kind, long tag) {
+        enqueue(handlerId, timePs, kind | BACKGROUND, tag, null, true);
+    }
+
+    @Override
+    public void scheduleIn(int handlerId, long delayPs, int kind, long tag) {
+        schedule(handlerId, nowPs() + delayPs, kind, tag);
+    }
+
+    @Override
+    public void transfer(int handlerId, long timePs, int kind, long tag, Object payload) {
+        enqueue(handlerId, timePs, kind, tag, payload, false);
+    }
+
+    private void enqueue(int h, long timePs, int kind, long tag, Object payload, boolean background) {
+        Partition p = current();
+        if (p == null) {
+            if (timePs < nowPs) {
+                throw new IllegalStateException("event scheduled in the past: " + timePs + " < " + nowPs);
+            }
+            outside.add(timePs, nowPs, ((long) OUTSIDE << CREATOR_BITS) | outsideCounter++, h, kind, tag, payload);
+            return;
+        }
+        if (timePs < p.nowPs) {
+            throw new IllegalStateException("event scheduled in the past: " + timePs + " < " + p.nowPs);
+        }
+        int creator = p.creator;
+        long seq = ((long) creator << CREATOR_BITS) | (p.creatorCounters[creator]++ & COUNTER_MASK);
+        int target = handlerPartition[h];
+        if (target == AT_SYNCHRONISATION_POINTS) {
+            throw new IllegalStateException("component " + h + " runs at synchronisation points but was scheduled from inside a window");
+        }
+        if (!background) {
+            p.foregroundDelta++;
+        }
+        if (target < 0 || target == p.index) {
+            if (payload != null) {
+                ((PayloadHandler) handlers[h]).accept(payload);
+            }
+            p.queue.push(timePs, p.nowPs, seq, h, kind, tag);
+        } else {
+            if (timePs < p.windowEndPs) {
+                throw new IllegalStateException("an event for partition " + target + " at " + timePs + " ps lies inside the window ending at "
+                        + p.windowEndPs + " ps: a cross-partition delay shorter than the lookahead of " + lookaheadPs + " ps");
+            }
+            p.outboxes[writeParity][target].add(timePs, p.nowPs, seq, h, kind, tag, payload);
+        }
+    }
+
+    @Override
+    public void run(long untilPs) {
+        stopAsked = false;
+        timeLimitReached = false;
+        wallLimitReached = false;
+        if (nodePartition.length == 0 && partitionCount > 1) {
+            throw new IllegalStateException("setNodePartitions was not called");
+        }
+        prepareTables();
+        Worker[] workers = new Worker[partitionCount - 1];
+        CyclicBarrier start = new CyclicBarrier(partitionCount);
+        CyclicBarrier end = new CyclicBarrier(partitionCount);
+        for (int i = 1; i < partitionCount; i++) {
+            workers[i - 1] = new Worker(this, partitions[i], start, end, workerStackBytes);
+            workers[i - 1].start();
+        }
+        long deadline = wallDeadlineNanos;
+        Throwable failure = null;
+        try {
+            while (true) {
+                placeOutside();
+                int readParity = writeParity;
+                long next = Long.MAX_VALUE;
+                long foreground = atSynchronisationForeground;
+                for (Partition p : partitions) {
+                    foreground += p.foregroundDelta;
+                    if (!p.queue.isEmpty()) {
+                        next = Math.min(next, p.queue.peekTime());
+                    }
+                    for (Outbox o : p.outboxes[readParity]) {
+                        next = Math.min(next, o.minTimePs);
+                    }
+                }
+                if (foreground <= 0 || stopAsked) {
+                    break;
+                }
+                long global = atSynchronisation.isEmpty() ? Long.MAX_VALUE : atSynchronisation.peekTime();
+                if (global <= next && global <= untilPs) {
+                    runAtSynchronisation(global); // before every partition's events of the same time
+                    continue;
+                }
+                if (next > untilPs) {
+                    nowPs = untilPs;
+                    timeLimitReached = true;
+                    break;
+                }
+                if (deadline != 0 && System.nanoTime() - deadline > 0) {
+                    wallLimitReached = true;
+                    break;
+                }
+                nowPs = next; // the time outside the event loop (progress display, synchronisation points) is the window's start
+                long windowEnd = next + lookaheadPs < next ? Long.MAX_VALUE : next + lookaheadPs;
+                if (untilPs < windowEnd - 1) {
+                    windowEnd = untilPs + 1;
+                }
+                windowEnd = Math.min(windowEnd, global); // the whole fabric is observed at that instant, between windows
+                writeParity = readParity ^ 1;
+                for (Partition p : partitions) {
+                    p.windowEndPs = windowEnd;
+                    p.readParity = readParity;
+                }
+                windows++;
+                await(start);
+                callerPartition = partitions[0];
+                try {
+                    partitions[0].window(this);
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                } finally {
+                    callerPartition = null;
+                }
+                await(end);
+                for (Worker w : workers) {
+                    if (w.failure != null && failure == null) {
+                        failure = w.failure;
+                    }
+                }
+                if (failure != null) {
+                    break;
+                }
+                runDeferred();
+                for (Runnable o : observers) {
+                    o.run();
+                }
+            }
+        } finally {
+            for (Worker w : workers) {
+                w.finish = true;
+            }
+            if (workers.length > 0) {
+                await(start);
+            }
+        }
+        if (failure instanceof RuntimeException r) {
+            throw r;
+        }
+        if (failure instanceof Error e) {
+            throw e;
+        }
+        if (!timeLimitReached) {
+            long last = nowPs;
+            for (Partition p : partitions) {
+                last = Math.max(last, p.nowPs);
+            }
+            nowPs = last;
+        }
+        for (Partition p : partitions) {
+            p.nowPs = nowPs;
+        }
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while synchronising partitions", e);
+        } catch (BrokenBarrierException e) {
+            throw new IllegalStateException("a partition thread failed", e);
+        }
+    }
+
+    private void prepareTables() {
+        for (Partition p : partitions) {
+            p.creatorCounters = p.creatorCounters == null ? new long[creatorCount] : Arrays.copyOf(p.creatorCounters, creatorCount);
+        }
+        handlerPartition = new int[handlerCount];
+        for (int h = 0; h < handlerCount; h++) {
+            int node = handlerNode[h];
+            handlerPartition[h] = node == AT_SYNCHRONISATION_POINTS ? AT_SYNCHRONISATION_POINTS
+                    : node < 0 ? -1 : partitionCount == 1 ? 0 : nodePartition[node];
+        }
+    }
+
+    /** Events scheduled outside the event loop go to the partitions of their components. */
+    private void placeOutside() {
+        Outbox o = outside;
+        for (int i = 0; i < o.size; i++) {
+            int h = (int) (o.handlerKind[i] >>> 32);
+            int target = handlerPartition[h];
+            int kind = (int) o.handlerKind[i];
+            if (target == AT_SYNCHRONISATION_POINTS) {
+                if ((kind & BACKGROUND) == 0) {
+                    atSynchronisationForeground++;
+                }
+                atSynchronisation.push(o.timePs[i], o.createdPs[i], o.seq[i], h, kind, o.tag[i]);
+                continue;
+            }
+            if (target < 0) {
+                if (partitionCount > 1) {
+                    throw new IllegalStateException("component " + h + " (" + handlers[h].getClass().getName()
+                            + ") was scheduled outside the event loop but is placed at no node: a partitioned run cannot tell where it runs");
+                }
+                target = 0;
+            }
+            Partition p = partitions[target];
+            if ((kind & BACKGROUND) == 0) {
+                p.foregroundDelta++;
+            }
+            if (o.payload[i] != null) {
+                ((PayloadHandler) handlers[h]).accept(o.payload[i]);
+            }
+            p.queue.push(o.timePs[i], o.createdPs[i], o.seq[i], h, kind, o.tag[i]);
+        }
+        o.clear();
+    }
+
+    private void runAtSynchronisation(long timePs) {
+        KeyedEventQueue q = atSynchronisation;
+        while (!q.isEmpty() && q.peekTime() == timePs) {
+            int h = q.peekHandler();
+            int kind = q.peekKind();
+            long tag = q.peekTag();
+            q.pop();
+            if ((kind & BACKGROUND) != 0) {
+                kind &= ~BACKGROUND;
+            } else {
+                atSynchronisationForeground--;
+            }
+            nowPs = timePs;
+            atSynchronisationEvents++;
+            handlers[h].onEvent(kind, tag);
+        }
+    }
+
+    private void runDeferred() {
+        if (deferred.isEmpty()) {
+            return;
+        }
+        // in the order of the events that asked (a total, split-independent order), each at its own time
+        deferred.sort((a, b) -> a.eventPs != b.eventPs ? Long.compare(a.eventPs, b.eventPs)
+                : a.createdPs != b.createdPs ? Long.compare(a.createdPs, b.createdPs) : Long.compare(a.seq, b.seq));
+        long saved = nowPs;
+        for (Deferred d : deferred) {
+            nowPs = d.timePs;
+            d.action.run();
+        }
+        nowPs = saved;
+        deferred.clear();
+    }
+
+    private record Deferred(long timePs, long eventPs, long createdPs, long seq, Runnable action) {
+    }
+
+    /** One partition: its event set, clock, counters and outboxes (by window parity, then target). */
+    private static final class Partition {
+        final int index;
+        final KeyedEventQueue queue = new KeyedEventQueue(1 << 12);
+        final Outbox[][] outboxes;
+        long nowPs;
+        long events;
+        long foregroundDelta;
+        long windowEndPs;
+        int readParity;
+        int creator;
+        /**
+         * By creator: how many events it scheduled so far. A creator's events all run in one partition,
+         * so its count lives there (one array per partition: no cache line shared between threads).
+         */
+        long[] creatorCounters;
+        long eventPs;
+        long eventCreatedPs;
+        long eventSeq;
+
+        Partition(int index, int count) {
+            this.index = index;
+            outboxes = new Outbox[2][count];
+            for (int parity = 0; parity < 2; parity++) {
+                for (int t = 0; t < count; t++) {
+                    outboxes[parity][t] = new Outbox();
+                }
+            }
+        }
+
+        /** Takes in what the other partitions sent in the last window, then runs every event before the window's end. */
+        void window(PartitionedSimulator sim) {
+            EventHandler[] handlers = sim.handlers;
+            for (Partition from : sim.partitions) {
+                Outbox o = from.outboxes[readParity][index];
+                for (int i = 0; i < o.size; i++) {
+                    int h = (int) (o.handlerKind[i] >>> 32);
+                    if (o.payload[i] != null) {
+                        ((PayloadHandler) handlers[h]).accept(o.payload[i]);
+                    }
+                    queue.push(o.timePs[i], o.createdPs[i], o.seq[i], h, (int) o.handlerKind[i], o.tag[i]);
+                }
+                o.clear();
+            }
+            int[] base = sim.creatorBase;
+            int[] span = sim.creatorSpan;
+            KeyedEventQueue q = queue;
+            long end = windowEndPs;
+            while (!q.isEmpty()) {
+                long t = q.peekTime();
+                if (t >= end) {
+                    break;
+                }
+                int h = q.peekHandler();
+                int kind = q.peekKind();
+                long tag = q.peekTag();
+                eventCreatedPs = q.peekCreatedPs();
+                eventSeq = q.peekSeq();
+                q.pop();
+                if ((kind & BACKGROUND) != 0) {
+                    kind &= ~BACKGROUND;
+                } else {
+                    foregroundDelta--;
+                }
+                nowPs = t;
+                eventPs = t;
+                events++;
+                creator = span[h] > 1 ? base[h] + kind : base[h];
+                handlers[h].onEvent(kind, tag);
+            }
+        }
+    }
+
+    /** Events bound for one partition, in the order they were made; payloads ride along. */
+    private static final class Outbox {
+        long[] timePs = new long[64];
+        long[] createdPs = new long[64];
+        long[] seq = new long[64];
+        long[] handlerKind = new long[64];
+        long[] tag = new long[64];
+        Object[] payload = new Object[64];
+        int size;
+        long minTimePs = Long.MAX_VALUE;
+
+        void add(long t, long created, long s, int h, int kind, long g, Object p) {
+            if (size == timePs.length) {
+                int n = size * 2;
+                timePs = Arrays.copyOf(timePs, n);
+                createdPs = Arrays.copyOf(createdPs, n);
+                seq = Arrays.copyOf(seq, n);
+                handlerKind = Arrays.copyOf(handlerKind, n);
+                tag = Arrays.copyOf(tag, n);
+                payload = Arrays.copyOf(payload, n);
+            }
+            timePs[size] = t;
+            createdPs[size] = created;
+            seq[size] = s;
+            handlerKind[size] = ((long) h << 32) | (kind & 0xFFFFFFFFL);
+            tag[size] = g;
+            payload[size] = p;
+            size++;
+            minTimePs = Math.min(minTimePs, t);
+        }
+
+        void clear() {
+            Arrays.fill(payload, 0, size, null);
+            size = 0;
+            minTimePs = Long.MAX_VALUE;
+        }
+    }
+
+    /** Runs one partition's windows on a thread of its own. */
+    private static final class Worker extends Thread {
+        final Partition partition;
+        private final PartitionedSimulator sim;
+        private final CyclicBarrier start;
+        private final CyclicBarrier end;
+        volatile boolean finish;
+        volatile Throwable failure;
+
+        Worker(PartitionedSimulator sim, Partition partition, CyclicBarrier start, CyclicBarrier end, long stackBytes) {
+            super(null, null, "lbsim-partition-" + partition.index, stackBytes);
+            this.sim = sim;
+            this.partition = partition;
+            this.start = start;
+            this.end = end;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                await(start);
+                if (finish) {
+                    return;
+                }
+                try {
+                    partition.window(sim);
+                } catch (Throwable e) {
+                    failure = e;
+                }
+                await(end);
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package org.lbsim.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.config.ScenarioBinder;
+import org.lbsim.metrics.RunResult;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
+import org.lbsim.topology.Topologies;
+import org.lbsim.topology.Topology;
+
+/**
+ * Issue 21, {@code --threads N}: a partitioned run gives the same result however many partitions it
+ * has (1, 2 or 3), for every supported scheme, congestion control and loss recovery, on fat trees and
+ * leaf-spines, over several seeds; and it refuses what it does not support, naming the field.
+ */
+class PartitionedRunTest {
+
+    private static Map<String, Object> map(Object... kv) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put((String) kv[i], kv[i + 1]);
+        }
+        return m;
+    }
+
+    private static Map<String, Object> fatTree(int k) {
+        return map("type", "fat-tree", "k", k);
+    }
+
+    private static Map<String, Object> leafSpine() {
+        return map("type", "leaf-spine", "hostsPerLeaf", 4, "leaves", 6, "spines", 3);
+    }
+
+    private static Scenario scenario(Map<String, Object> topology, String lb, String cc, String lr, Map<String, Object> workload, long seed) {
+        return ScenarioBinder.bind(map("name", "par", "seed", seed, "topology", topology,
+                // a low marking threshold, so ECN coin flips happen on every layer
+                "switches", map("ecn", map("enabled", true, "kminBytes", 5_000, "kmaxBytes", 100_000, "pmax", 0.5)),
+                "loadBalancing", map("type", lb), "congestionControl", map("type", cc), "lossRecovery", map("type", lr),
+                "workload", workload, "limits", map("maxTimeUs", 20_000)));
+    }
+
+    private static Map<String, Object> permutation(long bytes) {
+        return map("type", "permutation", "messageBytes", bytes);
+    }
+
+    private static RunResult run(Scenario s, int threads) {
+        PreparedRun prepared = Simulation.prepare(s, null, threads);
+        RunResult r = prepared.run();
+        assertThat(Invariants.violations(prepared)).as("invariants with %d threads", threads).isEmpty();
+        return r;
+    }
+
+    private static void assertSameForOneTwoThreeThreads(Scenario s) {
+        RunResult one = run(s, 1);
+        assertThat(one.flowsFinished()).as("every flow finished").isEqualTo(one.flowResults().size());
+        for (int threads : new int[] {2, 3}) {
+            RunResult many = run(s, threads);
+            assertThat(many).as("%d threads against 1", threads).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
+        }
+    }
+
+    static Stream<Arguments> schemesAndSeeds() {
+        List<Arguments> cases = new ArrayList<>();
+        Random seeds = new Random(21);
+        for (String lb : Partitioning.SCHEMES) {
+            for (int i = 0; i < 2; i++) {
+                cases.add(Arguments.of(lb, 1 + seeds.nextInt(1_000)));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} seed {1}")
+    @MethodSource("schemesAndSeeds")
+    void everySupportedSchemeGivesTheSameResultOnOneTwoAndThreeThreads(String lb, long seed) {
+        assertSameForOneTwoThreeThreads(scenario(fatTree(4), lb, "fixed-rate", "erasure", permutation(200 * 4096), seed));
+    }
+
+    static Stream<Arguments> transports() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String cc : Partitioning.CONGESTION_CONTROLS) {
+            for (String lr : Partitioning.LOSS_RECOVERIES) {
+                cases.add(Arguments.of(cc, lr));
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} + {1}")
+    @MethodSource("transports")
+    void everySupportedTransportGivesTheSameResultOnOneTwoAndThreeThreads(String cc, String lr) {
+        // an all-to-all with small buffers: drops, retransmissions, CNPs and timers in every partition
+        Scenario s = ScenarioBinder.bind(map("name", "par", "seed", 7, "topology", fatTree(4),
+                "switches", map("buffer", map("type", "per-port", "bytesPerPort", 40_000),
+                        "ecn", map("enabled", true, "kminBytes", 5_000, "kmaxBytes", 30_000, "pmax", 0.5)),
+                "loadBalancing", map("type", "host-spray"), "congestionControl", map("type", cc), "lossRecovery", map("type", lr),
+                "workload", map("type", "all-to-all", "messageBytes", 24 * 4096), "limits", map("maxTimeUs", 50_000)));
+        RunResult one = run(s, 1);
+        assertThat(one.counters().drops()).as("the small buffers drop packets").isPositive();
+        for (int threads : new int[] {2, 3}) {
+            assertThat(run(s, threads)).as("%d threads", threads).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
+        }
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void leafSpineAndLargerFatTreesGiveTheSameResultOnOneTwoAndThreeThreads(long seed) {
+        assertSameForOneTwoThreeThreads(scenario(leafSpine(), "drill", "dcqcn", "nic-sr", permutation(100 * 4096), seed));
+        // samplers observe the fabric between windows: the time series, the balance series and the port-load window too
+        Map<String, Object> tree = new LinkedHashMap<>(Map.of("name", "par", "seed", seed, "topology", leafSpine(),
+                "loadBalancing", map("type", "ar"), "workload", permutation(60 * 4096),
+                "metrics", map("sampleIntervalUs", 0.5, "balanceWindowUs", 2, "portLoadsFromUs", 1, "portLoadsToUs", 0)));
+        Scenario sampled = ScenarioBinder.bind(tree);
+        assertSameForOneTwoThreeThreads(sampled);
+        assertThat(run(sampled, 2).series()).as("time series were sampled").isNotEmpty();
+        assertSameForOneTwoThreeThreads(scenario(fatTree(6), "host-spray", "fixed-rate", "erasure",
+                map("type", "all-to-all", "messageBytes", 8 * 4096), seed));
+    }
+
+    static Stream<Long> seeds() {
+        Random r = new Random(2021);
+        return Stream.generate(() -> 1 + (long) r.nextInt(10_000)).limit(3);
+    }
+
+    @ParameterizedTest(name = "{0} partitions")
+    @MethodSource("partitionCounts")
+    void everyPartitionGetsPartOfTheFabricAndHostsStayWithTheirSwitch(int partitions) {
+        Topology t = Topologies.build(scenario(fatTree(8), "ecmp", "fixed-rate", "erasure", permutation(4096), 1).topology());
+        int[] part = Partitioning.partitionOfNodes(t, partitions);
+        assertThat(Arrays.stream(part).distinct().count()).isEqualTo(partitions);
+        for (int h = 0; h < t.hostCount(); h++) {
+            assertThat(part[h]).isEqualTo(part[t.hostSwitch(h)]);
+        }
+        for (int n = t.hostCount(); n < t.nodeCount(); n++) {
+            if (t.pod(n) >= 0) {
+                assertThat(part[n]).as("a pod stays in one partition").isEqualTo(part[t.hostSwitch(firstHostOfPod(t, t.pod(n)))]);
+            }
+        }
+        assertThat(Partitioning.lookaheadPs(t)).isEqualTo(500_000); // the smallest link delay: 0.5 us everywhere
+    }
+
+    private static int firstHostOfPod(Topology t, int pod) {
+        for (int h = 0; h < t.hostCount(); h++) {
+            if (t.pod(h) == pod) {
+                return h;
+            }
+        }
+        throw new AssertionError("no host in pod " + pod);
+    }
+
+    static Stream<Integer> partitionCounts() {
+        return Stream.of(1, 2, 3, 4, 8);
+    }
+
+    static Stream<Arguments> unsupported() {
+        return Stream.of(
+                Arguments.of(map("loadBalancing", map("type", "conga")), "loadBalancing.type"),
+                Arguments.of(map("congestionControl", map("type", "mswift")), "congestionControl.type"),
+                Arguments.of(map("lossRecovery", map("type", "irn")), "lossRecovery.type"),
+                Arguments.of(map("switches", map("pfc", map("enabled", true))), "switches.pfc.enabled"),
+                Arguments.of(map("failures", map("linkProbability", 0.05)), "failures"),
+                Arguments.of(map("nic", map("queuePairs", "persistent")), "nic.queuePairs"),
+                Arguments.of(map("workload", map("type", "collective", "op", "all-reduce", "algorithm", "ring", "bytes", 1 << 20)), "workload"));
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("unsupported")
+    void whatIsNotSupportedIsRefusedNamingTheField(Map<String, Object> change, String field) {
+        Map<String, Object> tree = map("name", "par", "seed", 1, "topology", fatTree(4), "loadBalancing", map("type", "host-spray"),
+                "workload", permutation(4096));
+        tree.putAll(change);
+        Scenario s = ScenarioBinder.bind(tree);
+        assertThatThrownBy(() -> Simulation.prepare(s, null, 2)).isInstanceOf(ScenarioException.class)
+                .satisfies(e -> assertThat(((ScenarioException) e).field()).isEqualTo(field))
+                .hasMessageContaining("--threads");
+        assertThat(Simulation.prepare(s, null).run().flowResults()).as("the sequential run takes it").isNotEmpty();
+    }
+}
