@@ -52,7 +52,7 @@ public final class Main implements Callable<Integer> {
     public final PrintStream out;
     public final PrintStream err;
 
-    private Main(PrintStream out, PrintStream err) {
+    Main(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }
@@ -106,7 +106,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** picocli's model of {@code lbsim} with the subcommand {@code args} name, or all of them when they name none. */
-    private static CommandLine parser(Main main, String[] args) {
+    static CommandLine parser(Main main, String[] args) {
         CommandLine cmd = new CommandLine(main);
         String named = commandNamed(args);
         for (Class<?> c : COMMANDS) {
@@ -115,11 +115,6 @@ public final class Main implements Callable<Integer> {
             }
         }
         return cmd;
-    }
-
-    /** picocli's model of {@code lbsim} for {@code args}, with output to {@code out} / {@code err}: for tests that compare parsers. */
-    public static CommandLine parser(String[] args, PrintStream out, PrintStream err) {
-        return parser(new Main(out, err), args);
     }
 
     /**

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.lbsim.cli.CommandModel;
 import org.lbsim.cli.Main;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.OptionSpec;
@@ -30,7 +31,7 @@ class RunCommandPlainArgsTest {
 
     /** The fields a run command line sets, as picocli fills them. */
     private static String picocli(String[] args) {
-        CommandLine cl = Main.parser(args, NOWHERE, NOWHERE);
+        CommandLine cl = CommandModel.of(args, NOWHERE, NOWHERE);
         CommandLine.ParseResult parsed = cl.parseArgs(args);
         RunCommand run = (RunCommand) parsed.subcommand().commandSpec().userObject();
         return describe(run, ((Main) cl.getCommand()).debug);
@@ -38,7 +39,7 @@ class RunCommandPlainArgsTest {
 
     /** The same fields as {@link RunCommand#plain} fills them; null when it leaves the line to picocli. */
     private static String plain(String[] args) {
-        Main main = Main.parser(args, NOWHERE, NOWHERE).getCommand();
+        Main main = CommandModel.of(args, NOWHERE, NOWHERE).getCommand();
         RunCommand run = RunCommand.plain(args, main);
         return run == null ? null : describe(run, main.debug);
     }
@@ -100,7 +101,7 @@ class RunCommandPlainArgsTest {
     @Test
     void plain_knows_every_option_of_run_but_help_and_version() {
         String[] args = {"run", "a.yaml"};
-        CommandLine run = Main.parser(args, NOWHERE, NOWHERE).getSubcommands().get("run");
+        CommandLine run = CommandModel.of(args, NOWHERE, NOWHERE).getSubcommands().get("run");
         Set<String> names = new TreeSet<>();
         for (OptionSpec o : run.getCommandSpec().options()) {
             if (!o.usageHelp() && !o.versionHelp()) {
