@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 
 /** The lbsim version (filtered in from the Maven project version) and the git commit of its sources. */
@@ -34,6 +36,34 @@ public final class BuildInfo {
     public static String gitCommit() {
         String out = git("rev-parse", "HEAD");
         return out != null && out.matches("[0-9a-f]{40,64}") ? out : "unknown";
+    }
+
+    /** {@link #gitCommit} and {@link #gitDirty} together. */
+    public record Source(String commit, Boolean dirty) {
+    }
+
+    /**
+     * {@link #gitCommit} and {@link #gitDirty}, looked up on a thread of their own: {@code run} starts it before
+     * simulating and reads it after, so the two git processes overlap the simulation (issue 21: start-up).
+     */
+    public static FutureTask<Source> sourceInBackground() {
+        FutureTask<Source> task = new FutureTask<>(() -> new Source(gitCommit(), gitDirty()));
+        Thread t = new Thread(task, "lbsim-git");
+        t.setDaemon(true);
+        t.start();
+        return task;
+    }
+
+    /** The result of {@link #sourceInBackground}, waiting for it; unknown (as when git is missing) if it failed. */
+    public static Source await(FutureTask<Source> source) {
+        try {
+            return source.get();
+        } catch (ExecutionException e) {
+            return new Source("unknown", null);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Source("unknown", null);
+        }
     }
 
     /** Whether tracked files differ from the commit; null when unknown. */

@@ -52,7 +52,7 @@ public final class Main implements Callable<Integer> {
     public final PrintStream out;
     public final PrintStream err;
 
-    private Main(PrintStream out, PrintStream err) {
+    Main(PrintStream out, PrintStream err) {
         this.out = out;
         this.err = err;
     }
@@ -65,13 +65,18 @@ public final class Main implements Callable<Integer> {
     public static int execute(String[] args, PrintStream out, PrintStream err) {
         boolean debug = Arrays.asList(args).contains("--debug");
         Main main = new Main(out, err);
-        CommandLine cmd = new CommandLine(main);
-        String named = commandNamed(args);
-        for (Class<?> c : COMMANDS) {
-            if (named == null || named.equals(c.getAnnotation(Command.class).name())) {
-                cmd.addSubcommand(c);
+        RunCommand plain = RunCommand.plain(args, main);
+        if (plain != null) { // a plain run, read without picocli (issue 21: start-up)
+            try {
+                return plain.call();
+            } catch (Throwable t) {
+                return failure(t, debug, err);
+            } finally {
+                out.flush();
+                err.flush();
             }
         }
+        CommandLine cmd = parser(main, args);
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         cmd.setParameterExceptionHandler((e, a) -> {
@@ -98,6 +103,18 @@ public final class Main implements Callable<Integer> {
             out.flush();
             err.flush();
         }
+    }
+
+    /** picocli's model of {@code lbsim} with the subcommand {@code args} name, or all of them when they name none. */
+    static CommandLine parser(Main main, String[] args) {
+        CommandLine cmd = new CommandLine(main);
+        String named = commandNamed(args);
+        for (Class<?> c : COMMANDS) {
+            if (named == null || named.equals(c.getAnnotation(Command.class).name())) {
+                cmd.addSubcommand(c);
+            }
+        }
+        return cmd;
     }
 
     /**
