@@ -500,8 +500,13 @@ public final class EgressPort implements EventHandler {
     private final class AtEnqueue implements Departures {
         /** Marks a frame that waited for the line (started at its predecessor's end, not at its own enqueue). */
         private static final int WAITED = 1 << 31;
-        private long[] endPs = new long[4];
-        private int[] sizes = new int[4];
+        /**
+         * Slot i holds the frame's end of gap at {@code 2i} and its size (with {@link #WAITED}) at
+         * {@code 2i + 1}: one array, so an enqueue touches one line of it, not one in each of two.
+         */
+        private long[] ring = new long[2 * 4];
+        /** Slots in the ring, a power of two. */
+        private int slots = 4;
         private int head;
         private int count;
         /** End of the gap of the last frame admitted (the exact path's busyUntilPs once the queue has drained). */
@@ -512,14 +517,14 @@ public final class EgressPort implements EventHandler {
 
         @Override
         public void settle(long now) {
-            while (count > 0 && endPs[head] <= now) {
-                long end = endPs[head];
-                int size = sizes[head] & ~WAITED;
+            while (count > 0 && ring[2 * head] <= now) {
+                long end = ring[2 * head];
+                int size = (int) ring[2 * head + 1] & ~WAITED;
                 accountQueue(end);
                 queueBytes -= size;
                 txPackets++;
                 txBytes += size;
-                head = (head + 1) & (endPs.length - 1);
+                head = (head + 1) & (slots - 1);
                 count--;
                 if (queueBytes < 0) {
                     throw new IllegalStateException("negative queue at port " + port);
@@ -535,32 +540,35 @@ public final class EgressPort implements EventHandler {
             long end = start + serPs + gapPs;
             lastEndPs = end;
             lastEnqueuePs = now;
-            if (count == endPs.length) {
+            if (count == slots) {
                 grow();
             }
-            int i = (head + count) & (endPs.length - 1);
-            endPs[i] = end;
-            sizes[i] = start > now ? p.sizeBytes | WAITED : p.sizeBytes;
+            int i = (head + count) & (slots - 1);
+            ring[2 * i] = end;
+            ring[2 * i + 1] = start > now ? p.sizeBytes | WAITED : p.sizeBytes;
             count++;
             link.transmit(p, start + serPs);
         }
 
         private void grow() {
-            int n = endPs.length;
-            long[] e = new long[n * 2];
-            int[] s = new int[n * 2];
+            int n = slots;
+            long[] r = new long[4 * n];
             for (int k = 0; k < count; k++) {
-                e[k] = endPs[(head + k) & (n - 1)];
-                s[k] = sizes[(head + k) & (n - 1)];
+                int from = (head + k) & (n - 1);
+                r[2 * k] = ring[2 * from];
+                r[2 * k + 1] = ring[2 * from + 1];
             }
-            endPs = e;
-            sizes = s;
+            ring = r;
+            slots = 2 * n;
             head = 0;
         }
 
+        private int sizeAt(int i) {
+            return (int) ring[2 * i + 1] & ~WAITED;
+        }
+
         private long startPs(int i) {
-            int size = sizes[i] & ~WAITED;
-            return endPs[i] - gapPs - Time.serializationPs(size, rateMbps, psPerByte);
+            return ring[2 * i] - gapPs - Time.serializationPs(sizeAt(i), rateMbps, psPerByte);
         }
 
         @Override
@@ -573,7 +581,7 @@ public final class EgressPort implements EventHandler {
             settle(now);
             int n = 0;
             for (int k = count - 1; k >= 0; k--) {
-                if (startPs((head + k) & (endPs.length - 1)) <= now) {
+                if (startPs((head + k) & (slots - 1)) <= now) {
                     break;
                 }
                 n++;
@@ -597,10 +605,10 @@ public final class EgressPort implements EventHandler {
             if (start > now) {
                 return 0;
             }
-            if (start == now && (sizes[head] & WAITED) != 0 && lastEnqueuePs != now) {
+            if (start == now && ((int) ring[2 * head + 1] & WAITED) != 0 && lastEnqueuePs != now) {
                 ambiguous++;
             }
-            return bytes ? sizes[head] & ~WAITED : 1;
+            return bytes ? sizeAt(head) : 1;
         }
 
         @Override
