@@ -5,7 +5,7 @@ package org.lbsim.net;
  * {@link PacketPool#acquire}. A packet sits in at most one queue or link at a time, which
  * threads it through {@link #next} (no per-hop allocation).
  */
-public final class Packet extends PacketHopFields {
+public final class Packet {
     public static final byte DATA = 0;
     public static final byte ACK = 1;
     public static final byte NACK = 2;
@@ -14,18 +14,39 @@ public final class Packet extends PacketHopFields {
     /** The first kind id left for schemes to register (org.lbsim.transport.PacketKinds); ids up to 127. */
     public static final byte FIRST_SCHEME_KIND = 4;
 
+    /** What the packet is: {@link #DATA}, {@link #ACK}, {@link #NACK}, {@link #CNP}, or a kind a scheme registered. */
+    public byte kind;
+    /** Queue pair (flow) id. */
+    public int flow;
+    /** Source and destination host. */
+    public int src;
+    public int dst;
+    /** Bytes on the wire, headers included (the inter-frame gap is not part of it). */
+    public int sizeBytes;
     /** Payload bytes carried (0 for control packets). */
     public int payloadBytes;
+    /** Packet sequence number of a data packet; for an ACK, the PSN being acknowledged. */
+    public int psn;
     /** Cumulative ack: every PSN below it has arrived (ACK / NACK only). */
     public int cumAck;
     /** Selective ack bits for PSNs cumAck+1 .. cumAck+64 (ACK only). */
     public long sackBits;
+    /** Flow label / UDP source port that switches hash on. */
+    public int entropy;
+    /** Explicit path id for source-routed schemes; -1 when unused. */
+    public int pathId;
+    /** Traffic class (DSCP) of the queue pair's flow, on data and on its answers; 0 by default. */
+    public byte trafficClass;
+    /** Congestion Experienced mark set by a switch. */
+    public boolean ecnMarked;
     /** ECN-echo: the data packet this ACK answers was marked. */
     public boolean ecnEcho;
     /** On ACKs: the receiver already holds the whole message (erasure-coded transports stop on it). */
     public boolean receiverComplete;
     /** On ACKs: payload bytes the receiver held when it sent this ACK (htsim's {@code ds_ackno}). */
     public long receivedBytes;
+    /** The sender has sent this PSN before. */
+    public boolean retransmission;
     /** When the sender put the packet on the wire. */
     public long sentPs;
     /** When the receiving NIC took the packet off the wire (its last bit arrived). */
@@ -41,6 +62,14 @@ public final class Packet extends PacketHopFields {
     /** In-network timestamps a source ToR stamps for the destination ToR (ConWeave's TX_TSTAMP and TAIL_TSTAMP); 0 unless a switch program writes them. */
     public long switchStampPs;
     public long switchTailStampPs;
+    /** Switch hops taken so far. */
+    public int hops;
+    /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */
+    public int ingressPort;
+    /** On a link: the arrival time of the packet behind it (Link). */
+    long nextArrivalPs;
+    /** Intrusive link for queues and links. */
+    Packet next;
     /** Identity in the pool, for leak checks. */
     final int poolId;
 

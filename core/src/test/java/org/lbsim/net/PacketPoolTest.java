@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A recycled packet must come back from {@link PacketPool#acquire} exactly as a fresh one: schemes read
- * every public field and rely on the defaults (0, false, {@code pathId} -1, {@code ingressPort} -1). The
- * fields live in two classes ({@link PacketHopFields} first, for cache locality, issue 21), so a field
- * added to either and forgotten in {@code acquire} would leak a previous packet's value into the next.
+ * every public field and rely on the defaults (0, false, {@code pathId} -1, {@code ingressPort} -1): a
+ * field added to {@link Packet} (or to a superclass, should one hold some of them for cache locality)
+ * and forgotten in {@code acquire} would leak a previous packet's value into the next.
  */
 class PacketPoolTest {
 
