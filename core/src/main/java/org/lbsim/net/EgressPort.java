@@ -447,7 +447,7 @@ public final class EgressPort implements EventHandler {
         return departures.ambiguousReads();
     }
 
-    /** {@link AtEnqueue#settle}. */
+    /** The lazy path's settle ({@link AtEnqueue}): releases every frame whose gap has ended by {@code now}, each as of its own end. */
     private void settleHandedOn(long now) {
         while (ringCount > 0 && ring[2 * ringHead] <= now) {
             long end = ring[2 * ringHead];
@@ -464,7 +464,7 @@ public final class EgressPort implements EventHandler {
         }
     }
 
-    /** {@link AtEnqueue#add}. */
+    /** The lazy path's add ({@link AtEnqueue}): the frame starts at max(now, the previous frame's end of gap) and goes to the link at once. */
     private void addHandedOn(Packet p, long now) {
         stage.onEnqueue(p, port, queueBytes);
         long serPs = Time.serializationPs(p.sizeBytes, rateMbps, psPerByte);
