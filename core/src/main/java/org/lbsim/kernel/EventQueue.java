@@ -25,11 +25,15 @@ import java.util.Arrays;
  *   pops (changed only when off by a factor of four or more, so it does not flap) and the ring to about
  *   twice the pending events; either change reinserts every event.</li>
  * </ul>
- * Nodes live in parallel arrays with a free list, so nothing is allocated per event once the arrays
- * have grown to the working size.
+ * Nodes are five longs each in one array with a free list, so nothing is allocated per event once it
+ * has grown to the working size; a bucket is two longs (head and tail, the tail's time), so a push
+ * touches the bucket and the tail node, a pop the bucket and the head node.
  */
 public final class EventQueue {
-    private static final int STRIDE = 4;
+    /** A node: time, sequence, handler and kind, tag, next node of its bucket (or of the free list). */
+    private static final int STRIDE = 5;
+    private static final int NEXT = 4;
+    private static final long NO_NODES = -1L;
     private static final int MIN_BITS = 10;
     private static final int MAX_BITS = 20;
     private static final int INITIAL_SHIFT = 4;
@@ -38,12 +42,13 @@ public final class EventQueue {
     private int bits;
     private int mask;
     private int shift;
-    private int[] bucketHead;
-    private int[] bucketTail;
+    /**
+     * Per bucket two longs: (tail node << 32 | head node), -1 when empty; and the tail's time, so that
+     * appending reads no node but the tail's sequence on an exact tie.
+     */
+    private long[] bucket;
     private long[] occupied;
-    /** Node i: (time, sequence, handler and kind, tag) at {@code STRIDE * i}; {@code next[i]} the bucket's next node or the free list's. */
     private long[] node;
-    private int[] next;
     private int freeNode = -1;
     private int nodesUsed;
     private final TimeSeqHeap far = new TimeSeqHeap(16);
@@ -57,11 +62,9 @@ public final class EventQueue {
     private int rebuilds;
 
     public EventQueue(int initialCapacity) {
-        int capacity = Math.max(16, initialCapacity);
-        node = new long[capacity * STRIDE];
-        next = new int[capacity];
+        node = new long[Math.max(16, initialCapacity) * STRIDE];
         shift = INITIAL_SHIFT;
-        allocateRing(bitsFor(capacity));
+        allocateRing(bitsFor(Math.max(16, initialCapacity)));
     }
 
     private static int bitsFor(int events) {
@@ -72,9 +75,10 @@ public final class EventQueue {
     private void allocateRing(int newBits) {
         bits = newBits;
         mask = (1 << newBits) - 1;
-        bucketHead = new int[1 << newBits];
-        bucketTail = new int[1 << newBits];
-        Arrays.fill(bucketHead, -1);
+        bucket = new long[2 << newBits];
+        for (int i = 0; i < bucket.length; i += 2) {
+            bucket[i] = NO_NODES;
+        }
         occupied = new long[(1 << newBits) >>> 6];
     }
 
@@ -108,91 +112,104 @@ public final class EventQueue {
         }
     }
 
-    private void insert(long t, long s, long m, long g, int bucket) {
+    private void insert(long t, long s, long m, long g, int b) {
+        long[] a = node;
         int n = freeNode;
         if (n >= 0) {
-            freeNode = next[n];
+            freeNode = (int) a[n * STRIDE + NEXT];
         } else {
-            if (nodesUsed == next.length) {
-                next = Arrays.copyOf(next, nodesUsed * 2);
-                node = Arrays.copyOf(node, nodesUsed * 2 * STRIDE);
+            if ((nodesUsed + 1) * STRIDE > a.length) {
+                a = Arrays.copyOf(a, a.length * 2);
+                node = a;
             }
             n = nodesUsed++;
         }
-        long[] a = node;
         int nb = n * STRIDE;
         a[nb] = t;
         a[nb + 1] = s;
         a[nb + 2] = m;
         a[nb + 3] = g;
         ringCount++;
-        int h = bucketHead[bucket];
-        if (h < 0) {
-            next[n] = -1;
-            bucketHead[bucket] = n;
-            bucketTail[bucket] = n;
-            occupied[bucket >>> 6] |= 1L << bucket;
+        long[] bk = bucket;
+        int i = b << 1;
+        long headTail = bk[i];
+        int head = (int) headTail;
+        if (head < 0) {
+            a[nb + NEXT] = -1;
+            bk[i] = ((long) n << 32) | n;
+            bk[i + 1] = t;
+            occupied[b >>> 6] |= 1L << b;
             return;
         }
-        int tail = bucketTail[bucket];
-        int tb = tail * STRIDE;
-        if (t > a[tb] || (t == a[tb] && s > a[tb + 1])) {
-            next[n] = -1;
-            next[tail] = n;
-            bucketTail[bucket] = n;
+        int tail = (int) (headTail >>> 32);
+        long tailTime = bk[i + 1];
+        if (t > tailTime || (t == tailTime && s > a[tail * STRIDE + 1])) {
+            a[nb + NEXT] = -1;
+            a[tail * STRIDE + NEXT] = n;
+            bk[i] = ((long) n << 32) | head;
+            bk[i + 1] = t;
             return;
         }
-        int hb = h * STRIDE;
+        int hb = head * STRIDE;
         if (t < a[hb] || (t == a[hb] && s < a[hb + 1])) {
-            next[n] = h;
-            bucketHead[bucket] = n;
+            a[nb + NEXT] = head;
+            bk[i] = (headTail & 0xFFFFFFFF00000000L) | n;
             return;
         }
-        // somewhere strictly between head and tail
-        int prev = h;
+        // strictly between head and tail
+        int prev = head;
         while (true) {
-            int x = next[prev];
+            int x = (int) a[prev * STRIDE + NEXT];
             int xb = x * STRIDE;
             if (t < a[xb] || (t == a[xb] && s < a[xb + 1])) {
-                next[n] = x;
-                next[prev] = n;
+                a[nb + NEXT] = x;
+                a[prev * STRIDE + NEXT] = n;
                 return;
             }
             prev = x;
         }
     }
 
+    private int headNode() {
+        return (int) bucket[((int) cur & mask) << 1];
+    }
+
     public long peekTime() {
-        return node[bucketHead[(int) cur & mask] * STRIDE];
+        return node[headNode() * STRIDE];
     }
 
     public int peekHandler() {
-        return (int) (node[bucketHead[(int) cur & mask] * STRIDE + 2] >>> 32);
+        return (int) (node[headNode() * STRIDE + 2] >>> 32);
     }
 
     public int peekKind() {
-        return (int) node[bucketHead[(int) cur & mask] * STRIDE + 2];
+        return (int) node[headNode() * STRIDE + 2];
     }
 
     public long peekTag() {
-        return node[bucketHead[(int) cur & mask] * STRIDE + 3];
+        return node[headNode() * STRIDE + 3];
     }
 
     /** Removes the earliest event; read it first with the peek methods. */
     public void pop() {
-        int i = (int) cur & mask;
-        int n = bucketHead[i];
-        int after = next[n];
-        bucketHead[i] = after;
-        next[n] = freeNode;
+        int b = (int) cur & mask;
+        int i = b << 1;
+        long headTail = bucket[i];
+        int n = (int) headTail;
+        long[] a = node;
+        int after = (int) a[n * STRIDE + NEXT];
+        a[n * STRIDE + NEXT] = freeNode;
         freeNode = n;
         ringCount--;
-        if (--size == 0) {
-            occupied[i >>> 6] &= ~(1L << i);
-            return;
-        }
-        if (after < 0) {
-            occupied[i >>> 6] &= ~(1L << i);
+        size--;
+        if (after >= 0) {
+            bucket[i] = (headTail & 0xFFFFFFFF00000000L) | after;
+        } else {
+            bucket[i] = NO_NODES;
+            occupied[b >>> 6] &= ~(1L << b);
+            if (size == 0) {
+                return;
+            }
             advance();
         }
         if (++popsSinceTune == TUNE_POPS) {
@@ -235,29 +252,27 @@ public final class EventQueue {
         long span = 1L << bits;
         long to = cur + span;
         long from = Math.max(bn + span, cur);
-        if (to - from > span) {
-            from = to - span;
-        }
         cur = bn;
-        for (long b = from; b < to; b++) {
-            spill((int) b & mask);
+        for (long x = from; x < to; x++) {
+            spill((int) x & mask);
         }
     }
 
     /** Moves one bucket's events to the heap. */
-    private void spill(int bucket) {
-        int n = bucketHead[bucket];
+    private void spill(int b) {
+        int i = b << 1;
+        int n = (int) bucket[i];
         if (n < 0) {
             return;
         }
-        bucketHead[bucket] = -1;
-        occupied[bucket >>> 6] &= ~(1L << bucket);
+        bucket[i] = NO_NODES;
+        occupied[b >>> 6] &= ~(1L << b);
         long[] a = node;
         while (n >= 0) {
-            int x = next[n];
             int nb = n * STRIDE;
+            int x = (int) a[nb + NEXT];
             far.push(a[nb], a[nb + 1], a[nb + 2], a[nb + 3]);
-            next[n] = freeNode;
+            a[nb + NEXT] = freeNode;
             freeNode = n;
             ringCount--;
             n = x;
