@@ -9,12 +9,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The calendar queue against a plain reference, {@link PriorityQueue} on (time, insertion sequence),
- * driven like the kernel drives it (issue 21): a clock that follows the pops; bursts of events at
- * the same instant; a frame time and an ACK time as fixed delays; retransmission timers re-armed far
- * ahead and cancelled lazily (a generation in the tag: stale wake-ups are popped and ignored, as
- * {@code SenderQp} does); phases whose density changes by orders of magnitude (so the bucket width and
- * the ring are re-tuned several times per run); and the occasional event before the earliest one (the
+ * The kernel's event queue against a plain reference, {@link PriorityQueue} on (time, insertion
+ * sequence), driven like the kernel drives it (issue 21): a clock that follows the pops; bursts of
+ * events at the same instant; a frame time and an ACK time as fixed delays; retransmission timers
+ * re-armed far ahead and cancelled lazily (a generation in the tag: stale wake-ups are popped and
+ * ignored, as {@code SenderQp} does); phases whose density changes by orders of magnitude (what made
+ * the session-10 calendar candidate re-tune); and the occasional event before the earliest one (the
  * clock stopped at a time limit). Every pop must give the reference's event: time, handler, kind, tag.
  */
 class EventQueueAgainstReferenceTest {
@@ -103,9 +103,8 @@ class EventQueueAgainstReferenceTest {
             q.pop();
         }
         assertThat(q.isEmpty()).isTrue();
-        assertThat(pops).as("enough pops for several re-tunings (every 16 384 pops)").isGreaterThan(50_000);
+        assertThat(pops).as("a long run").isGreaterThan(50_000);
         assertThat(staleTimerPops).as("lazily cancelled timers were popped").isPositive();
-        assertThat(q.rebuilds()).as("bucket width or ring re-tuned during the run").isPositive();
     }
 
     private static void push(EventQueue q, PriorityQueue<long[]> ref, long[] e) {
@@ -115,8 +114,8 @@ class EventQueueAgainstReferenceTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {21, 22, 23})
-    void thousandsOfEventsAtOneInstantComeOutInPushOrderAcrossARetune(long seed) {
-        // a synchronised fabric: every port's wake-up at the same picosecond, far more than a tuning window
+    void thousandsOfEventsAtOneInstantComeOutInPushOrder(long seed) {
+        // a synchronised fabric: every port's wake-up at the same picosecond
         Random rng = new Random(seed);
         EventQueue q = new EventQueue(16);
         int n = 40_000;

@@ -33,13 +33,34 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 10)
 @Fork(value = 1, jvmArgsAppend = {"-XX:+UseSerialGC", "-Xmx2g"})
 public class EventTraceBench {
+    static long calendar(EventTrace t) {
+        CalendarQueue q = new CalendarQueue(CAPACITY);
+        int[] pops = t.popsBefore;
+        long[] delays = t.delayPs;
+        long now = 0;
+        long check = 0;
+        for (int i = 0; i < delays.length; i++) {
+            for (int k = pops[i]; k > 0; k--) {
+                now = q.peekTime();
+                check = check * 31 + q.peekTag() + q.peekHandler() + q.peekKind();
+                q.pop();
+            }
+            q.push(now + delays[i], 1, 0, i);
+        }
+        for (long k = t.trailingPops; k > 0; k--) {
+            check = check * 31 + q.peekTag() + q.peekHandler() + q.peekKind();
+            q.pop();
+        }
+        return check;
+    }
+
     /** The kernel's initial capacity ({@code Simulator}). */
     private static final int CAPACITY = 1 << 12;
 
     @Param({"S1", "S2", "S3"})
     public String trace;
 
-    @Param({"current", "bottomUp", "nearFar", "delayClass4", "delayClass8", "kernel"})
+    @Param({"current", "bottomUp", "nearFar", "delayClass4", "delayClass8", "calendar", "kernel"})
     public String queue;
 
     private EventTrace t;
@@ -68,6 +89,8 @@ public class EventTraceBench {
                 return delayClass(t, 4);
             case "delayClass8":
                 return delayClass(t, 8);
+            case "calendar":
+                return calendar(t);
             case "kernel":
                 return kernel(t);
             default:
@@ -161,7 +184,7 @@ public class EventTraceBench {
         return check;
     }
 
-    /** The kernel's {@link EventQueue} as built: since session 10 the calendar queue. */
+    /** The kernel's {@link EventQueue} as built (the 4-ary heap; on commits d473a4e-cf39910 the calendar queue). */
     static long kernel(EventTrace t) {
         EventQueue q = new EventQueue(CAPACITY);
         int[] pops = t.popsBefore;
