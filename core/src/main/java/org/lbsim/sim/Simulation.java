@@ -61,7 +61,7 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, Simulator::new);
     }
 
     /** Stack size of a partitioned run's worker threads (as the launcher gives the main thread). */
@@ -77,7 +77,7 @@ public final class Simulation {
         if (threads < 0) {
             throw new IllegalArgumentException("threads must be >= 0, got " + threads);
         }
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), threads);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), threads, Simulator::new);
     }
 
     /**
@@ -87,7 +87,16 @@ public final class Simulation {
      * line {@code -Dlbsim.exactPorts=true} (e.g. in {@code LBSIM_OPTS}) does the same.
      */
     public static PreparedRun prepareExact(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, true, 0);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, true, 0, Simulator::new);
+    }
+
+    /**
+     * Like {@link #prepare(Scenario, Path)}, on the sequential kernel {@code kernel} makes (a fresh
+     * {@link Simulator} or a subclass): for tools that observe the kernel, such as the bench's event
+     * trace recorder (issue 21). A run of the product never passes anything but {@code Simulator::new}.
+     */
+    public static PreparedRun prepareOn(Scenario scenario, Path baseDir, java.util.function.Supplier<Simulator> kernel) {
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, kernel);
     }
 
     private static boolean exactPortsRequested() {
@@ -99,7 +108,7 @@ public final class Simulation {
      * {@code loadBalancing}: for trying a scheme in code before it is registered.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
-        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested(), 0);
+        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested(), 0, Simulator::new);
     }
 
     /**
@@ -107,11 +116,12 @@ public final class Simulation {
      * bundle {@code bundle} builds from its class's load balancer and the run's loss-recovery factory.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
-        return prepare(scenario, baseDir, null, bundle, exactPortsRequested(), 0);
+        return prepare(scenario, baseDir, null, bundle, exactPortsRequested(), 0, Simulator::new);
     }
 
     private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
-                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts, int threads) {
+                                       BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts, int threads,
+                                       java.util.function.Supplier<Simulator> sequentialKernel) {
         if (threads > 0) {
             Partitioning.checkSupported(scenario);
         }
@@ -184,7 +194,7 @@ public final class Simulation {
             parallel.setNodePartitions(Partitioning.partitionOfNodes(topology, threads));
             sim = parallel;
         } else {
-            sim = new Simulator();
+            sim = sequentialKernel.get();
         }
         FailureSpec failures = scenario.failures();
         long convergencePs = convergencePs(failures, topology, healthy, pk);
