@@ -125,6 +125,22 @@ class ReproduceTest {
                 "themis-fig1", "themis-fig5");
     }
 
+    /** Issue 19: every OFAN figure's report judges the paper's statements ("the paper / lbsim / verdict"), so each file has claims. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void every_ofan_figure_judges_the_papers_statements_in_claims() {
+        List<String> ofan = ReproduceCommand.names().stream().filter(n -> n.matches("fig[0-9].*")).toList();
+        assertThat(ofan).containsExactlyInAnyOrder("fig1", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13",
+                "fig14", "fig17-19", "fig18");
+        for (String name : ofan) {
+            List<Map<String, Object>> claims = (List<Map<String, Object>>) ReproduceCommand.definition(name).getOrDefault("claims", List.of());
+            assertThat(claims).as(name + ": claims").isNotEmpty();
+            for (Map<String, Object> c : claims) {
+                assertThat(String.valueOf(c.get("paper"))).as(name + ": a claim states the paper's statement").isNotBlank();
+            }
+        }
+    }
+
     /**
      * Every reproduction's YAML parses, has only known keys, and its sweep (full and quick) binds
      * every point; points on fabrics of up to 128 hosts are also prepared (fabric, failed links of
