@@ -16,6 +16,15 @@ public interface CongestionControl {
         return false;
     }
 
+    /**
+     * Whether {@link #earliestSendPs}, once later than now, gives that same time at every instant before it
+     * until this queue pair sends, starts ({@link #onStart}) or hears of a new rho_max: no ACK, NACK, CNP or
+     * timeout moves it. Its host may then leave such a queue pair unasked while it is held back (issue 21).
+     */
+    default boolean pacingIgnoresFeedback() {
+        return false;
+    }
+
     /** A data packet of {@code wireBytes} (headers included) started at {@code nowPs}. */
     void onSent(int wireBytes, long nowPs);
 

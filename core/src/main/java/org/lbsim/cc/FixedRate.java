@@ -96,6 +96,12 @@ public final class FixedRate implements CongestionControl {
         return true;
     }
 
+    /** The next send time moves only in {@link #onSent} and {@link #onStart}; a new rho_max may make it unpaced. */
+    @Override
+    public boolean pacingIgnoresFeedback() {
+        return true;
+    }
+
     /** A dependent queue pair starts when its dependencies completed: its phase counts from then. */
     @Override
     public void onStart(long nowPs) {

@@ -250,6 +250,9 @@ public final class Simulation {
             network.handOnAtEnqueue(); // issue 21: one event per hop where the dequeue instant is known at enqueue
             network.skipIdleNicWakes(); // issue 21: no NIC wake-up whose outcome is known
         }
+        if (!exactPorts) {
+            transport.skipPacedLooks(); // issue 21: no look at queue pairs that pacing still holds back (failures during the run included)
+        }
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
                 timeline, distinct(lbByClass));

@@ -51,6 +51,8 @@ public final class SenderQp {
     boolean active;
     /** Earliest send time found by the last look, when pacing held it back. */
     long eligiblePs;
+    /** {@link CongestionControl#pacingIgnoresFeedback} of its congestion control. */
+    final boolean pacingIgnoresFeedback;
 
     SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
              EntropyPolicy entropy, long startPs) {
@@ -64,6 +66,7 @@ public final class SenderQp {
         this.sim = sim;
         this.pool = pool;
         this.cc = cc;
+        this.pacingIgnoresFeedback = cc.pacingIgnoresFeedback();
         this.recovery = recovery;
         this.entropy = entropy;
         this.hooks = hooks;

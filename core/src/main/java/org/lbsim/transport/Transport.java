@@ -582,6 +582,25 @@ public final class Transport implements EventHandler {
     }
 
     /**
+     * Issue 21: hosts leave out a look at their queue pairs when the last one found all of them held back by
+     * pacing that no feedback moves, until the earliest may send (HostStack); the run is the same.
+     */
+    public void skipPacedLooks() {
+        for (HostStack stack : stacks) {
+            stack.skipPacedLooks();
+        }
+    }
+
+    /** Looks at a host's queue pairs left out by {@link #skipPacedLooks}, over all hosts. */
+    public long pacedLooksSkipped() {
+        long n = 0;
+        for (HostStack stack : stacks) {
+            n += stack.pacedLooksSkipped();
+        }
+        return n;
+    }
+
+    /**
      * Routing converged around a failure or repair and the fabric's rho_max is now {@code mbps}: every
      * queue pair built so far hears of it, and those built later start with it (OFAN App. A's sender
      * for the fabric as it is; congestion controls other than a rho_max sender ignore it).
@@ -593,6 +612,9 @@ public final class Transport implements EventHandler {
             if (s != null) {
                 s.congestionControl().onRhoMaxChange(mbps, now);
             }
+        }
+        for (HostStack stack : stacks) {
+            stack.pacingChanged();
         }
     }
 
@@ -863,6 +885,7 @@ public final class Transport implements EventHandler {
         }
         if (!continues(q)) {
             qp.congestionControl().onStart(now); // a persistent queue pair started with its first message
+            stacks[qp.ctx.src()].pacingChanged();
         }
         stacks[qp.ctx.src()].activate(qp);
     }
