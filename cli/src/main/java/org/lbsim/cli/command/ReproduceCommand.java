@@ -298,7 +298,8 @@ public final class ReproduceCommand implements Callable<Integer> {
      * at NAME's folder reuses NAME's runs. A definition without {@code sweepOf} is returned as is.
      *
      * @throws UserError naming the file and the field: {@code sweepOf} beside one of the shared keys,
-     *                   not a known reproduction's name, or naming one without its own sweep
+     *                   not a known reproduction's name, naming this reproduction itself, one with a
+     *                   sweepOf of its own, or one without a sweep ({@code lbsim reproduce} then exits with 2)
      */
     public static Map<String, Object> resolve(String n, Map<String, Object> def, List<String> known,
                                               Function<String, Map<String, Object>> load) {
