@@ -1,6 +1,7 @@
 package org.lbsim.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.lbsim.cli.MainTest.lbsim;
 import static org.lbsim.cli.SweepTest.query;
 
@@ -23,12 +24,14 @@ import org.lbsim.sim.Simulation;
 import org.lbsim.cli.command.ReproduceCommand;
 import org.lbsim.cli.sweep.SweepFile;
 import org.lbsim.cli.files.Yaml;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code lbsim reproduce}: fig1's quick version end to end, and every reproduction's definition without running it. */
 class ReproduceTest {
     static final List<String> SCHEMES = List.of("ECMP", "SUBFLOW", "HOST FLOWLET AR", "HOST PKT", "SWITCH PKT, shared pointer", "SWITCH PKT, per-class pointers",
             "HOST PKT AR", "SWITCH PKT AR", "OFAN");
-    static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "quickSweep", "claims", "tables", "plots");
+    static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "sweepOf", "quickSweep", "claims", "tables", "plots");
     static final Set<String> CLAIM_KEYS = Set.of("paper", "ours", "holds", "ifHolds", "otherwise");
     static final Set<String> TABLE_KEYS = Set.of("title", "rows", "rowsTitle", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
@@ -151,8 +154,10 @@ class ReproduceTest {
     @SuppressWarnings("unchecked")
     void every_reproduction_parses_and_its_sweeps_validate_without_running() throws IOException {
         for (String name : ReproduceCommand.names()) {
-            Map<String, Object> def = ReproduceCommand.definition(name);
+            Map<String, Object> def = ReproduceCommand.definition(name); // a sweepOf resolved: the sweep below is the one that runs
             assertThat(def.keySet()).as(name).isSubsetOf(KEYS).contains("title", "paper", "sweep", "tables", "plots");
+            // the README's runs are those of the sweep's name (the default, this reproduction's name, would differ from the sweep file's)
+            assertThat(((Map<String, Object>) def.get("sweep")).get("name")).as(name + ": sweep.name").isInstanceOf(String.class);
             assertThat((String) def.get("title")).as(name).isNotBlank();
             assertThat(String.valueOf(def.get("paper"))).as(name).isNotBlank();
             for (Map<String, Object> c : (List<Map<String, Object>>) def.getOrDefault("claims", List.of())) {
@@ -205,5 +210,94 @@ class ReproduceTest {
                 assertThat(problems).isEmpty();
             }
         }
+    }
+
+    /**
+     * {@code sweepOf: NAME} (issue 16): pro-fig9, pro-fig12 and dlbf-fig5 run exactly their source's
+     * sweep (files, sweep, quickSweep), with their own claims, tables and plots.
+     */
+    @ParameterizedTest
+    @CsvSource({"pro-fig9, pro-table2", "pro-fig12, pro-table2", "dlbf-fig5, dlbf-fig4"})
+    @SuppressWarnings("unchecked")
+    void sweepOf_runs_the_named_reproductions_sweep_with_its_own_claims_and_tables(String name, String source) throws IOException {
+        Map<String, Object> file = (Map<String, Object>) Yaml.parse(Files.readString(Path.of("src/main/resources/reproduce/" + name + ".yaml")), name);
+        assertThat(file).containsEntry("sweepOf", source).doesNotContainKeys("sweep", "quickSweep", "files");
+        Map<String, Object> def = ReproduceCommand.definition(name);
+        Map<String, Object> of = ReproduceCommand.definition(source);
+        for (String k : List.of("files", "sweep", "quickSweep")) {
+            assertThat(def.get(k)).as(name + " " + k).isEqualTo(of.get(k));
+        }
+        assertThat(((Map<String, Object>) def.get("sweep")).get("name")).as("the runs keep the source's sweep name").isEqualTo(source);
+        assertThat(def.get("tables")).as("its own tables").isEqualTo(file.get("tables")).isNotEqualTo(of.get("tables"));
+        assertThat(def.get("claims")).as("its own claims").isEqualTo(file.get("claims")).isNotEqualTo(of.get("claims"));
+    }
+
+    /** Fig. 9's and Fig. 12's claims left pro-table2 for pro-fig9 and pro-fig12; each claim is in exactly one of the three. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void pro_table2s_claims_are_split_by_figure() {
+        Map<String, List<String>> papers = new LinkedHashMap<>();
+        for (String n : List.of("pro-table2", "pro-fig9", "pro-fig12")) {
+            papers.put(n, ((List<Map<String, Object>>) ReproduceCommand.definition(n).get("claims")).stream().map(c -> String.valueOf(c.get("paper"))).toList());
+        }
+        assertThat(papers.get("pro-table2")).singleElement().asString().startsWith("Table II");
+        assertThat(papers.get("pro-fig9")).hasSize(2).allSatisfy(p -> assertThat(p).startsWith("Fig. 9"));
+        assertThat(papers.get("pro-fig12")).singleElement().asString().startsWith("Fig. 12");
+    }
+
+    static Map<String, Object> reproduction(Object... keysAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
+    }
+
+    static final Map<String, Map<String, Object>> OTHERS = Map.of(
+            "base", reproduction("title", "base", "files", Map.of("t.csv", "src,dst,bytes,start_ns\n"), "sweep", Map.of("name", "base", "grid", Map.of()),
+                    "quickSweep", Map.of("grid", Map.of()), "claims", List.of(), "tables", List.of(Map.of("rows", "a"))),
+            "nosweep", reproduction("title", "nosweep"),
+            "derived", reproduction("title", "derived", "sweepOf", "base"));
+
+    static Map<String, Object> resolve(Map<String, Object> def) {
+        return ReproduceCommand.resolve("x", def, List.of("base", "nosweep", "derived", "x"), OTHERS::get);
+    }
+
+    @Test
+    void sweepOf_takes_files_sweep_and_quickSweep_and_keeps_the_rest() {
+        Map<String, Object> def = reproduction("title", "x", "sweepOf", "base", "tables", List.of(), "plots", List.of());
+        Map<String, Object> r = resolve(def);
+        assertThat(r).containsEntry("files", OTHERS.get("base").get("files")).containsEntry("sweep", OTHERS.get("base").get("sweep"))
+                .containsEntry("quickSweep", OTHERS.get("base").get("quickSweep")).containsEntry("title", "x").containsEntry("tables", List.of())
+                .containsEntry("sweepOf", "base").doesNotContainKey("claims");
+        Map<String, Object> own = reproduction("title", "y", "sweep", Map.of("name", "y"));
+        assertThat(resolve(own)).as("without sweepOf: as written").isSameAs(own);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "sweep      | base     | reproduce/x.yaml: sweepOf: a reproduction has either its own sweep or sweepOf (the files, sweep, quickSweep of another reproduction), not both: remove sweep or sweepOf",
+            "quickSweep | base     | reproduce/x.yaml: sweepOf: a reproduction has either its own quickSweep or sweepOf",
+            "files      | base     | reproduce/x.yaml: sweepOf: a reproduction has either its own files or sweepOf",
+            "           | bsae     | reproduce/x.yaml: sweepOf: expected the name of a reproduction in reproduce/index.txt that has its own sweep, got 'bsae' (did you mean 'base'?)",
+            "           | nowhere  | reproduce/x.yaml: sweepOf: expected the name of a reproduction in reproduce/index.txt that has its own sweep, got 'nowhere'",
+            "           | derived  | reproduce/x.yaml: sweepOf: 'derived' takes its own sweep from 'base' (sweepOf); expected a reproduction with its own sweep (one level), e.g. sweepOf: base",
+            "           | nosweep  | reproduce/x.yaml: sweepOf: 'nosweep' has no sweep; expected a reproduction with its own sweep",
+            "           | x        | reproduce/x.yaml: sweepOf: names this reproduction itself; expected another reproduction with its own sweep"})
+    void a_bad_sweepOf_is_one_line_naming_the_file_the_field_and_what_is_allowed(String alsoKey, String of, String message) {
+        Map<String, Object> def = reproduction("title", "x", "sweepOf", of, "tables", List.of());
+        if (alsoKey != null) {
+            def.put(alsoKey, Map.of());
+        }
+        Map<String, Map<String, Object>> others = new java.util.HashMap<>(OTHERS);
+        others.put("x", def); // naming itself: its file has no sweep of its own
+        assertThatThrownBy(() -> ReproduceCommand.resolve("x", def, List.of("base", "nosweep", "derived", "x"), others::get))
+                .isInstanceOf(UserError.class).hasMessageStartingWith(message).satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+    }
+
+    @Test
+    void a_sweepOf_that_is_not_a_name_is_refused() {
+        assertThatThrownBy(() -> resolve(reproduction("title", "x", "sweepOf", List.of("base"))))
+                .isInstanceOf(UserError.class).hasMessageStartingWith("reproduce/x.yaml: sweepOf: expected the name of a reproduction in reproduce/index.txt");
     }
 }

@@ -16,6 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -109,7 +111,8 @@ public final class ReproduceCommand implements Callable<Integer> {
             // keys of the sweep that the quick version replaces as a whole, e.g. a grid without the largest fabric
             q.forEach((k, v) -> sweep.put(String.valueOf(k), v));
         }
-        String sweepName = (String) sweep.getOrDefault("name", name);
+        // sweepOf: the runs are the named reproduction's, under its sweep name
+        String sweepName = (String) sweep.getOrDefault("name", def.getOrDefault("sweepOf", name));
         Path dir = out != null ? out : Path.of("reproductions", quick ? name + "-quick" : name);
         Files.createDirectories(dir);
         @SuppressWarnings("unchecked")
@@ -272,10 +275,67 @@ public final class ReproduceCommand implements Callable<Integer> {
         return rc == Main.OK && lines.length == 2 ? Long.parseLong(lines[1].strip()) : 0;
     }
 
-    @SuppressWarnings("unchecked")
+    /** Reproduction {@code n}'s definition, a {@code sweepOf} replaced by the named reproduction's sweep (see {@link #resolve}). */
     public static Map<String, Object> definition(String n) {
+        return resolve(n, parsed(n), names(), ReproduceCommand::parsed);
+    }
+
+    /** Reproduction {@code n}'s definition as its file says. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> parsed(String n) {
         String text = resource("reproduce/" + n + ".yaml").orElseThrow(() -> new IllegalStateException("missing reproduce/" + n + ".yaml"));
         return (Map<String, Object>) Yaml.parse(text, "reproduce/" + n + ".yaml");
+    }
+
+    /** The keys that {@code sweepOf} takes from the named reproduction. */
+    static final List<String> SHARED_KEYS = List.of("files", "sweep", "quickSweep");
+
+    /**
+     * {@code sweepOf: NAME}: two figures drawn from the same runs share one sweep. The definition
+     * {@code def} of reproduction {@code n} takes {@code files}, {@code sweep} and {@code quickSweep}
+     * from reproduction NAME (one of {@code known}, read by {@code load}), which must have its own
+     * sweep: one level, no chain. Its runs then carry NAME's sweep name, so {@code --out} pointing
+     * at NAME's folder reuses NAME's runs. A definition without {@code sweepOf} is returned as is.
+     *
+     * @throws UserError naming the file and the field: {@code sweepOf} beside one of the shared keys,
+     *                   not a known reproduction's name, naming this reproduction itself, one with a
+     *                   sweepOf of its own, or one without a sweep ({@code lbsim reproduce} then exits with 2)
+     */
+    public static Map<String, Object> resolve(String n, Map<String, Object> def, List<String> known,
+                                              Function<String, Map<String, Object>> load) {
+        if (!def.containsKey("sweepOf")) {
+            return def;
+        }
+        String file = "reproduce/" + n + ".yaml";
+        for (String k : SHARED_KEYS) {
+            if (def.containsKey(k)) {
+                throw UserError.at(file, "sweepOf", "a reproduction has either its own " + k + " or sweepOf (the " + String.join(", ", SHARED_KEYS)
+                        + " of another reproduction), not both: remove " + k + " or sweepOf");
+            }
+        }
+        if (!(def.get("sweepOf") instanceof String of) || !known.contains(of)) {
+            String given = def.get("sweepOf") instanceof String s ? "'" + s + "'" : ScenarioBinder.describe(def.get("sweepOf"));
+            throw UserError.at(file, "sweepOf", "expected the name of a reproduction in reproduce/index.txt that has its own sweep, got " + given
+                    + (def.get("sweepOf") instanceof String s ? Suggestions.closest(s, known).map(x -> " (did you mean '" + x + "'?)").orElse("") : ""));
+        }
+        if (of.equals(n)) {
+            throw UserError.at(file, "sweepOf", "names this reproduction itself; expected another reproduction with its own sweep");
+        }
+        Map<String, Object> source = load.apply(of);
+        if (source.containsKey("sweepOf")) {
+            throw UserError.at(file, "sweepOf", "'" + of + "' takes its own sweep from '" + source.get("sweepOf") + "' (sweepOf); expected a reproduction"
+                    + " with its own sweep (one level), e.g. sweepOf: " + source.get("sweepOf"));
+        }
+        if (!(source.get("sweep") instanceof Map<?, ?>)) {
+            throw UserError.at(file, "sweepOf", "'" + of + "' has no sweep; expected a reproduction with its own sweep");
+        }
+        Map<String, Object> resolved = new LinkedHashMap<>(def);
+        for (String k : SHARED_KEYS) {
+            if (source.containsKey(k)) {
+                resolved.put(k, source.get(k));
+            }
+        }
+        return resolved;
     }
 
     /** A markdown table: mean over seeds (and spread) of {@code value} per (rows, columns). */
