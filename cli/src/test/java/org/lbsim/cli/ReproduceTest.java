@@ -128,6 +128,13 @@ class ReproduceTest {
                 "themis-fig1", "themis-fig5");
     }
 
+    /** A table cell whose value is NULL in every run (a job unfinished by the time limit) reads "no value", not an internal error. */
+    @Test
+    void a_cell_without_a_value_says_so() {
+        assertThat(org.lbsim.cli.command.ReproduceCommand.tableCell("", "", "", "3")).isEqualTo("no value (n=3)");
+        assertThat(org.lbsim.cli.command.ReproduceCommand.tableCell("1.5", "1", "2", "2")).isEqualTo("1.50 [1.00, 2.00] (n=2)");
+    }
+
     /** Issue 19: every OFAN figure's report judges the paper's statements ("the paper / lbsim / verdict"), so each file has claims. */
     @Test
     @SuppressWarnings("unchecked")

@@ -338,6 +338,17 @@ public final class ReproduceCommand implements Callable<Integer> {
         return resolved;
     }
 
+    /**
+     * One cell: mean [min, max] (n=runs), or "no value" when the value is NULL in every run of the cell (a
+     * quantity of a job that did not finish by the time limit, for example).
+     */
+    public static String tableCell(String mean, String lo, String hi, String n) {
+        if (mean.isEmpty()) {
+            return "no value (n=" + n + ")";
+        }
+        return String.format(Locale.ROOT, "%.2f [%.2f, %.2f] (n=%s)", Double.parseDouble(mean), Double.parseDouble(lo), Double.parseDouble(hi), n);
+    }
+
     /** A markdown table: mean over seeds (and spread) of {@code value} per (rows, columns). */
     private String table(Path db, String where, Map<String, Object> t) {
         String rows = (String) t.get("rows");
@@ -367,10 +378,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
             rowKeys.add(f[0]);
             colKeys.add(f[1]);
-            double mean = Double.parseDouble(f[2]);
-            double lo = Double.parseDouble(f[3]);
-            double hi = Double.parseDouble(f[4]);
-            cells.put(f[0] + "\u0000" + f[1], String.format(Locale.ROOT, "%.2f [%.2f, %.2f] (n=%s)", mean, lo, hi, f[5]));
+            cells.put(f[0] + "\u0000" + f[1], tableCell(f[2], f[3], f[4], f[5]));
         }
         StringBuilder sb = new StringBuilder();
         sb.append("**").append(t.getOrDefault("title", value + " by " + rows)).append("** — mean [min, max] over seeds, ").append(unit).append("\n\n");
