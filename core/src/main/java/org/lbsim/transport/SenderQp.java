@@ -51,7 +51,7 @@ public final class SenderQp {
     boolean active;
     /** Earliest send time found by the last look, when pacing held it back. */
     long eligiblePs;
-    /** {@link CongestionControl#pacingIgnoresFeedback} of its congestion control. */
+    /** {@link CongestionControl#pacingIgnoresFeedback} of its congestion control, kept here so the host's ring walk reads no other object. */
     final boolean pacingIgnoresFeedback;
 
     SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
