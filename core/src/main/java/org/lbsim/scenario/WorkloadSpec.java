@@ -138,6 +138,8 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);
             background = background == null ? java.util.List.of() : java.util.List.copyOf(background);
             ScenarioException.require(!jobs.isEmpty() || !background.isEmpty(), "jobs", "needs at least one job or background entry");
+            ScenarioException.require(!jobs.isEmpty() || background.stream().noneMatch(BackgroundSpec::lastsForeground), "background",
+                    "lasts: foreground needs at least one job to last for; give jobs or use lasts: bytes");
         }
 
         public static Jobs defaults() {
@@ -156,10 +158,12 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             @Doc("long-lived (flows x bytes between random pairs, all at time 0) | poisson (every host: exponential inter-arrival times, sizes from cdf, to a random other host)") String type,
             @Doc("long-lived: number of flows") int flows,
             @Doc("long-lived: bytes per flow") long bytes,
+            @Doc("long-lived: each random pair also sends the other way, 2 x flows flows (a pairwise exchange; one reading of DLBF IV's \"five pairs of flows\")") boolean bothWays,
             @Doc("poisson: web-search | hadoop | ali-storage (HPCC's WebSearch and FbHdp flow-size CDFs; ConWeave's AliStorage2019)") String cdf,
             @Doc("poisson: offered load per host, a fraction of its NIC rate") double load,
             @Doc("poisson: arrivals during this many us from time 0") double durationUs,
-            @Doc("traffic class (DSCP 0-63); give it its own scheme under trafficClasses (DLBF: ECMP)") int trafficClass) {
+            @Doc("traffic class (DSCP 0-63); give it its own scheme under trafficClasses (DLBF: ECMP)") int trafficClass,
+            @Doc("bytes (each flow ends when its bytes are delivered) | foreground (the flows run while the jobs do: the run ends when every job has completed and the background is cut there, reported unfinished; DLBF IV's flows that \"persist throughout the lifetime of the foreground\")") String lasts) {
         public BackgroundSpec {
             ScenarioException.require("long-lived".equals(type) || "poisson".equals(type), "type", "must be long-lived or poisson, got '" + type + "'");
             ScenarioException.require(flows >= 1, "flows", "must be >= 1, got " + flows);
@@ -169,16 +173,22 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             ScenarioException.require(load > 0 && load < 1, "load", "must be in (0, 1), got " + load);
             ScenarioException.require(durationUs > 0 && Double.isFinite(durationUs), "durationUs", "must be > 0 us, got " + durationUs);
             ScenarioException.require(trafficClass >= 0 && trafficClass <= 63, "trafficClass", "must be a DSCP value 0-63, got " + trafficClass);
+            ScenarioException.require("bytes".equals(lasts) || "foreground".equals(lasts), "lasts", "must be bytes or foreground, got '" + lasts + "'");
         }
 
         /** Long-lived flows. */
         public BackgroundSpec(int flows, long bytes, int trafficClass) {
-            this("long-lived", flows, bytes, "web-search", 0.3, 100, trafficClass);
+            this("long-lived", flows, bytes, false, "web-search", 0.3, 100, trafficClass, "bytes");
         }
 
         /** DLBF IV: 5 long-lived flows of 100 MB. */
         public static BackgroundSpec defaults() {
-            return new BackgroundSpec("long-lived", 5, 100_000_000L, "web-search", 0.3, 100, 0);
+            return new BackgroundSpec("long-lived", 5, 100_000_000L, false, "web-search", 0.3, 100, 0, "bytes");
+        }
+
+        /** Whether the run ends with the jobs, cutting these flows there. */
+        public boolean lastsForeground() {
+            return "foreground".equals(lasts);
         }
     }
 

@@ -101,9 +101,12 @@ public final class PreparedRun {
             if (sampler != null) {
                 sampler.stop();
             }
+            if (cutsBackground()) {
+                sim.stop(); // background that lasts as long as the foreground would never drain
+            }
         });
         sim.run(scenario.limits().maxTimePs());
-        if (watchdog != null && watchdog.report() == null && transport.completedFlows() < transport.flowCount()) {
+        if (watchdog != null && watchdog.report() == null && !transport.foregroundDone()) {
             watchdog.checkNow(); // the run went quiet with flows unfinished: name the cycle if there is one
         }
         long end = sim.nowPs();
@@ -116,6 +119,9 @@ public final class PreparedRun {
     private String[] ending(long endPs, double maxWallSeconds) {
         int done = transport.completedFlows();
         int total = transport.flowCount();
+        if (transport.foregroundDone() && cutsBackground()) {
+            return new String[] {RunResult.COMPLETED, backgroundCut()};
+        }
         if (done == total) {
             return new String[] {RunResult.COMPLETED, ""};
         }
@@ -137,6 +143,28 @@ public final class PreparedRun {
                     + formatPs(endPs) + "; " + unfinished};
         }
         return new String[] {RunResult.STALLED, "nothing left to simulate at " + formatPs(endPs) + "; " + unfinished};
+    }
+
+    /** Whether some background lasts as long as the foreground (the run then ends with the foreground). */
+    private boolean cutsBackground() {
+        return workload.jobs().stream().anyMatch(org.lbsim.workload.Job::lastsForeground);
+    }
+
+    /** What ending with the foreground cut, and which of that background ended before it (its bytes did not last). */
+    private String backgroundCut() {
+        int cut = 0;
+        int endedEarly = 0;
+        for (int i = 0; i < flows.size(); i++) {
+            if (workload.jobs().get(flows.get(i).job()).lastsForeground()) {
+                if (transport.connectionDonePs(i) >= 0) {
+                    endedEarly++;
+                } else {
+                    cut++;
+                }
+            }
+        }
+        return cut + " background flows cut when the foreground completed" + (endedEarly == 0 ? ""
+                : "; " + endedEarly + " ended before it (raise their bytes to make them last)");
     }
 
     private long completedAtPs = -1;
@@ -161,6 +189,7 @@ public final class PreparedRun {
         long firstStart = Long.MAX_VALUE;
         long lastEnd = 0;
         int finished = 0;
+        int awaitedUnfinished = 0;
         long[] sent = new long[flows.size()];
         long[] retxOf = new long[flows.size()];
         long[] spuriousOf = new long[flows.size()];
@@ -190,15 +219,22 @@ public final class PreparedRun {
             retx += retxOf[i];
             spurious += spuriousOf[i];
             timeouts += timeoutsOf[i];
-            if (started >= 0) {
-                firstStart = Math.min(firstStart, started);
-            }
             if (fct >= 0) {
                 finished++;
-                lastEnd = Math.max(lastEnd, done);
+            }
+            if (workload.jobs().isEmpty() || !workload.jobs().get(f.job()).lastsForeground()) {
+                // the collective is what the run waits for: background cut at its end is not part of it
+                if (started >= 0) {
+                    firstStart = Math.min(firstStart, started);
+                }
+                if (fct >= 0) {
+                    lastEnd = Math.max(lastEnd, done);
+                } else {
+                    awaitedUnfinished++;
+                }
             }
         }
-        long cct = finished == flows.size() && !flows.isEmpty() ? lastEnd - firstStart : -1;
+        long cct = awaitedUnfinished == 0 && firstStart != Long.MAX_VALUE ? lastEnd - firstStart : -1;
         RunResult.Counters counters = new RunResult.Counters(sim.eventsProcessed(), packetHops, network.injected(),
                 network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
                 spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),

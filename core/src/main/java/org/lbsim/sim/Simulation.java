@@ -223,6 +223,19 @@ public final class Simulation {
         Transport transport = new Transport(network, qps, queuePairs.connectionOf(),
                 qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, previousOnQp, cc, bundleOfQp, lbOfQp, rng,
                 pk.ackBytes(), converged, scenario.nic().batchPackets());
+        List<Flow> awaited = flows;
+        if (workload.jobs().stream().anyMatch(org.lbsim.workload.Job::lastsForeground)) {
+            // DLBF IV: background that persists throughout the foreground's lifetime; the run and its bound are the foreground's
+            List<Flow> foreground = new java.util.ArrayList<>();
+            for (int i = 0; i < flows.size(); i++) {
+                if (workload.jobs().get(flows.get(i).job()).lastsForeground()) {
+                    transport.lastsForeground(i);
+                } else {
+                    foreground.add(flows.get(i));
+                }
+            }
+            awaited = foreground;
+        }
         if (failures.duringRun()) {
             // OFAN App. A for the fabric as it is: each time routing converges, rho_max of the new routes (a rho_max sender may follow it)
             int[] pairSrc = src;
@@ -236,8 +249,8 @@ public final class Simulation {
                 pacedMbps = rate;
             }
         }
-        long bound = Bounds.collectivePs(topology, healthy, flows,
-                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(flows), pk,
+        long bound = Bounds.collectivePs(topology, healthy, awaited,
+                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(awaited), pk,
                 pacedMbps, FabricCuts.of(topology));
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps(),

@@ -56,6 +56,8 @@ public final class Transport implements EventHandler {
     private final int[] qpsLeft;
     private final long[] connectionDonePs;
     private int connectionsLeft;
+    /** Per connection: cut when the others complete instead of awaited (null: every connection is awaited). */
+    private boolean[] lastsForeground;
     private Runnable onAllDone;
     // the dependency graph of connections (empty arrays when every connection is independent)
     private final int[] depsLeft;
@@ -1005,7 +1007,9 @@ public final class Transport implements EventHandler {
     /** Serialised: in a partitioned run, queue pairs complete in every partition. */
     synchronized void onFlowComplete(SenderQp qp) {
         completed++;
-        lastCompletionPs = Math.max(lastCompletionPs, sim.nowPs());
+        if (lastsForeground == null || !lastsForeground[connectionOfQp[qp.qp()]]) {
+            lastCompletionPs = Math.max(lastCompletionPs, sim.nowPs());
+        }
         if (nextOnQp != null) {
             int q = qp.qp();
             qpDone[q] = true;
@@ -1029,7 +1033,7 @@ public final class Transport implements EventHandler {
                     release(d, now);
                 }
             }
-            if (--connectionsLeft == 0) {
+            if ((lastsForeground == null || !lastsForeground[c]) && --connectionsLeft == 0) {
                 // now when sequential; when partitioned, where every partition has caught up, at the last completion's time
                 // (the partition that counts the last completion is not always the one that completed last)
                 sim.atSynchronisationPoint(lastCompletionPs, onAllDone);
@@ -1047,6 +1051,28 @@ public final class Transport implements EventHandler {
      */
     public void onAllDone(Runnable action) {
         this.onAllDone = action;
+    }
+
+    /**
+     * Connection {@code c} runs only while the others do: the last of the others to complete ends the
+     * run (its {@link #onAllDone} action), whether or not {@code c} has completed. Call before the run.
+     */
+    public void lastsForeground(int c) {
+        if (lastsForeground == null) {
+            lastsForeground = new boolean[qpsLeft.length];
+        }
+        if (!lastsForeground[c]) {
+            lastsForeground[c] = true;
+            connectionsLeft--;
+        }
+        if (connectionsLeft == 0) {
+            throw new IllegalStateException("every connection lasts as long as the others: nothing would end the run");
+        }
+    }
+
+    /** Whether every connection the run waits for has completed (all of them, without {@link #lastsForeground}). */
+    public boolean foregroundDone() {
+        return connectionsLeft == 0;
     }
 
     /** When every queue pair of connection {@code c} had its data acknowledged, or -1. */

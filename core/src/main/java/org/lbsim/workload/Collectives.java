@@ -457,7 +457,8 @@ public final class Collectives {
                 throw new ScenarioException("durationUs", "no arrival within " + spec.durationUs() + " us at load " + spec.load()
                         + " (mean flow " + Math.round(mean) + " B); run longer");
             }
-            b.jobs.add(new Job(id, "background" + index, "poisson/" + spec.cdf(), free.length, total, 1.0, List.of("arrivals"), true));
+            b.jobs.add(new Job(id, "background" + index, "poisson/" + spec.cdf(), free.length, total, 1.0, List.of("arrivals"), true,
+                    spec.lastsForeground()));
             return;
         }
         for (int k = 0; k < spec.flows(); k++) {
@@ -467,8 +468,12 @@ public final class Collectives {
                 d = free[free.length - 1];
             }
             b.flows.add(new Flow(a, d, spec.bytes(), 0, spec.trafficClass(), id, 0, null, 0));
+            if (spec.bothWays()) {
+                b.flows.add(new Flow(d, a, spec.bytes(), 0, spec.trafficClass(), id, 0, null, 0));
+            }
         }
-        b.jobs.add(new Job(id, "background" + index, "long-lived", spec.flows(), spec.bytes(), 1.0, List.of("long-lived"), true));
+        b.jobs.add(new Job(id, "background" + index, "long-lived", spec.flows() * (spec.bothWays() ? 2 : 1), spec.bytes(), 1.0, List.of("long-lived"), true,
+                spec.lastsForeground()));
     }
 
     // ------------------------------------------------------------------------------------------ FSDP

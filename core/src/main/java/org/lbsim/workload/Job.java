@@ -13,11 +13,21 @@ import java.util.List;
  *                         ReduceScatter and AlltoAll, 1 for Broadcast, Reduce and point-to-point patterns
  * @param phases           the name of each phase (index = {@link Flow#phase()}); one CCT is reported per phase
  * @param background       background traffic: reported, but not a collective with a JCT slowdown of interest
+ * @param lastsForeground  background that runs while the other jobs do: the run ends when they have all
+ *                         completed and cuts these flows there (they are then reported unfinished)
  */
 public record Job(int id, String name, String collective, int ranks, long bytes, double busFactor, List<String> phases,
-                  boolean background) {
+                  boolean background, boolean lastsForeground) {
     public Job {
         phases = List.copyOf(phases);
+        if (lastsForeground && !background) {
+            throw new IllegalArgumentException("only background lasts as long as the foreground: " + name);
+        }
+    }
+
+    /** A job the run waits for. */
+    public Job(int id, String name, String collective, int ranks, long bytes, double busFactor, List<String> phases, boolean background) {
+        this(id, name, collective, ranks, bytes, busFactor, phases, background, false);
     }
 
     /** busbw factor of a collective over n ranks (NCCL-tests doc/PERFORMANCE.md; CTCCL 4). */

@@ -192,7 +192,7 @@ class DependentFlowsTest {
                         new WorkloadSpec.JobSpec("bc", "broadcast", "ring", 500_000, 3, "packed", 1, 0, 1, 0, 0)),
                         List.of(new WorkloadSpec.BackgroundSpec(2, 2_000_000, 0))),
                 new WorkloadSpec.Jobs(List.of(new WorkloadSpec.JobSpec("ar", "all-reduce", "ring", 1L << 20, 8, "random", 1, 0, 1, 0, 0)),
-                        List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, "hadoop", 0.3, 20, 0))));
+                        List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, false, "hadoop", 0.3, 20, 0, "bytes"))));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -205,7 +205,7 @@ class DependentFlowsTest {
             default -> 1_711_250;
         };
         double durationUs = cdf.equals("web-search") ? 100_000 : 20_000;
-        WorkloadSpec w = new WorkloadSpec.Jobs(List.of(), List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, cdf, 0.4, durationUs, 5)));
+        WorkloadSpec w = new WorkloadSpec.Jobs(List.of(), List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, false, cdf, 0.4, durationUs, 5, "bytes")));
         Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp", w, 9);
         org.lbsim.workload.Workload built = org.lbsim.workload.Workloads.build(w, org.lbsim.topology.Topologies.build(s.topology()), 4096,
                 new SplittableRandom(9), dir);

@@ -224,7 +224,7 @@ public final class RunCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "fabric       %s%n", fabric(s.topology()));
         o.printf(Locale.ROOT, "scheme       %s / %s / %s%n", s.loadBalancing().type(), s.congestionControl().type(), s.lossRecovery().type());
         o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
-        o.printf(Locale.ROOT, "ending       %s%s%n", r.ending(), r.completed() ? "" : ": " + r.endingDetail());
+        o.printf(Locale.ROOT, "ending       %s%s%n", r.ending(), r.endingDetail().isEmpty() ? "" : ": " + r.endingDetail());
         o.printf(Locale.ROOT, "CCT          %s%n", PreparedRun.formatPs(r.cctPs()));
         double inc = r.cctIncreasePct();
         o.printf(Locale.ROOT, "lower bound  %s%s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
