@@ -101,7 +101,7 @@ public final class PreparedRun {
             if (sampler != null) {
                 sampler.stop();
             }
-            if (cutsBackground()) {
+            if (workload.cutsBackground()) {
                 sim.stop(); // background that lasts as long as the foreground would never drain
             }
         });
@@ -119,7 +119,7 @@ public final class PreparedRun {
     private String[] ending(long endPs, double maxWallSeconds) {
         int done = transport.completedFlows();
         int total = transport.flowCount();
-        if (transport.foregroundDone() && cutsBackground()) {
+        if (transport.foregroundDone() && workload.cutsBackground()) {
             return new String[] {RunResult.COMPLETED, backgroundCut()};
         }
         if (done == total) {
@@ -145,17 +145,12 @@ public final class PreparedRun {
         return new String[] {RunResult.STALLED, "nothing left to simulate at " + formatPs(endPs) + "; " + unfinished};
     }
 
-    /** Whether some background lasts as long as the foreground (the run then ends with the foreground). */
-    private boolean cutsBackground() {
-        return workload.jobs().stream().anyMatch(org.lbsim.workload.Job::lastsForeground);
-    }
-
     /** What ending with the foreground cut, and which of that background ended before it (its bytes did not last). */
     private String backgroundCut() {
         int cut = 0;
         int endedEarly = 0;
         for (int i = 0; i < flows.size(); i++) {
-            if (workload.jobs().get(flows.get(i).job()).lastsForeground()) {
+            if (workload.lastsForeground(i)) {
                 if (transport.connectionDonePs(i) >= 0) {
                     endedEarly++;
                 } else {
@@ -222,7 +217,7 @@ public final class PreparedRun {
             if (fct >= 0) {
                 finished++;
             }
-            if (workload.jobs().isEmpty() || !workload.jobs().get(f.job()).lastsForeground()) {
+            if (!workload.lastsForeground(i)) {
                 // the collective is what the run waits for: background cut at its end is not part of it
                 if (started >= 0) {
                     firstStart = Math.min(firstStart, started);

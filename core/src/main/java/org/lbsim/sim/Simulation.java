@@ -224,11 +224,11 @@ public final class Simulation {
                 qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, previousOnQp, cc, bundleOfQp, lbOfQp, rng,
                 pk.ackBytes(), converged, scenario.nic().batchPackets());
         List<Flow> awaited = flows;
-        if (workload.jobs().stream().anyMatch(org.lbsim.workload.Job::lastsForeground)) {
+        if (workload.cutsBackground()) {
             // DLBF IV: background that persists throughout the foreground's lifetime; the run and its bound are the foreground's
             List<Flow> foreground = new java.util.ArrayList<>();
             for (int i = 0; i < flows.size(); i++) {
-                if (workload.jobs().get(flows.get(i).job()).lastsForeground()) {
+                if (workload.lastsForeground(i)) {
                     transport.lastsForeground(i);
                 } else {
                     foreground.add(flows.get(i));

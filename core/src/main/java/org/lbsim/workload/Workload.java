@@ -17,6 +17,16 @@ public record Workload(List<Flow> flows, List<Job> jobs) {
         return new Workload(flows, List.of());
     }
 
+    /** Whether some background runs only while the other jobs do ({@link Job#lastsForeground}); the run then ends with them. */
+    public boolean cutsBackground() {
+        return jobs.stream().anyMatch(Job::lastsForeground);
+    }
+
+    /** Whether flow {@code i} is such background: cut when the others complete, not awaited. */
+    public boolean lastsForeground(int i) {
+        return !jobs.isEmpty() && jobs.get(flows.get(i).job()).lastsForeground();
+    }
+
     public boolean hasDependencies() {
         for (Flow f : flows) {
             if (f.dependent()) {
