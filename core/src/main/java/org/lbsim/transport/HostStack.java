@@ -32,6 +32,9 @@ public final class HostStack implements PacketSource {
     private long pacedUntilPs = Long.MIN_VALUE;
     /** Whether the look above may be left out (off on the exact path, for differential tests). */
     private boolean skipPacedLooks;
+    /** Bumped whenever a pacing may have moved without feedback; a queue pair's {@link SenderQp#heldUntilPs} holds within one epoch. */
+    private int pacingEpoch;
+    private long heldQpsPassed;
     private long pacedLooksSkipped;
     /** Packets a queue pair may send in a row before the scheduler moves on (PRO III-A batches). */
     private final int batchPackets;
@@ -98,6 +101,17 @@ public final class HostStack implements PacketSource {
         boolean feedbackMovesNone = true;
         for (int i = 0; i < n && qp != null; i++) {
             SenderQp next = qp.nextActive;
+            if (skipPacedLooks && qp.heldUntilPs > nowPs && qp.heldEpoch == pacingEpoch && !qp.completed()) {
+                // issue 21: what its poll would find (nothing, the same send time), without asking its congestion control
+                heldQpsPassed++;
+                sentInBatch = 0;
+                qp.eligiblePs = qp.heldUntilPs;
+                if (qp.eligiblePs < minEligiblePs) {
+                    minEligiblePs = qp.eligiblePs;
+                }
+                qp = next;
+                continue;
+            }
             Packet p = qp.poll(nowPs);
             if (p != null) {
                 if (++sentInBatch >= batchPackets) {
@@ -128,6 +142,16 @@ public final class HostStack implements PacketSource {
     /** A queue pair's pacing may have moved without feedback (a start, a new rho_max): look at the ring again. */
     void pacingChanged() {
         pacedUntilPs = Long.MIN_VALUE;
+        pacingEpoch++;
+    }
+
+    int pacingEpoch() {
+        return pacingEpoch;
+    }
+
+    /** Queue pairs a look passed on what their last look found, without asking them (issue 21). */
+    public long heldQpsPassed() {
+        return heldQpsPassed;
     }
 
     void skipPacedLooks() {

@@ -602,6 +602,15 @@ public final class Transport implements EventHandler {
         return n;
     }
 
+    /** Queue pairs the hosts' looks passed on what their last look found, without asking them (issue 21). */
+    public long heldQpsPassed() {
+        long n = 0;
+        for (HostStack stack : stacks) {
+            n += stack.heldQpsPassed();
+        }
+        return n;
+    }
+
     /**
      * Routing converged around a failure or repair and the fabric's rho_max is now {@code mbps}: every
      * queue pair built so far hears of it, and those built later start with it (OFAN App. A's sender
