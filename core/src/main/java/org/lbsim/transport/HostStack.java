@@ -18,8 +18,23 @@ public final class HostStack implements PacketSource {
     private final PacketPool pool;
     private final Transport transport;
     private final PacketQueue control = new PacketQueue();
-    private SenderQp cursor; // next queue pair to serve; the ring is circular
+    /**
+     * The round-robin ring of queue pairs with something to send, in serving order from slot 0 (circular):
+     * slots [0, activeCount), {@link SenderQp#ringSlot} its index, {@code cursorSlot} the next to serve.
+     * Kept in arrays so that a look walks primitive memory (issue 21).
+     */
+    private SenderQp[] ring = new SenderQp[4];
+    /**
+     * Per slot: the send time the last look found when pacing that no feedback moves held its queue pair
+     * back (a fixed rate), or Long.MIN_VALUE. Until that time, while no pacing changes ({@link
+     * #pacingChanged} clears them all) and the queue pair stays in the ring, a look would find the same
+     * and change nothing else, so the walk passes it on this answer (issue 21).
+     */
+    private long[] ringHeldPs = new long[4];
+    private int cursorSlot;
     private int activeCount;
+    /** Whether a look is walking the ring (the ring may then change only by the walk's own removals). */
+    private boolean walking;
     private boolean lastWasData;
     private long minEligiblePs = Long.MAX_VALUE;
     /**
@@ -32,8 +47,6 @@ public final class HostStack implements PacketSource {
     private long pacedUntilPs = Long.MIN_VALUE;
     /** Whether the look above may be left out (off on the exact path, for differential tests). */
     private boolean skipPacedLooks;
-    /** Bumped whenever a pacing may have moved without feedback; a queue pair's {@link SenderQp#heldUntilPs} holds within one epoch. */
-    private int pacingEpoch;
     private long heldQpsPassed;
     private long pacedLooksSkipped;
     /** Packets a queue pair may send in a row before the scheduler moves on (PRO III-A batches). */
@@ -97,56 +110,70 @@ public final class HostStack implements PacketSource {
         }
         minEligiblePs = Long.MAX_VALUE;
         int n = activeCount;
-        SenderQp qp = cursor;
+        int slot = cursorSlot;
         boolean feedbackMovesNone = true;
-        for (int i = 0; i < n && qp != null; i++) {
-            SenderQp next = qp.nextActive;
-            if (skipPacedLooks && qp.heldUntilPs > nowPs && qp.heldEpoch == pacingEpoch && !qp.completed()) {
-                // issue 21: what its poll would find (nothing, the same send time), without asking its congestion control
-                heldQpsPassed++;
-                sentInBatch = 0;
-                qp.eligiblePs = qp.heldUntilPs;
-                if (qp.eligiblePs < minEligiblePs) {
-                    minEligiblePs = qp.eligiblePs;
-                }
-                qp = next;
-                continue;
-            }
-            Packet p = qp.poll(nowPs);
-            if (p != null) {
-                if (++sentInBatch >= batchPackets) {
+        walking = true;
+        try {
+            for (int i = 0; i < n && activeCount > 0; i++) {
+                long held = ringHeldPs[slot];
+                if (held > nowPs && skipPacedLooks) {
+                    // what its poll would find: nothing, the same send time (its eligiblePs already), without asking it
+                    heldQpsPassed++;
                     sentInBatch = 0;
-                    cursor = qp.nextActive;
+                    if (held < minEligiblePs) {
+                        minEligiblePs = held;
+                    }
+                    slot = slot + 1 == activeCount ? 0 : slot + 1;
+                    continue;
+                }
+                SenderQp qp = ring[slot];
+                Packet p = qp.poll(nowPs);
+                if (p != null) {
+                    if (++sentInBatch >= batchPackets) {
+                        sentInBatch = 0;
+                        cursorSlot = slot + 1 == activeCount ? 0 : slot + 1;
+                    } else {
+                        cursorSlot = slot;
+                    }
+                    return p;
+                }
+                sentInBatch = 0;
+                if (qp.eligiblePs == Long.MAX_VALUE) {
+                    deactivate(qp); // the next queue pair moves into this slot
+                    if (slot == activeCount) {
+                        slot = 0;
+                    }
                 } else {
-                    cursor = qp;
-                }
-                return p;
-            }
-            sentInBatch = 0;
-            if (qp.eligiblePs == Long.MAX_VALUE) {
-                deactivate(qp);
-            } else {
-                feedbackMovesNone &= qp.pacingIgnoresFeedback;
-                if (qp.eligiblePs < minEligiblePs) {
-                    minEligiblePs = qp.eligiblePs;
+                    feedbackMovesNone &= qp.pacingIgnoresFeedback;
+                    if (qp.eligiblePs < minEligiblePs) {
+                        minEligiblePs = qp.eligiblePs;
+                    }
+                    slot = slot + 1 == activeCount ? 0 : slot + 1;
                 }
             }
-            qp = activeCount == 0 ? null : next;
+        } finally {
+            walking = false;
         }
-        cursor = qp;
+        cursorSlot = activeCount == 0 ? 0 : slot;
         // an empty ring costs no look: only a ring of paced queue pairs is worth remembering
         pacedUntilPs = skipPacedLooks && feedbackMovesNone && minEligiblePs != Long.MAX_VALUE ? minEligiblePs : Long.MIN_VALUE;
         return null;
     }
 
+    /** A look found {@code qp} held back until {@code tPs} by pacing that no feedback moves. */
+    void held(SenderQp qp, long tPs) {
+        ringHeldPs[qp.ringSlot] = tPs;
+    }
+
+    /** A look found {@code qp} not held back by pacing. */
+    void notHeld(SenderQp qp) {
+        ringHeldPs[qp.ringSlot] = Long.MIN_VALUE;
+    }
+
     /** A queue pair's pacing may have moved without feedback (a start, a new rho_max): look at the ring again. */
     void pacingChanged() {
         pacedUntilPs = Long.MIN_VALUE;
-        pacingEpoch++;
-    }
-
-    int pacingEpoch() {
-        return pacingEpoch;
+        java.util.Arrays.fill(ringHeldPs, 0, activeCount, Long.MIN_VALUE);
     }
 
     /** Queue pairs a look passed on what their last look found, without asking them (issue 21). */
@@ -254,21 +281,28 @@ public final class HostStack implements PacketSource {
             return;
         }
         if (!qp.active) {
+            if (walking) {
+                throw new IllegalStateException("a queue pair joined the ring during a look at it");
+            }
             qp.active = true;
             pacedUntilPs = Long.MIN_VALUE;
-            if (cursor == null) {
-                qp.nextActive = qp;
-                qp.prevActive = qp;
-                cursor = qp;
-            } else {
-                // insert just before the cursor, i.e. at the end of the round
-                SenderQp prev = cursor.prevActive;
-                prev.nextActive = qp;
-                qp.prevActive = prev;
-                qp.nextActive = cursor;
-                cursor.prevActive = qp;
+            if (activeCount == ring.length) {
+                ring = java.util.Arrays.copyOf(ring, 2 * activeCount);
+                ringHeldPs = java.util.Arrays.copyOf(ringHeldPs, 2 * activeCount);
             }
+            // insert just before the cursor, i.e. at the end of the round
+            int at = cursorSlot;
+            System.arraycopy(ring, at, ring, at + 1, activeCount - at);
+            System.arraycopy(ringHeldPs, at, ringHeldPs, at + 1, activeCount - at);
+            ring[at] = qp;
+            ringHeldPs[at] = Long.MIN_VALUE;
             activeCount++;
+            for (int k = at; k < activeCount; k++) {
+                ring[k].ringSlot = k;
+            }
+            if (activeCount > 1) {
+                cursorSlot = at + 1;
+            }
         }
         nic.kick();
     }
@@ -279,18 +313,21 @@ public final class HostStack implements PacketSource {
         }
         qp.active = false;
         pacedUntilPs = Long.MIN_VALUE;
+        int at = qp.ringSlot;
         activeCount--;
-        if (activeCount == 0) {
-            cursor = null;
-        } else {
-            qp.prevActive.nextActive = qp.nextActive;
-            qp.nextActive.prevActive = qp.prevActive;
-            if (cursor == qp) {
-                cursor = qp.nextActive;
-            }
+        System.arraycopy(ring, at + 1, ring, at, activeCount - at);
+        System.arraycopy(ringHeldPs, at + 1, ringHeldPs, at, activeCount - at);
+        ring[activeCount] = null;
+        for (int k = at; k < activeCount; k++) {
+            ring[k].ringSlot = k;
         }
-        qp.nextActive = null;
-        qp.prevActive = null;
+        if (at < cursorSlot) {
+            cursorSlot--;
+        }
+        if (cursorSlot >= activeCount) {
+            cursorSlot = 0; // the cursor was the last slot: the round goes on at the first
+        }
+        qp.ringSlot = -1;
     }
 
     void onSenderComplete(SenderQp qp) {

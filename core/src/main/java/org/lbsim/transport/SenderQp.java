@@ -37,10 +37,6 @@ public final class SenderQp {
     private boolean timerCounted;
     private long completedPs = -1;
 
-    /** Whether it completed (its data all acknowledged). */
-    boolean completed() {
-        return completedPs >= 0;
-    }
     private long sentPackets;
     private long duplicatesSent;
     private long notificationsSent;
@@ -51,19 +47,11 @@ public final class SenderQp {
     QpParts parts;
 
     // membership in the host's round-robin ring of queue pairs with something to send
-    SenderQp prevActive;
-    SenderQp nextActive;
     boolean active;
+    int ringSlot = -1;
     /** Earliest send time found by the last look, when pacing held it back. */
     long eligiblePs;
-    /**
-     * Issue 21: the send time the last look found when pacing that no feedback moves held it back
-     * (Long.MIN_VALUE otherwise), and the host's {@link HostStack#pacingEpoch} it was found in: until
-     * then, within that epoch and while it has not completed, a look would find the same and change
-     * nothing else, so the host's walk may read it here instead of asking.
-     */
-    long heldUntilPs = Long.MIN_VALUE;
-    int heldEpoch;
+
     /** {@link CongestionControl#pacingIgnoresFeedback} of its congestion control, kept here so the host's ring walk reads no other object. */
     final boolean pacingIgnoresFeedback;
 
@@ -111,12 +99,11 @@ public final class SenderQp {
         if (t > nowPs) {
             eligiblePs = t;
             if (pacingIgnoresFeedback) {
-                heldUntilPs = t;
-                heldEpoch = host.pacingEpoch();
+                host.held(this, t);
             }
             return null;
         }
-        heldUntilPs = Long.MIN_VALUE;
+        host.notHeld(this);
         if (!extras.isEmpty()) {
             return sendExtra(nowPs);
         }
