@@ -20,8 +20,8 @@ public final class HostStack implements PacketSource {
     private final PacketQueue control = new PacketQueue();
     /**
      * The round-robin ring of queue pairs with something to send, in serving order from slot 0 (circular):
-     * slots [0, activeCount), {@link SenderQp#ringSlot} its index, {@code cursorSlot} the next to serve.
-     * Kept in arrays so that a look walks primitive memory (issue 21).
+     * slots [0, activeCount), {@code cursorSlot} the next to serve. Kept in arrays so that a look walks
+     * contiguous memory and joining or leaving touches no other queue pair (issue 21).
      */
     private SenderQp[] ring = new SenderQp[4];
     /**
@@ -33,8 +33,9 @@ public final class HostStack implements PacketSource {
     private long[] ringHeldPs = new long[4];
     private int cursorSlot;
     private int activeCount;
-    /** Whether a look is walking the ring (the ring may then change only by the walk's own removals). */
+    /** Whether a look is walking the ring (the ring may then change only by the walk's own removals), and the slot it asks. */
     private boolean walking;
+    private int walkSlot;
     private boolean lastWasData;
     private long minEligiblePs = Long.MAX_VALUE;
     /**
@@ -127,6 +128,7 @@ public final class HostStack implements PacketSource {
                     continue;
                 }
                 SenderQp qp = ring[slot];
+                walkSlot = slot;
                 Packet p = qp.poll(nowPs);
                 if (p != null) {
                     if (++sentInBatch >= batchPackets) {
@@ -160,14 +162,18 @@ public final class HostStack implements PacketSource {
         return null;
     }
 
-    /** A look found {@code qp} held back until {@code tPs} by pacing that no feedback moves. */
+    /** The look asking {@code qp} found it held back until {@code tPs} by pacing that no feedback moves. */
     void held(SenderQp qp, long tPs) {
-        ringHeldPs[qp.ringSlot] = tPs;
+        if (walking && ring[walkSlot] == qp) {
+            ringHeldPs[walkSlot] = tPs;
+        }
     }
 
-    /** A look found {@code qp} not held back by pacing. */
+    /** The look asking {@code qp} found it not held back by pacing. */
     void notHeld(SenderQp qp) {
-        ringHeldPs[qp.ringSlot] = Long.MIN_VALUE;
+        if (walking && ring[walkSlot] == qp) {
+            ringHeldPs[walkSlot] = Long.MIN_VALUE;
+        }
     }
 
     /** A queue pair's pacing may have moved without feedback (a start, a new rho_max): look at the ring again. */
@@ -297,9 +303,6 @@ public final class HostStack implements PacketSource {
             ring[at] = qp;
             ringHeldPs[at] = Long.MIN_VALUE;
             activeCount++;
-            for (int k = at; k < activeCount; k++) {
-                ring[k].ringSlot = k;
-            }
             if (activeCount > 1) {
                 cursorSlot = at + 1;
             }
@@ -313,21 +316,26 @@ public final class HostStack implements PacketSource {
         }
         qp.active = false;
         pacedUntilPs = Long.MIN_VALUE;
-        int at = qp.ringSlot;
+        int at = walking && ring[walkSlot] == qp ? walkSlot : slotOf(qp);
         activeCount--;
         System.arraycopy(ring, at + 1, ring, at, activeCount - at);
         System.arraycopy(ringHeldPs, at + 1, ringHeldPs, at, activeCount - at);
         ring[activeCount] = null;
-        for (int k = at; k < activeCount; k++) {
-            ring[k].ringSlot = k;
-        }
         if (at < cursorSlot) {
             cursorSlot--;
         }
         if (cursorSlot >= activeCount) {
             cursorSlot = 0; // the cursor was the last slot: the round goes on at the first
         }
-        qp.ringSlot = -1;
+    }
+
+    private int slotOf(SenderQp qp) {
+        for (int k = 0; k < activeCount; k++) {
+            if (ring[k] == qp) {
+                return k;
+            }
+        }
+        throw new IllegalStateException("an active queue pair is not in its host's ring");
     }
 
     void onSenderComplete(SenderQp qp) {

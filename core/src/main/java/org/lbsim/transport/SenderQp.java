@@ -48,7 +48,6 @@ public final class SenderQp {
 
     // membership in the host's round-robin ring of queue pairs with something to send
     boolean active;
-    int ringSlot = -1;
     /** Earliest send time found by the last look, when pacing held it back. */
     long eligiblePs;
 
