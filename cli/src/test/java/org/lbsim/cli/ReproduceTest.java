@@ -135,6 +135,15 @@ class ReproduceTest {
         assertThat(org.lbsim.cli.command.ReproduceCommand.tableCell("1.5", "1", "2", "2")).isEqualTo("1.50 [1.00, 2.00] (n=2)");
     }
 
+    @Test
+    void a_claim_without_a_value_says_so() {
+        Map<String, Object> claim = Map.of("otherwise", "not reproduced");
+        assertThat(ReproduceCommand.verdict("true", claim)).isEqualTo("matches");
+        assertThat(ReproduceCommand.verdict("false", claim)).isEqualTo("not reproduced");
+        assertThat(ReproduceCommand.verdict("", claim)).isEqualTo("not computed (no value (no run of the reading it judges))");
+        assertThat(ReproduceCommand.verdict("query failed: boom", claim)).isEqualTo("not computed (query failed: boom)");
+    }
+
     /** Issue 19: every OFAN figure's report judges the paper's statements ("the paper / lbsim / verdict"), so each file has claims. */
     @Test
     @SuppressWarnings("unchecked")

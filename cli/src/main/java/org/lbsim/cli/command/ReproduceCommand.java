@@ -241,11 +241,24 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (Map<String, Object> c : claims) {
             String ours = scalar(db, String.valueOf(c.get("ours")).replace("{where}", where));
             String holds = scalar(db, String.valueOf(c.get("holds")).replace("{where}", where));
-            String verdict = "true".equalsIgnoreCase(holds) ? String.valueOf(c.getOrDefault("ifHolds", "matches"))
-                    : "false".equalsIgnoreCase(holds) ? String.valueOf(c.getOrDefault("otherwise", "differs")) : "not computed (" + holds + ")";
-            md.append("| ").append(cell(c.get("paper"))).append(" | ").append(cell(ours)).append(" | ").append(cell(verdict)).append(" |\n");
+            md.append("| ").append(cell(c.get("paper"))).append(" | ").append(cell(ours.isEmpty() ? NO_RUN : ours)).append(" | ")
+                    .append(cell(verdict(holds, c))).append(" |\n");
         }
         return md.append("\n").toString();
+    }
+
+    /** What a claim whose query has no value (NULL: the runs hold none of the reading it judges, as in a quick version) says. */
+    public static final String NO_RUN = "no value (no run of the reading it judges)";
+
+    /** A claim's verdict from its {@code holds} query's answer. */
+    public static String verdict(String holds, Map<String, Object> claim) {
+        if ("true".equalsIgnoreCase(holds)) {
+            return String.valueOf(claim.getOrDefault("ifHolds", "matches"));
+        }
+        if ("false".equalsIgnoreCase(holds)) {
+            return String.valueOf(claim.getOrDefault("otherwise", "differs"));
+        }
+        return "not computed (" + (holds.isEmpty() ? NO_RUN : holds) + ")";
     }
 
     private static String cell(Object text) {
@@ -259,6 +272,9 @@ public final class ReproduceCommand implements Callable<Integer> {
         int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         String[] lines = buf.toString(StandardCharsets.UTF_8).strip().split("\n");
+        if (rc == Main.OK && lines.length == 1) {
+            return ""; // one row whose value is NULL
+        }
         if (rc != Main.OK || lines.length < 2) {
             return "query failed: " + err.toString(StandardCharsets.UTF_8).strip();
         }
