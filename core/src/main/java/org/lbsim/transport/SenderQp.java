@@ -36,7 +36,6 @@ public final class SenderQp {
     /** Whether the host counts this queue pair's pending timer as one that may wake it (not once complete). */
     private boolean timerCounted;
     private long completedPs = -1;
-
     private long sentPackets;
     private long duplicatesSent;
     private long notificationsSent;
@@ -50,7 +49,6 @@ public final class SenderQp {
     boolean active;
     /** Earliest send time found by the last look, when pacing held it back. */
     long eligiblePs;
-
     /** {@link CongestionControl#pacingIgnoresFeedback} of its congestion control, kept here so the host's ring walk reads no other object. */
     final boolean pacingIgnoresFeedback;
 
