@@ -100,7 +100,9 @@ public final class SenderQp {
             }
             return null;
         }
-        host.notHeld(this);
+        if (pacingIgnoresFeedback) {
+            host.notHeld(this); // only such pacing leaves a record to clear
+        }
         if (!extras.isEmpty()) {
             return sendExtra(nowPs);
         }

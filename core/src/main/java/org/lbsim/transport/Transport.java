@@ -1016,7 +1016,7 @@ public final class Transport implements EventHandler {
     /** Serialised: in a partitioned run, queue pairs complete in every partition. */
     synchronized void onFlowComplete(SenderQp qp) {
         completed++;
-        if (lastsForeground == null || !lastsForeground[connectionOfQp[qp.qp()]]) {
+        if (awaited(connectionOfQp[qp.qp()])) {
             lastCompletionPs = Math.max(lastCompletionPs, sim.nowPs());
         }
         if (nextOnQp != null) {
@@ -1042,7 +1042,7 @@ public final class Transport implements EventHandler {
                     release(d, now);
                 }
             }
-            if ((lastsForeground == null || !lastsForeground[c]) && --connectionsLeft == 0) {
+            if (awaited(c) && --connectionsLeft == 0) {
                 // now when sequential; when partitioned, where every partition has caught up, at the last completion's time
                 // (the partition that counts the last completion is not always the one that completed last)
                 sim.atSynchronisationPoint(lastCompletionPs, onAllDone);
@@ -1077,6 +1077,11 @@ public final class Transport implements EventHandler {
         if (connectionsLeft == 0) {
             throw new IllegalStateException("every connection lasts as long as the others: nothing would end the run");
         }
+    }
+
+    /** Whether the run waits for connection {@code c} (it does not for one that {@link #lastsForeground}). */
+    private boolean awaited(int c) {
+        return lastsForeground == null || !lastsForeground[c];
     }
 
     /** Whether every connection the run waits for has completed (all of them, without {@link #lastsForeground}). */
