@@ -98,6 +98,26 @@ class ReproduceTest {
 
     /** `reproduce --list`: every title starts in the same column, however long the names are (dlbf-sensitivity). */
     @Test
+    void only_runs_part_of_a_figure_and_the_readme_says_how_much_is_recorded() throws IOException {
+        Path out = dir.resolve("fig1-part");
+        MainTest.Result r = lbsim("reproduce", "fig1", "--quick", "--out", out.toString(), "--jobs", "1",
+                "--only", "loadBalancing.type=ecmp", "--only", "workload.type=permutation");
+        assertThat(r.code()).as("exit code; stderr: %s", r.err()).isZero();
+        assertThat(r.out()).contains("sweep fig1-quick: 1 point x 1 seed = 1 run");
+        String readme = Files.readString(out.resolve("README.md"));
+        assertThat(readme).contains("Reproduced by `lbsim reproduce fig1 --quick --only loadBalancing.type=ecmp --only workload.type=permutation`")
+                .contains("**Partial: 1 of the figure's 18 runs are recorded in this folder; the tables and claims below use those only.**"
+                        + " Running `lbsim reproduce fig1 --quick` with the same --out runs the rest.");
+
+        Path refused = dir.resolve("fig1-refused");
+        MainTest.Result bad = lbsim("reproduce", "fig1", "--quick", "--out", refused.toString(), "--only", "topology.k=3");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.errorLine()).isEqualTo("lbsim: --only topology.k=3: topology.k: no point of " + refused.resolve("sweep.yaml")
+                + " has topology.k = '3' (its values: 4)");
+        assertThat(refused).doesNotExist();
+    }
+
+    @Test
     void the_list_aligns_every_title() {
         MainTest.Result r = lbsim("reproduce", "--list");
         List<String> lines = r.out().lines().toList();

@@ -290,4 +290,41 @@ class SweepTest {
         assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + out.resolve("results.duckdb")
                 + ": run 'c-p0-seed1' of sweep 'c' was recorded with another scenario (did the sweep file change?); use another --out, or another name: in the sweep file");
     }
+
+    @Test
+    void only_runs_the_matching_points_under_the_full_sweeps_run_ids_and_the_full_sweep_resumes() throws IOException {
+        Path sweep = file("s.yaml", SWEEP);
+        Path out = dir.resolve("only");
+        String printed = ok("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1",
+                "--only", "loadBalancing.type=ecmp,ofan", "--only", "workload.messageBytes=16384.0");
+        assertThat(printed).startsWith("sweep t: 2 points x 2 seeds = 4 runs");
+        Path db = out.resolve("results.duckdb");
+        // the grid's order: (ecmp, 16384) is point 0, (ofan, 16384) point 4, as in the full sweep
+        assertThat(query(db, "SELECT run_id FROM runs ORDER BY run_id")).containsExactly("run_id", "t-p0-seed3", "t-p0-seed4", "t-p4-seed3", "t-p4-seed4");
+        List<String> before = query(db, "SELECT run_id, cct_ps, events FROM runs ORDER BY run_id");
+        assertThat(ok("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "2"))
+                .startsWith("sweep t: 6 points x 2 seeds = 12 runs (4 already recorded, 8 to run) on 2 jobs");
+        assertThat(query(db, "SELECT count(*) FROM runs")).containsExactly("count_star()", "12");
+        assertThat(query(db, "SELECT run_id, cct_ps, events FROM runs WHERE run_id IN ('t-p0-seed3', 't-p0-seed4', 't-p4-seed3', 't-p4-seed4')"
+                + " ORDER BY run_id")).isEqualTo(before);
+    }
+
+    @Test
+    void a_bad_only_is_a_one_line_error_before_anything_is_written() throws IOException {
+        Path sweep = file("s.yaml", SWEEP);
+        Path out = dir.resolve("bad-only");
+        String shown = sweep.toString();
+        assertThat(lbsim("sweep", shown, "--out", out.toString(), "--only", "loadBalancing.type").errorLine())
+                .isEqualTo("lbsim: --only loadBalancing.type: expected KEY=VALUE[,VALUE...] with a field path of the scenario, such as topology.k=4,8");
+        assertThat(lbsim("sweep", shown, "--out", out.toString(), "--only", "loadBalancing.typo=ecmp").errorLine())
+                .isEqualTo("lbsim: --only loadBalancing.typo=ecmp: loadBalancing.typo: is not a field of this sweep's scenarios (the fields it varies:"
+                        + " loadBalancing.type, workload.messageBytes)");
+        assertThat(lbsim("sweep", shown, "--out", out.toString(), "--only", "loadBalancing.type=ecmp,drill").errorLine())
+                .isEqualTo("lbsim: --only loadBalancing.type=ecmp,drill: loadBalancing.type: no point of " + shown
+                        + " has loadBalancing.type = 'drill' (its values: ecmp, host-spray, ofan)");
+        MainTest.Result none = lbsim("sweep", shown, "--out", out.toString(), "--only", "topology.k=4", "--only", "topology.k=8");
+        assertThat(none.code()).isEqualTo(2);
+        assertThat(none.errorLine()).startsWith("lbsim: --only topology.k=8: topology.k: no point of " + shown + " has topology.k = '8'");
+        assertThat(out).doesNotExist();
+    }
 }

@@ -60,6 +60,11 @@ public final class ReproduceCommand implements Callable<Integer> {
     @Option(names = "--seeds", paramLabel = "N", description = "Seeds per point (default: the figure's, 10 for OFAN figures; 1 with --quick).")
     Integer seeds;
 
+    @Option(names = "--only", paramLabel = "KEY=VALUES",
+            description = "Run only the figure's points whose field KEY has one of the comma-separated VALUES (repeatable; e.g. --only"
+                    + " topology.k=4,8): the part of a large figure there is time for. The report uses every run recorded in --out.")
+    List<String> only = new ArrayList<>();
+
     @Option(names = "--jobs", paramLabel = "N", description = "Runs at once (default: the number of cores).")
     Integer jobs;
 
@@ -114,6 +119,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         // sweepOf: the runs are the named reproduction's, under its sweep name
         String sweepName = (String) sweep.getOrDefault("name", def.getOrDefault("sweepOf", name));
         Path dir = out != null ? out : Path.of("reproductions", quick ? name + "-quick" : name);
+        boolean fresh = !Files.exists(dir);
         Files.createDirectories(dir);
         @SuppressWarnings("unchecked")
         Map<String, Object> files = (Map<String, Object>) def.getOrDefault("files", Map.of());
@@ -133,6 +139,9 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (jobs != null) {
             sweepArgs.addAll(List.of("--jobs", jobs.toString()));
         }
+        for (String o : only) {
+            sweepArgs.addAll(List.of("--only", o));
+        }
         int rc = Main.execute(sweepArgs.toArray(String[]::new), main.out, main.err);
         Path db = dir.resolve("results.duckdb");
         String sweepId = quick ? sweepName + "-quick" : sweepName;
@@ -144,9 +153,12 @@ public final class ReproduceCommand implements Callable<Integer> {
             // refused before running), the figure is drawn from the recorded runs and says so.
             long recorded = Files.isRegularFile(db) ? recordedRuns(db, sweepId) : 0;
             if (recorded == 0) {
+                if (fresh) {
+                    removeRefused(dir);
+                }
                 return rc;
             }
-            long expected = SweepFile.load(sweepFile.toString(), seeds, quick).runs();
+            long expected = SweepFile.load(sweepFile.toString(), seeds, quick).only(only).runs();
             missing = String.format(Locale.ROOT, "**%d of %d runs failed and are left out of the tables and plots** (the sweep printed"
                     + " why; running the same command again retries them).%n%n", expected - recorded, expected);
             main.err.printf(Locale.ROOT, "lbsim: reproduce %s: %d of %d runs failed (see above); the figure uses the %d that finished%n", name,
@@ -156,8 +168,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         StringBuilder md = new StringBuilder();
         md.append("# ").append(def.get("title")).append("\n\n");
         md.append("Reproduced by `lbsim reproduce ").append(name).append(quick ? " --quick" : "").append(seeds != null ? " --seeds " + seeds : "")
+                .append(only.stream().map(o -> " --only " + o).reduce("", String::concat))
                 .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
                 .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "").append("\n\n");
+        long figureRuns = SweepFile.load(sweepFile.toString(), seeds, quick).runs();
+        long recordedNow = Files.isRegularFile(db) ? recordedRuns(db, sweepId) : 0;
+        if (recordedNow < figureRuns) {
+            md.append(String.format(Locale.ROOT, "**Partial: %d of the figure's %d runs are recorded in this folder; the tables and claims below"
+                    + " use those only.** Running `lbsim reproduce %s` with the same --out runs the rest.%n%n", recordedNow, figureRuns, name + (quick ? " --quick" : "")));
+        }
         md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
         md.append(verdicts(def, db, where, quick));
         md.append("## What lbsim measures\n\n").append(missing);
@@ -280,6 +299,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         String v = lines[1].strip();
         return v.startsWith("\"") && v.endsWith("\"") && v.length() >= 2 ? v.substring(1, v.length() - 1).replace("\"\"", "\"") : v;
+    }
+
+    /** A folder this command created for a sweep that was refused before running: left as it was found (absent). */
+    private static void removeRefused(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     /** Runs of the sweep recorded in the database. */

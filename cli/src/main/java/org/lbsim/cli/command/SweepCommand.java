@@ -90,6 +90,11 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--seeds", paramLabel = "N", description = "Seeds per point (overrides the file's seeds:).")
     Integer seeds;
 
+    @Option(names = "--only", paramLabel = "KEY=VALUES",
+            description = "Run only the points whose field KEY has one of the comma-separated VALUES (repeatable; e.g. --only topology.k=4,8)."
+                    + " Run ids stay the full sweep's, so running without it later resumes.")
+    List<String> only = new ArrayList<>();
+
     @Option(names = "--quick", description = "A quick version: the file's quick: overrides applied to the base, one seed (unless --seeds), sweep name <name>-quick.")
     boolean quick;
 
@@ -132,7 +137,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                     + " engine runs as many runs at once as its executors have cores (e.g. --master 'local[4]')");
         }
         Map<String, String> conf = engineConf(engineConf);
-        SweepFile sweep = SweepFile.load(file, seeds, quick);
+        SweepFile sweep = SweepFile.load(file, seeds, quick).only(only);
         int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
         if (threads < 1 || threads > 4096) {
             throw UserError.at("--jobs " + threads, "", "must be between 1 and 4096");
@@ -327,8 +332,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         boolean terminal = Progress.stdoutIsTerminal() && main.out == System.out;
         Progress progress = new Progress(quiet ? nullStream() : main.out, terminal && !quiet, "sweep " + sweep.name, all.size(), already);
         if (!quiet) {
-            String counts = String.format(Locale.ROOT, "sweep %s: %d point%s x %d seed%s = %d runs", sweep.name, sweep.points.size(),
-                    sweep.points.size() == 1 ? "" : "s", sweep.seeds, sweep.seeds == 1 ? "" : "s", all.size());
+            String counts = String.format(Locale.ROOT, "sweep %s: %d point%s x %d seed%s = %d run%s", sweep.name, sweep.points.size(),
+                    sweep.points.size() == 1 ? "" : "s", sweep.seeds, sweep.seeds == 1 ? "" : "s", all.size(), all.size() == 1 ? "" : "s");
             if (pending.isEmpty()) {
                 main.out.printf(Locale.ROOT, "%s, all already recorded in %s%n", counts, shownDb);
                 summary(sweep, store, shownDb);

@@ -297,6 +297,69 @@ public final class SweepFile {
         return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
     }
 
+    /**
+     * The points whose scenario has, for every {@code --only KEY=V1,V2} filter, one of the listed
+     * values at field path KEY (compared as the results database stores it: numbers by value). The
+     * kept points keep their indices, so their run ids are the full sweep's and a later run of
+     * the whole sweep into the same folder resumes instead of repeating them.
+     *
+     * @param filters {@code --only} values, each {@code KEY=V1[,V2...]}; empty keeps every point
+     */
+    public SweepFile only(List<String> filters) {
+        if (filters == null || filters.isEmpty()) {
+            return this;
+        }
+        List<Map<String, Object>> columns = new ArrayList<>();
+        for (Point p : points) {
+            columns.add(org.lbsim.cli.store.ScenarioColumns.of(p.scenario()));
+        }
+        List<Integer> kept = new ArrayList<>();
+        for (int i = 0; i < points.size(); i++) {
+            kept.add(i);
+        }
+        for (String filter : filters) {
+            String flag = "--only " + filter;
+            int eq = filter.indexOf('=');
+            if (eq <= 0 || eq == filter.length() - 1) {
+                throw UserError.at(flag, "", "expected KEY=VALUE[,VALUE...] with a field path of the scenario, such as topology.k=4,8");
+            }
+            String key = filter.substring(0, eq).strip();
+            List<String> values = List.of(filter.substring(eq + 1).split(",", -1));
+            Set<String> present = new LinkedHashSet<>();
+            for (Map<String, Object> c : columns) {
+                if (c.containsKey(key)) {
+                    present.add(String.valueOf(c.get(key)));
+                }
+            }
+            if (present.isEmpty()) {
+                throw UserError.at(flag, key, "is not a field of this sweep's scenarios (the fields it varies: " + String.join(", ", varied) + ")");
+            }
+            for (String v : values) {
+                if (columns.stream().noneMatch(c -> c.containsKey(key) && matches(c.get(key), v.strip()))) {
+                    throw UserError.at(flag, key, "no point of " + shown + " has " + key + " = '" + v.strip() + "' (its values: "
+                            + String.join(", ", present) + ")");
+                }
+            }
+            kept.removeIf(i -> values.stream().noneMatch(v -> matches(columns.get(i).get(key), v.strip())));
+        }
+        if (kept.isEmpty()) {
+            throw UserError.at("--only " + String.join(" --only ", filters), "", "no point of " + shown + " matches every filter");
+        }
+        return new SweepFile(shown, name, baseDir, seeds, kept.stream().map(points::get).toList(), varied);
+    }
+
+    /** A stored column value against a command-line value: numbers by value (8 = 8.0), the rest as text. */
+    private static boolean matches(Object column, String value) {
+        if (column instanceof Number n) {
+            try {
+                return new java.math.BigDecimal(n.toString()).compareTo(new java.math.BigDecimal(value)) == 0;
+            } catch (NumberFormatException e) {
+                return false;
+            }
+        }
+        return String.valueOf(column).equals(value);
+    }
+
     /** Whether two field paths set the same field: equal, or one a prefix of the other (topology vs topology.k). */
     public static boolean overlap(String a, String b) {
         List<Object> x = Overrides.parse(a + "=0").path();
