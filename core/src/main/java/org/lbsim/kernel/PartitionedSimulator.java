@@ -32,6 +32,8 @@ public final class PartitionedSimulator extends Simulator {
     private static final int OUTSIDE = 0;
 
     private final int partitionCount;
+    /** Threads the partitions run on (at most one per partition); thread j runs a contiguous block of partitions in turn. */
+    private final int threadCount;
     private final long lookaheadPs;
     private final long workerStackBytes;
     private int[] nodePartition = new int[0];
@@ -62,6 +64,21 @@ public final class PartitionedSimulator extends Simulator {
      * @param workerStackBytes stack size of each worker thread
      */
     public PartitionedSimulator(int partitions, long lookaheadPs, long workerStackBytes) {
+        this(partitions, partitions, lookaheadPs, workerStackBytes);
+    }
+
+    /**
+     * @param partitions       how many partitions
+     * @param threads          how many threads run them (each a contiguous block of partitions, one after
+     *                         another in every window); at most {@code partitions} are used
+     * @param lookaheadPs      the smallest delay of any event that crosses partitions (> 0)
+     * @param workerStackBytes stack size of each worker thread
+     */
+    public PartitionedSimulator(int partitions, int threads, long lookaheadPs, long workerStackBytes) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        }
+        this.threadCount = Math.min(threads, Math.max(1, partitions));
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
         }
@@ -75,6 +92,11 @@ public final class PartitionedSimulator extends Simulator {
         this.partitions = new Partition[partitions];
         for (int i = 0; i < partitions; i++) {
             this.partitions[i] = new Partition(i, partitions);
+        }
+        for (int t = 0; t < threadCount; t++) {
+            for (Partition p : block(t)) {
+                p.thread = t;
+            }
         }
     }
 
@@ -149,6 +171,17 @@ public final class PartitionedSimulator extends Simulator {
     public int partitionIndex() {
         Partition p = current();
         return p == null ? 0 : p.index;
+    }
+
+    @Override
+    public int threadIndex() {
+        Partition p = current();
+        return p == null ? 0 : p.thread;
+    }
+
+    @Override
+    public int threadCount() {
+        return threadCount;
     }
 
     private Partition current() {
@@ -274,13 +307,14 @@ public final class PartitionedSimulator extends Simulator {
             throw new IllegalStateException("setNodePartitions was not called");
         }
         prepareTables();
-        Worker[] workers = new Worker[partitionCount - 1];
-        CyclicBarrier start = new CyclicBarrier(partitionCount);
-        CyclicBarrier end = new CyclicBarrier(partitionCount);
-        for (int i = 1; i < partitionCount; i++) {
-            workers[i - 1] = new Worker(this, partitions[i], start, end, workerStackBytes);
+        Worker[] workers = new Worker[threadCount - 1];
+        CyclicBarrier start = new CyclicBarrier(threadCount);
+        CyclicBarrier end = new CyclicBarrier(threadCount);
+        for (int i = 1; i < threadCount; i++) {
+            workers[i - 1] = new Worker(this, block(i), start, end, workerStackBytes);
             workers[i - 1].start();
         }
+        Partition[] mine = block(0);
         long deadline = wallDeadlineNanos;
         Throwable failure = null;
         try {
@@ -328,9 +362,11 @@ public final class PartitionedSimulator extends Simulator {
                 }
                 windows++;
                 await(start);
-                callerPartition = partitions[0];
                 try {
-                    partitions[0].window(this);
+                    for (Partition p : mine) {
+                        callerPartition = p;
+                        p.window(this);
+                    }
                 } catch (RuntimeException | Error e) {
                     failure = e;
                 } finally {
@@ -376,6 +412,13 @@ public final class PartitionedSimulator extends Simulator {
         }
     }
 
+    /** The partitions thread {@code t} runs: a contiguous block, so a thread's partitions are neighbouring pods. */
+    private Partition[] block(int t) {
+        int from = (int) ((long) t * partitionCount / threadCount);
+        int to = (int) ((long) (t + 1) * partitionCount / threadCount);
+        return Arrays.copyOfRange(partitions, from, to);
+    }
+
     private static void await(CyclicBarrier barrier) {
         try {
             barrier.await();
@@ -388,8 +431,13 @@ public final class PartitionedSimulator extends Simulator {
     }
 
     private void prepareTables() {
-        for (Partition p : partitions) {
-            p.creatorCounters = p.creatorCounters == null ? new long[creatorCount] : Arrays.copyOf(p.creatorCounters, creatorCount);
+        for (int t = 0; t < threadCount; t++) {
+            // one array per thread: a creator's events all run in one partition, so in one thread
+            Partition[] block = block(t);
+            long[] counters = block[0].creatorCounters == null ? new long[creatorCount] : Arrays.copyOf(block[0].creatorCounters, creatorCount);
+            for (Partition p : block) {
+                p.creatorCounters = counters;
+            }
         }
         handlerPartition = new int[handlerCount];
         for (int h = 0; h < handlerCount; h++) {
@@ -472,7 +520,9 @@ public final class PartitionedSimulator extends Simulator {
     /** One partition: its event set, clock, counters and outboxes (by window parity, then target). */
     private static final class Partition {
         final int index;
-        final KeyedEventQueue queue = new KeyedEventQueue(1 << 12);
+        /** The thread that runs this partition's windows. */
+        int thread;
+        final KeyedEventQueue queue = new KeyedEventQueue(256);
         final Outbox[][] outboxes;
         long nowPs;
         long events;
@@ -482,7 +532,7 @@ public final class PartitionedSimulator extends Simulator {
         int creator;
         /**
          * By creator: how many events it scheduled so far. A creator's events all run in one partition,
-         * so its count lives there (one array per partition: no cache line shared between threads).
+         * so in one thread: the partitions of a thread share one array (no cache line shared between threads).
          */
         long[] creatorCounters;
         long eventPs;
@@ -544,18 +594,18 @@ public final class PartitionedSimulator extends Simulator {
 
     /** Events bound for one partition, in the order they were made; payloads ride along. */
     private static final class Outbox {
-        long[] timePs = new long[64];
-        long[] createdPs = new long[64];
-        long[] seq = new long[64];
-        long[] handlerKind = new long[64];
-        long[] tag = new long[64];
-        Object[] payload = new Object[64];
+        long[] timePs = new long[0];
+        long[] createdPs = new long[0];
+        long[] seq = new long[0];
+        long[] handlerKind = new long[0];
+        long[] tag = new long[0];
+        Object[] payload = new Object[0];
         int size;
         long minTimePs = Long.MAX_VALUE;
 
         void add(long t, long created, long s, int h, int kind, long g, Object p) {
             if (size == timePs.length) {
-                int n = size * 2;
+                int n = Math.max(64, size * 2); // empty until first used: most of the partitions x partitions outboxes never are
                 timePs = Arrays.copyOf(timePs, n);
                 createdPs = Arrays.copyOf(createdPs, n);
                 seq = Arrays.copyOf(seq, n);
@@ -580,19 +630,21 @@ public final class PartitionedSimulator extends Simulator {
         }
     }
 
-    /** Runs one partition's windows on a thread of its own. */
+    /** Runs a block of partitions' windows on a thread of its own, one partition after another. */
     private static final class Worker extends Thread {
-        final Partition partition;
+        final Partition[] block;
+        /** The partition whose window this thread runs now. */
+        Partition partition;
         private final PartitionedSimulator sim;
         private final CyclicBarrier start;
         private final CyclicBarrier end;
         volatile boolean finish;
         volatile Throwable failure;
 
-        Worker(PartitionedSimulator sim, Partition partition, CyclicBarrier start, CyclicBarrier end, long stackBytes) {
-            super(null, null, "lbsim-partition-" + partition.index, stackBytes);
+        Worker(PartitionedSimulator sim, Partition[] block, CyclicBarrier start, CyclicBarrier end, long stackBytes) {
+            super(null, null, "lbsim-partition-" + block[0].index, stackBytes);
             this.sim = sim;
-            this.partition = partition;
+            this.block = block;
             this.start = start;
             this.end = end;
             setDaemon(true);
@@ -606,7 +658,10 @@ public final class PartitionedSimulator extends Simulator {
                     return;
                 }
                 try {
-                    partition.window(sim);
+                    for (Partition p : block) {
+                        partition = p;
+                        p.window(sim);
+                    }
                 } catch (Throwable e) {
                     failure = e;
                 }

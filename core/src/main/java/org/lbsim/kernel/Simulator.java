@@ -88,6 +88,19 @@ public class Simulator {
         return 1;
     }
 
+    /**
+     * The thread running this thread's partitions, 0 to {@link #threadCount()} - 1 (0 outside the event
+     * loop and in a sequential run): what state shared by all partitions of one thread is indexed by.
+     */
+    public int threadIndex() {
+        return 0;
+    }
+
+    /** How many threads run the partitions (1 in a sequential run). */
+    public int threadCount() {
+        return 1;
+    }
+
     /** The partition of topology node {@code node} (0 in a sequential run). */
     public int partitionOfNode(int node) {
         return 0;

@@ -3,8 +3,8 @@ package org.lbsim.net;
 import org.lbsim.kernel.Simulator;
 
 /**
- * The packet pools of a partitioned run: one per partition, each used only by the thread running
- * that partition. A packet made in one partition and freed in another simply changes pools. How many
+ * The packet pools of a partitioned run: one per thread, each used only by that thread (for all the
+ * partitions it runs). A packet made on one thread and freed on another simply changes pools. How many
  * packet objects the pools created depends on the split (packets wander between pools), so
  * {@link #created()} reports instead the most packets in use at any synchronisation point, which
  * does not: the same for every {@code --threads N}.
@@ -15,7 +15,7 @@ final class PartitionPools extends PacketPool {
 
     PartitionPools(Simulator sim) {
         this.sim = sim;
-        this.pools = new PacketPool[sim.partitionCount()];
+        this.pools = new PacketPool[sim.threadCount()];
         for (int i = 0; i < pools.length; i++) {
             pools[i] = new PacketPool();
         }
@@ -26,12 +26,12 @@ final class PartitionPools extends PacketPool {
 
     @Override
     public Packet acquire() {
-        return pools[sim.partitionIndex()].acquire();
+        return pools[sim.threadIndex()].acquire();
     }
 
     @Override
     public void release(Packet p) {
-        pools[sim.partitionIndex()].release(p);
+        pools[sim.threadIndex()].release(p);
     }
 
     @Override

@@ -16,6 +16,13 @@ import org.lbsim.workload.Workload;
  * not depend on the split, so every split runs the same synchronisation windows and gives the same
  * results.
  *
+ * <p>Partitions are not threads: a thread runs a contiguous block of partitions, one after another
+ * in every window. Cutting the fabric finer than the threads need ({@link #defaultPartitions}: about
+ * {@value #HOSTS_PER_PARTITION} hosts each) makes each partition's window touch a small part of the
+ * fabric's memory, which stays in cache, where a run in global time order touches all of it between
+ * two visits of any one port: at k = 24 and 32 one thread runs the event loop about twice as fast as
+ * the sequential kernel (bench/README.md, session 13).
+ *
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
  * congestion controls and loss recoveries must keep their state per switch, per port or per queue
  * pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
@@ -29,7 +36,18 @@ public final class Partitioning {
     public static final List<String> CONGESTION_CONTROLS = List.of("fixed-rate", "dcqcn");
     public static final List<String> LOSS_RECOVERIES = List.of("erasure", "nic-sr", "go-back-n", "sack");
 
+    /** Hosts per partition that {@link #defaultPartitions} aims at (measured at k = 24 and 32: 16-36 were best). */
+    static final int HOSTS_PER_PARTITION = 16;
+    /** At most this many partitions by default: each costs an event set, packet pools and a row of outboxes. */
+    static final int MAX_DEFAULT_PARTITIONS = 512;
+
     private Partitioning() {
+    }
+
+    /** Partitions of a run on {@code threads} threads: one per {@value #HOSTS_PER_PARTITION} hosts, at most 512, at least one per thread. */
+    public static int defaultPartitions(Topology t, int threads) {
+        int byHosts = Math.min(MAX_DEFAULT_PARTITIONS, (t.hostCount() + HOSTS_PER_PARTITION - 1) / HOSTS_PER_PARTITION);
+        return Math.max(threads, Math.min(byHosts, Math.max(1, t.nodeCount() - t.hostCount())));
     }
 
     /** Throws a {@link ScenarioException} naming the first part of {@code s} that {@code --threads} does not support. */
@@ -85,6 +103,9 @@ public final class Partitioning {
 
     /** The partition of every node: pods in contiguous blocks, switches of no pod in blocks of their own, hosts with their switch. */
     public static int[] partitionOfNodes(Topology t, int partitions) {
+        if (partitions > Math.max(1, t.podCount())) {
+            return finerThanPods(t, partitions);
+        }
         int[] part = new int[t.nodeCount()];
         int pods = t.podCount();
         int podless = 0;
@@ -95,6 +116,36 @@ public final class Partitioning {
         for (int n = t.hostCount(); n < t.nodeCount(); n++) {
             int pod = t.pod(n);
             part[n] = pod >= 0 && pods > 0 ? (int) ((long) pod * partitions / pods) : (int) ((long) seen++ * partitions / Math.max(1, podless));
+        }
+        for (int h = 0; h < t.hostCount(); h++) {
+            part[h] = part[t.hostSwitch(h)];
+        }
+        return part;
+    }
+
+    /**
+     * More partitions than pods: the switches in node order (a pod's switches are neighbours), each
+     * with the hosts attached to it, dealt out in contiguous blocks of about equal weight (one per
+     * switch plus one per host), so a partition is a few top-of-rack switches with their hosts.
+     */
+    private static int[] finerThanPods(Topology t, int partitions) {
+        int[] part = new int[t.nodeCount()];
+        int[] hostsAt = new int[t.nodeCount()];
+        for (int h = 0; h < t.hostCount(); h++) {
+            hostsAt[t.hostSwitch(h)]++;
+        }
+        long total = t.nodeCount();
+        int switches = t.nodeCount() - t.hostCount();
+        long seen = 0;
+        int previous = 0;
+        for (int n = t.hostCount(), i = 0; n < t.nodeCount(); n++, i++) {
+            int want = (int) (seen * partitions / total);
+            // never skip a partition, and leave at least one switch for each partition still to come
+            int p = Math.max(Math.min(want, previous + 1), previous);
+            p = Math.min(partitions - 1, Math.max(p, partitions - (switches - i)));
+            part[n] = i == 0 ? 0 : p;
+            previous = part[n];
+            seen += 1 + hostsAt[n];
         }
         for (int h = 0; h < t.hostCount(); h++) {
             part[h] = part[t.hostSwitch(h)];

@@ -61,7 +61,7 @@ public final class Simulation {
      * that must exist, trace hosts within range). Throws {@link ScenarioException} with the field path.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, Simulator::new);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, 0, Simulator::new);
     }
 
     /** Stack size of a partitioned run's worker threads (as the launcher gives the main thread). */
@@ -74,10 +74,21 @@ public final class Simulation {
      * Throws {@link ScenarioException} for what a partitioned run does not support ({@link Partitioning}).
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, int threads) {
+        return prepare(scenario, baseDir, threads, 0);
+    }
+
+    /**
+     * Like {@link #prepare(Scenario, Path, int)}, the fabric cut into {@code partitions} partitions
+     * (0: {@link Partitioning#defaultPartitions}); the cut changes speed and memory, never results.
+     */
+    public static PreparedRun prepare(Scenario scenario, Path baseDir, int threads, int partitions) {
         if (threads < 0) {
             throw new IllegalArgumentException("threads must be >= 0, got " + threads);
         }
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), threads, Simulator::new);
+        if (partitions < 0) {
+            throw new IllegalArgumentException("partitions must be >= 0, got " + partitions);
+        }
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), threads, partitions, Simulator::new);
     }
 
     /**
@@ -87,7 +98,7 @@ public final class Simulation {
      * line {@code -Dlbsim.exactPorts=true} (e.g. in {@code LBSIM_OPTS}) does the same.
      */
     public static PreparedRun prepareExact(Scenario scenario, Path baseDir) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, true, 0, Simulator::new);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, true, 0, 0, Simulator::new);
     }
 
     /**
@@ -96,7 +107,7 @@ public final class Simulation {
      * trace recorder (issue 21). A run of the product never passes anything but {@code Simulator::new}.
      */
     public static PreparedRun prepareOn(Scenario scenario, Path baseDir, java.util.function.Supplier<Simulator> kernel) {
-        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, kernel);
+        return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, 0, kernel);
     }
 
     private static boolean exactPortsRequested() {
@@ -108,7 +119,7 @@ public final class Simulation {
      * {@code loadBalancing}: for trying a scheme in code before it is registered.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme) {
-        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested(), 0, Simulator::new);
+        return prepare(scenario, baseDir, scheme, QueuePairScheme::of, exactPortsRequested(), 0, 0, Simulator::new);
     }
 
     /**
@@ -116,12 +127,12 @@ public final class Simulation {
      * bundle {@code bundle} builds from its class's load balancer and the run's loss-recovery factory.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle) {
-        return prepare(scenario, baseDir, null, bundle, exactPortsRequested(), 0, Simulator::new);
+        return prepare(scenario, baseDir, null, bundle, exactPortsRequested(), 0, 0, Simulator::new);
     }
 
     private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
                                        BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts, int threads,
-                                       java.util.function.Supplier<Simulator> sequentialKernel) {
+                                       int partitionsAsked, java.util.function.Supplier<Simulator> sequentialKernel) {
         if (threads > 0) {
             Partitioning.checkSupported(scenario);
         }
@@ -189,9 +200,10 @@ public final class Simulation {
         Simulator sim;
         if (threads > 0) {
             // chosen here, once: a sequential run never loads the partitioned kernel, so its calls stay monomorphic
-            org.lbsim.kernel.PartitionedSimulator parallel = new org.lbsim.kernel.PartitionedSimulator(threads,
+            int partitions = partitionsAsked > 0 ? partitionsAsked : Partitioning.defaultPartitions(topology, threads);
+            org.lbsim.kernel.PartitionedSimulator parallel = new org.lbsim.kernel.PartitionedSimulator(partitions, threads,
                     Partitioning.lookaheadPs(topology), WORKER_STACK_BYTES);
-            parallel.setNodePartitions(Partitioning.partitionOfNodes(topology, threads));
+            parallel.setNodePartitions(Partitioning.partitionOfNodes(topology, partitions));
             sim = parallel;
         } else {
             sim = sequentialKernel.get();

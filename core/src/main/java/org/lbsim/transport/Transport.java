@@ -96,11 +96,11 @@ public final class Transport implements EventHandler {
     /** Packets each queue pair's sender or receiver made that were not yet delivered or lost. */
     private final int[] outstanding;
     /**
-     * A partitioned run: the same count kept per partition (a packet made in one partition may be gone
-     * in another), summed when read; {@code outstanding} is then partition 0's. Queue pairs are never
-     * released there, so no single partition's count has to reach zero.
+     * A partitioned run: the same count kept per thread (a packet made on one thread may be gone on
+     * another), summed when read; {@code outstanding} is then thread 0's. Queue pairs are never
+     * released there, so no single thread's count has to reach zero.
      */
-    private final int[][] outstandingByPartition;
+    private final int[][] outstandingByThread;
     /** Kept until the end (for the sampler's rate series), never released. */
     private final boolean[] kept;
     private boolean releasing = true;
@@ -345,11 +345,11 @@ public final class Transport implements EventHandler {
         lazy = new boolean[n];
         kept = new boolean[n];
         carriesNothing = new boolean[n];
-        outstandingByPartition = new int[sim.partitionCount()][];
-        for (int i = 0; i < outstandingByPartition.length; i++) {
-            outstandingByPartition[i] = new int[n];
+        outstandingByThread = new int[sim.threadCount()][];
+        for (int i = 0; i < outstandingByThread.length; i++) {
+            outstandingByThread[i] = new int[n];
         }
-        outstanding = outstandingByPartition[0];
+        outstanding = outstandingByThread[0];
         int lazyCount = 0;
         if (previousOnQp != null) {
             this.previousOnQp = previousOnQp.clone();
@@ -631,12 +631,12 @@ public final class Transport implements EventHandler {
 
         /** A packet of queue pair {@code qp} was made by its sender or receiver. */
     void made(int qp) {
-        outstandingByPartition[sim.partitionIndex()][qp]++;
+        outstandingByThread[sim.threadIndex()][qp]++;
     }
 
     /** A packet of queue pair {@code qp} was delivered, lost or thrown away. */
     void gone(int qp) {
-        if (--outstandingByPartition[sim.partitionIndex()][qp] == 0 && lazy[qp]) {
+        if (--outstandingByThread[sim.threadIndex()][qp] == 0 && lazy[qp]) {
             releaseIfDone(qp);
         }
     }
@@ -700,7 +700,7 @@ public final class Transport implements EventHandler {
     /** Packets of queue pair {@code qp} made by its sender or receiver and not yet delivered or lost. */
     public int outstandingPackets(int qp) {
         int n = 0;
-        for (int[] byQp : outstandingByPartition) {
+        for (int[] byQp : outstandingByThread) {
             n += byQp[qp];
         }
         return n;

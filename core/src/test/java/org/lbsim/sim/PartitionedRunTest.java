@@ -56,18 +56,23 @@ class PartitionedRunTest {
     }
 
     private static RunResult run(Scenario s, int threads) {
-        PreparedRun prepared = Simulation.prepare(s, null, threads);
+        return run(s, threads, threads);
+    }
+
+    private static RunResult run(Scenario s, int threads, int partitions) {
+        PreparedRun prepared = Simulation.prepare(s, null, threads, partitions);
         RunResult r = prepared.run();
-        assertThat(Invariants.violations(prepared)).as("invariants with %d threads", threads).isEmpty();
+        assertThat(Invariants.violations(prepared)).as("invariants with %d threads, %d partitions", threads, partitions).isEmpty();
         return r;
     }
 
+    /** The same results on one thread and one partition, two and three threads, and more partitions than threads (finer than the pods). */
     private static void assertSameForOneTwoThreeThreads(Scenario s) {
         RunResult one = run(s, 1);
         assertThat(one.flowsFinished()).as("every flow finished").isEqualTo(one.flowResults().size());
-        for (int threads : new int[] {2, 3}) {
-            RunResult many = run(s, threads);
-            assertThat(many).as("%d threads against 1", threads).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
+        for (int[] cut : new int[][] {{2, 2}, {3, 3}, {1, 5}, {2, 9}}) {
+            RunResult many = run(s, cut[0], cut[1]);
+            assertThat(many).as("%d threads, %d partitions against 1", cut[0], cut[1]).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
         }
     }
 
@@ -109,8 +114,9 @@ class PartitionedRunTest {
                 "workload", map("type", "all-to-all", "messageBytes", 24 * 4096), "limits", map("maxTimeUs", 50_000)));
         RunResult one = run(s, 1);
         assertThat(one.counters().drops()).as("the small buffers drop packets").isPositive();
-        for (int threads : new int[] {2, 3}) {
-            assertThat(run(s, threads)).as("%d threads", threads).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
+        for (int[] cut : new int[][] {{2, 2}, {3, 3}, {1, 6}, {2, 11}}) {
+            assertThat(run(s, cut[0], cut[1])).as("%d threads, %d partitions", cut[0], cut[1]).usingRecursiveComparison()
+                    .ignoringFields("wallTimeMs").isEqualTo(one);
         }
     }
 
@@ -149,6 +155,40 @@ class PartitionedRunTest {
             }
         }
         assertThat(Partitioning.lookaheadPs(t)).isEqualTo(500_000); // the smallest link delay: 0.5 us everywhere
+    }
+
+    @ParameterizedTest(name = "{0} partitions")
+    @MethodSource("finerCounts")
+    void moreThanOnePartitionPerPodSplitsTheSwitchesInOrderWithTheirHosts(int partitions) {
+        Topology t = Topologies.build(scenario(fatTree(8), "ecmp", "fixed-rate", "erasure", permutation(4096), 1).topology());
+        int[] part = Partitioning.partitionOfNodes(t, partitions);
+        assertThat(Arrays.stream(part).distinct().count()).as("every partition gets part of the fabric").isEqualTo(partitions);
+        for (int h = 0; h < t.hostCount(); h++) {
+            assertThat(part[h]).isEqualTo(part[t.hostSwitch(h)]);
+        }
+        for (int n = t.hostCount() + 1; n < t.nodeCount(); n++) {
+            assertThat(part[n]).as("switches in node order, contiguous blocks").isBetween(part[n - 1], part[n - 1] + 1);
+        }
+        int[] size = new int[partitions];
+        for (int p : part) {
+            size[p]++;
+        }
+        int most = Arrays.stream(size).max().orElseThrow();
+        int least = Arrays.stream(size).min().orElseThrow();
+        assertThat(most - least).as("about equal weight (a switch and its hosts weigh at most 1 + k/2)").isLessThanOrEqualTo(2 * (1 + 4));
+    }
+
+    static Stream<Integer> finerCounts() {
+        return Stream.of(9, 16, 33, 80);
+    }
+
+    @org.junit.jupiter.api.Test
+    void theDefaultCutHasAboutSixteenHostsPerPartitionAndAtLeastOnePerThread() {
+        assertThat(Partitioning.defaultPartitions(Topologies.build(scenario(fatTree(4), "ecmp", "fixed-rate", "erasure", permutation(4096), 1)
+                .topology()), 3)).isEqualTo(3);
+        Topology k8 = Topologies.build(scenario(fatTree(8), "ecmp", "fixed-rate", "erasure", permutation(4096), 1).topology());
+        assertThat(Partitioning.defaultPartitions(k8, 1)).isEqualTo(128 / 16);
+        assertThat(Partitioning.defaultPartitions(k8, 12)).isEqualTo(12);
     }
 
     private static int firstHostOfPod(Topology t, int pod) {
