@@ -18,6 +18,18 @@ public final class Routing {
     }
 
     public static Fib compute(Topology t, boolean[] linkDown) {
+        return compute(t, linkDown, true);
+    }
+
+    /**
+     * @param reuse whether a destination attached exactly as the one before it (the same switches over
+     *              the same ports' states: on a fat tree, the next host of the same ToR) reuses that
+     *              one's distances and groups and recomputes only its own attached switches' groups.
+     *              Every switch's group is then what the full computation gives, interned in the same
+     *              order (only attached switches can make new groups), so the tables are identical
+     *              ({@code RoutingReuseTest}); false computes every destination in full
+     */
+    static Fib compute(Topology t, boolean[] linkDown, boolean reuse) {
         if (t.kind().equals("custom")) {
             return computeShortest(t, linkDown);
         }
@@ -42,7 +54,34 @@ public final class Routing {
             final int tt = tier;
             byTier[tier] = java.util.stream.IntStream.range(0, nodes).filter(n -> t.tier(n) == tt).toArray();
         }
+        int[] signature = new int[2 * Math.max(1, maxDegree(t))];
+        int[] previousSignature = new int[signature.length];
+        int previousLength = -1;
+        int previous = -1;
+        int[] ownCand = new int[Math.max(1, maxDegree(t))];
         for (int dst = 0; dst < hosts; dst++) {
+            int length = attachment(t, dst, linkDown, signature);
+            if (reuse && previous >= 0 && length == previousLength && Arrays.equals(signature, 0, length, previousSignature, 0, length)) {
+                // Distances of every switch are the previous destination's: only the hosts' own entries move
+                down[previous] = INF;
+                down[dst] = 0;
+                int count = attachedSwitches(t, dst, attached);
+                for (int a = 0; a < count; a++) {
+                    int sw = attached[a];
+                    int n = candidates(t, sw, linkDown, down, best, ownCand);
+                    for (int i = 0; i < n; i++) {
+                        rawWeight[i] = pathsFrom(t, t.peerNode(ownCand[i]), dst, hosts, cand, candStart, paths);
+                    }
+                    wecmpWeights(rawWeight, n, weight);
+                    column[sw - hosts] = store.intern(sw - hosts, ownCand, 0, weight, n);
+                }
+                table.add(dst, column, attached, count);
+                previous = dst;
+                continue;
+            }
+            System.arraycopy(signature, 0, previousSignature, 0, length);
+            previousLength = length;
+            previous = dst;
             Arrays.fill(down, INF);
             down[dst] = 0;
             for (int tier = 0; tier < maxTier; tier++) {
@@ -74,22 +113,7 @@ public final class Routing {
             int used = 0;
             for (int s = hosts; s < nodes; s++) {
                 candStart[s - hosts] = used;
-                if (best[s] < INF) {
-                    boolean goDown = down[s] == best[s];
-                    int tier = t.tier(s);
-                    for (int p = t.firstPort(s); p < t.portEnd(s); p++) {
-                        if (linkDown[t.linkOf(p)]) {
-                            continue;
-                        }
-                        int peer = t.peerNode(p);
-                        boolean ok = goDown
-                                ? t.tier(peer) == tier - 1 && down[peer] == down[s] - 1
-                                : t.tier(peer) == tier + 1 && best[peer] + 1 == best[s];
-                        if (ok) {
-                            cand[used++] = p;
-                        }
-                    }
-                }
+                used += candidates(t, s, linkDown, down, best, cand, used);
                 candStart[s - hosts + 1] = used;
             }
             Arrays.fill(paths, -1);
@@ -190,6 +214,43 @@ public final class Routing {
             table.add(dst, column, attached, attachedSwitches(t, dst, attached));
         }
         return store.freeze(hosts, table);
+    }
+
+    /** The ports of switch {@code s} that keep a packet on a shortest valley-free path, into {@code into}; returns how many. */
+    private static int candidates(Topology t, int s, boolean[] linkDown, int[] down, int[] best, int[] into) {
+        return candidates(t, s, linkDown, down, best, into, 0);
+    }
+
+    private static int candidates(Topology t, int s, boolean[] linkDown, int[] down, int[] best, int[] into, int from) {
+        if (best[s] >= INF) {
+            return 0;
+        }
+        int used = from;
+        boolean goDown = down[s] == best[s];
+        int tier = t.tier(s);
+        for (int p = t.firstPort(s); p < t.portEnd(s); p++) {
+            if (linkDown[t.linkOf(p)]) {
+                continue;
+            }
+            int peer = t.peerNode(p);
+            boolean ok = goDown
+                    ? t.tier(peer) == tier - 1 && down[peer] == down[s] - 1
+                    : t.tier(peer) == tier + 1 && best[peer] + 1 == best[s];
+            if (ok) {
+                into[used++] = p;
+            }
+        }
+        return used - from;
+    }
+
+    /** How host {@code h} is attached: (peer node, link down?) of each of its ports, in port order, into {@code into}; returns the length. */
+    private static int attachment(Topology t, int h, boolean[] linkDown, int[] into) {
+        int n = 0;
+        for (int p = t.firstPort(h); p < t.portEnd(h); p++) {
+            into[n++] = t.peerNode(p);
+            into[n++] = linkDown[t.linkOf(p)] ? 1 : 0;
+        }
+        return n;
     }
 
     /** Number of shortest valley-free paths from {@code node} to host {@code dst} along the candidates, memoized in {@code paths}. */
