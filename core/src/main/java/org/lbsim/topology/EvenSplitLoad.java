@@ -20,62 +20,40 @@ public final class EvenSplitLoad {
         double[] inflow = new double[nodes];
         int[] dist = new int[nodes];
         Arrays.fill(dist, -1);
-        int[] entry = switchEntryOrder(t);
-        int[] carriers = new int[nodes];
-        boolean[] carrying = new boolean[nodes];
-        long[] packed = new long[nodes];
-        // Destinations one at a time: count paths to dst, then push every source's unit down the DAG. Only
-        // the nodes that can hold flow toward dst are walked (issue 21: walking and sorting every host for
-        // every destination made this quadratic in hosts): every switch, the hosts that send to dst, dst,
-        // and any other host a switch forwards to (none on a fat tree). A host receives flow from nowhere
-        // else, so the nodes left out hold none when their turn comes and no sum changes.
+        int[] resolved = new int[nodes];
+        int[] count = new int[1];
+        boolean[] queued = new boolean[nodes];
+        long[] heap = new long[nodes];
+        // Destinations one at a time: push every source's unit down the DAG of shortest paths to dst.
+        // Only the nodes flow reaches are resolved and walked (issue 21: a single flow reaches a few
+        // hundred of k = 32's 9,472 nodes), in the order of the walk over every node: by distance to dst
+        // descending, ties by node. A node joins the walk when it first receives flow, always from a node
+        // earlier in that order, so it is queued before its turn and every sum is added in the same order
+        // as in the walk over every node: the loads are equal bit for bit
+        // (EvenSplitLoadTest.walkingOnlyTheNodesThatCarryFlowChangesNoLoad).
         int[] byDst = sortedBy(dst, src.length, false);
         int i = 0;
         while (i < byDst.length) {
             int d = dst[byDst[i]];
-            int n = 0;
-            for (int sw : entry) {
-                carriers[n++] = sw;
-            }
-            carriers[n++] = d;
-            carrying[d] = true;
+            count[0] = 0;
+            dist[d] = 0;
+            paths[d] = 1;
+            resolved[count[0]++] = d;
+            int size = 0;
             int j = i;
             while (j < byDst.length && dst[byDst[j]] == d) {
                 int s = src[byDst[j]];
-                if (!carrying[s]) {
-                    carrying[s] = true;
-                    carriers[n++] = s;
-                }
                 inflow[s] += 1;
+                if (!queued[s]) {
+                    queued[s] = true;
+                    resolve(t, fib, d, s, dist, paths, resolved, count);
+                    size = push(heap, size, key(dist[s], s));
+                }
                 j++;
             }
-            for (int sw : entry) {
-                int g = fib.group(sw, d);
-                for (int k = 0; k < fib.groupSize(g); k++) {
-                    int next = t.peerNode(fib.port(g, k));
-                    if (t.isHost(next) && !carrying[next]) {
-                        carrying[next] = true;
-                        carriers[n++] = next;
-                    }
-                }
-            }
-            // dist[x] = hops from x to dst along the FIB, paths[x] = shortest paths from x to dst; switches are
-            // resolved in the order a pass over every node first reaches them (hosts forward to their switch),
-            // so that the recursion visits everything in the same order as a pass over the whole fabric
-            for (int x = 0; x < n; x++) {
-                dist[carriers[x]] = -1;
-            }
-            dist[d] = 0;
-            paths[d] = 1;
-            for (int sw : entry) {
-                resolve(t, fib, d, sw, dist, paths);
-            }
-            for (int x = 0; x < n; x++) {
-                resolve(t, fib, d, carriers[x], dist, paths);
-            }
-            int[] topo = sortedBy(dist, carriers, n, packed);
-            for (int x = 0; x < n; x++) {
-                int node = topo[x];
+            while (size > 0) {
+                int node = (int) heap[0];
+                size = pop(heap, size);
                 double f = inflow[node];
                 if (f == 0 || node == d) {
                     continue;
@@ -83,46 +61,85 @@ public final class EvenSplitLoad {
                 if (t.isHost(node)) {
                     int p = t.hostPort(node);
                     load[p] += f;
-                    inflow[t.peerNode(p)] += f;
+                    size = receive(t, fib, d, t.peerNode(p), f, inflow, queued, dist, paths, resolved, count, heap, size);
                     continue;
                 }
                 int g = fib.group(node, d);
-                int size = fib.groupSize(g);
-                if (size == 0 || paths[node] == 0) {
+                int members = fib.groupSize(g);
+                if (members == 0 || paths[node] == 0) {
                     continue;
                 }
-                for (int k = 0; k < size; k++) {
+                for (int k = 0; k < members; k++) {
                     int p = fib.port(g, k);
                     int next = t.peerNode(p);
                     double share = f * paths[next] / paths[node];
                     load[p] += share;
-                    inflow[next] += share;
+                    size = receive(t, fib, d, next, share, inflow, queued, dist, paths, resolved, count, heap, size);
                 }
             }
-            for (int x = 0; x < n; x++) {
-                int node = carriers[x];
+            for (int x = 0; x < count[0]; x++) {
+                int node = resolved[x];
+                dist[node] = -1;
                 inflow[node] = 0;
-                carrying[node] = false;
+                queued[node] = false;
             }
             i = j;
         }
         return load;
     }
 
-    /** The switches in the order a pass over every node reaches them: each host's switch, then the rest. */
-    private static int[] switchEntryOrder(Topology t) {
-        int nodes = t.nodeCount();
-        boolean[] seen = new boolean[nodes];
-        int[] order = new int[nodes];
-        int n = 0;
-        for (int node = 0; node < nodes; node++) {
-            int sw = t.isHost(node) ? t.hostSwitch(node) : node;
-            if (!seen[sw]) {
-                seen[sw] = true;
-                order[n++] = sw;
-            }
+    /** {@code amount} of flow arrives at {@code node}; a node that holds flow for the first time joins the walk. */
+    private static int receive(Topology t, Fib fib, int d, int node, double amount, double[] inflow, boolean[] queued, int[] dist,
+                               double[] paths, int[] resolved, int[] count, long[] heap, int size) {
+        inflow[node] += amount;
+        if (queued[node] || inflow[node] == 0) {
+            return size;
         }
-        return Arrays.copyOf(order, n);
+        queued[node] = true;
+        resolve(t, fib, d, node, dist, paths, resolved, count);
+        return push(heap, size, key(dist[node], node));
+    }
+
+    /** The walk's order as one long: distance descending, then node ascending. */
+    private static long key(int dist, int node) {
+        return (-(long) dist << 32) | node;
+    }
+
+    private static int push(long[] heap, int size, long key) {
+        int at = size;
+        while (at > 0) {
+            int parent = (at - 1) >>> 1;
+            if (heap[parent] <= key) {
+                break;
+            }
+            heap[at] = heap[parent];
+            at = parent;
+        }
+        heap[at] = key;
+        return size + 1;
+    }
+
+    private static int pop(long[] heap, int size) {
+        long last = heap[--size];
+        int at = 0;
+        while (true) {
+            int child = 2 * at + 1;
+            if (child >= size) {
+                break;
+            }
+            if (child + 1 < size && heap[child + 1] < heap[child]) {
+                child++;
+            }
+            if (heap[child] >= last) {
+                break;
+            }
+            heap[at] = heap[child];
+            at = child;
+        }
+        if (size > 0) {
+            heap[at] = last;
+        }
+        return size;
     }
 
     /**
@@ -143,45 +160,33 @@ public final class EvenSplitLoad {
         return order;
     }
 
-    /**
-     * {@code nodes[0..n-1]} ordered so that every node comes before the next hops it forwards to: by
-     * key descending, ties by node (the order of a stable sort of all nodes, restricted to these).
-     */
-    private static int[] sortedBy(int[] key, int[] nodes, int n, long[] packed) {
-        for (int i = 0; i < n; i++) {
-            packed[i] = (-(long) key[nodes[i]] << 32) | nodes[i];
-        }
-        Arrays.sort(packed, 0, n);
-        for (int i = 0; i < n; i++) {
-            nodes[i] = (int) packed[i];
-        }
-        return nodes;
-    }
-
-    private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths) {
+    /** dist[x] = hops from x to dst along the FIB, paths[x] = shortest paths from x to dst; every node given a value is listed in resolved. */
+    private static void resolve(Topology t, Fib fib, int dst, int start, int[] dist, double[] paths, int[] resolved, int[] count) {
         if (dist[start] >= 0) {
             return;
         }
+        resolved[count[0]++] = start;
         if (t.isHost(start)) {
             int sw = t.hostSwitch(start);
-            resolve(t, fib, dst, sw, dist, paths);
+            dist[start] = Integer.MAX_VALUE / 2; // guards against cycles, as below
+            resolve(t, fib, dst, sw, dist, paths, resolved, count);
             dist[start] = dist[sw] >= 0 && paths[sw] > 0 ? dist[sw] + 1 : Integer.MAX_VALUE / 2;
             paths[start] = paths[sw];
             return;
         }
         int g = fib.group(start, dst);
         int size = fib.groupSize(g);
-        double count = 0;
+        double sum = 0;
         int d = Integer.MAX_VALUE / 2;
         dist[start] = Integer.MAX_VALUE / 2; // guards against cycles, which valley-free routing never has
         for (int k = 0; k < size; k++) {
             int next = t.peerNode(fib.port(g, k));
-            resolve(t, fib, dst, next, dist, paths);
-            count += paths[next];
+            resolve(t, fib, dst, next, dist, paths, resolved, count);
+            sum += paths[next];
             d = Math.min(d, dist[next] + 1);
         }
         dist[start] = d;
-        paths[start] = count;
+        paths[start] = sum;
     }
 
     /** rho_max in Mb/s: the largest per-flow rate that overloads no link; Long.MAX_VALUE with no flows. */
