@@ -91,7 +91,7 @@ public final class PartitionedSimulator extends Simulator {
         Arrays.fill(handlerNode, -1);
         this.partitions = new Partition[partitions];
         for (int i = 0; i < partitions; i++) {
-            this.partitions[i] = new Partition(i, partitions);
+            this.partitions[i] = new Partition(i, partitions, threadCount);
         }
         for (int t = 0; t < threadCount; t++) {
             for (Partition p : block(t)) {
@@ -214,7 +214,7 @@ public final class PartitionedSimulator extends Simulator {
             n += p.queue.size();
             for (Outbox[] byParity : p.outboxes) {
                 for (Outbox o : byParity) {
-                    n += o.size;
+                    n += o == null ? 0 : o.size;
                 }
             }
         }
@@ -294,7 +294,18 @@ public final class PartitionedSimulator extends Simulator {
                 throw new IllegalStateException("an event for partition " + target + " at " + timePs + " ps lies inside the window ending at "
                         + p.windowEndPs + " ps: a cross-partition delay shorter than the lookahead of " + lookaheadPs + " ps");
             }
-            p.outboxes[writeParity][target].add(timePs, p.nowPs, seq, h, kind, tag, payload);
+            Outbox[] row = p.outboxes[writeParity];
+            Outbox o = row[target];
+            if (o == null) {
+                o = row[target] = new Outbox();
+            }
+            if (o.size == 0) {
+                partitions[target].sentBy(writeParity, p.thread, p.index);
+            }
+            o.add(timePs, p.nowPs, seq, h, kind, tag, payload);
+            if (timePs < p.outboxMinPs[writeParity]) {
+                p.outboxMinPs[writeParity] = timePs;
+            }
         }
     }
 
@@ -328,9 +339,7 @@ public final class PartitionedSimulator extends Simulator {
                     if (!p.queue.isEmpty()) {
                         next = Math.min(next, p.queue.peekTime());
                     }
-                    for (Outbox o : p.outboxes[readParity]) {
-                        next = Math.min(next, o.minTimePs);
-                    }
+                    next = Math.min(next, p.outboxMinPs[readParity]);
                 }
                 if (foreground <= 0 || stopAsked) {
                     break;
@@ -359,6 +368,7 @@ public final class PartitionedSimulator extends Simulator {
                 for (Partition p : partitions) {
                     p.windowEndPs = windowEnd;
                     p.readParity = readParity;
+                    p.outboxMinPs[writeParity] = Long.MAX_VALUE; // its outboxes were emptied in the last window
                 }
                 windows++;
                 await(start);
@@ -523,7 +533,17 @@ public final class PartitionedSimulator extends Simulator {
         /** The thread that runs this partition's windows. */
         int thread;
         final KeyedEventQueue queue = new KeyedEventQueue(256);
+        /** By parity, then target: null until first used (most pairs of a finely cut fabric never exchange a packet). */
         final Outbox[][] outboxes;
+        /** By parity: the earliest event in this partition's outboxes. */
+        final long[] outboxMinPs = {Long.MAX_VALUE, Long.MAX_VALUE};
+        /**
+         * By parity, then sending thread: the partitions whose outbox to this one is not empty, in the
+         * order they first wrote to it (each list written by its own thread only, read after the barrier).
+         * Threads run contiguous blocks in ascending order, so the lists together are in ascending order.
+         */
+        final int[][][] senders;
+        final int[][] senderCount;
         long nowPs;
         long events;
         long foregroundDelta;
@@ -539,29 +559,42 @@ public final class PartitionedSimulator extends Simulator {
         long eventCreatedPs;
         long eventSeq;
 
-        Partition(int index, int count) {
+        Partition(int index, int count, int threads) {
             this.index = index;
             outboxes = new Outbox[2][count];
-            for (int parity = 0; parity < 2; parity++) {
-                for (int t = 0; t < count; t++) {
-                    outboxes[parity][t] = new Outbox();
-                }
+            senders = new int[2][threads][4];
+            senderCount = new int[2][threads];
+        }
+
+        /** Partition {@code from}, run by {@code thread}, has just written the first event of a window into its outbox to this one. */
+        void sentBy(int parity, int thread, int from) {
+            int[] list = senders[parity][thread];
+            int n = senderCount[parity][thread];
+            if (n == list.length) {
+                senders[parity][thread] = list = Arrays.copyOf(list, 2 * n);
             }
+            list[n] = from;
+            senderCount[parity][thread] = n + 1;
         }
 
         /** Takes in what the other partitions sent in the last window, then runs every event before the window's end. */
         void window(PartitionedSimulator sim) {
             EventHandler[] handlers = sim.handlers;
-            for (Partition from : sim.partitions) {
-                Outbox o = from.outboxes[readParity][index];
-                for (int i = 0; i < o.size; i++) {
-                    int h = (int) (o.handlerKind[i] >>> 32);
-                    if (o.payload[i] != null) {
-                        ((PayloadHandler) handlers[h]).accept(o.payload[i]);
+            int[][] from = senders[readParity];
+            for (int t = 0; t < from.length; t++) {
+                int n = senderCount[readParity][t];
+                for (int x = 0; x < n; x++) {
+                    Outbox o = sim.partitions[from[t][x]].outboxes[readParity][index];
+                    for (int i = 0; i < o.size; i++) {
+                        int h = (int) (o.handlerKind[i] >>> 32);
+                        if (o.payload[i] != null) {
+                            ((PayloadHandler) handlers[h]).accept(o.payload[i]);
+                        }
+                        queue.push(o.timePs[i], o.createdPs[i], o.seq[i], h, (int) o.handlerKind[i], o.tag[i]);
                     }
-                    queue.push(o.timePs[i], o.createdPs[i], o.seq[i], h, (int) o.handlerKind[i], o.tag[i]);
+                    o.clear();
                 }
-                o.clear();
+                senderCount[readParity][t] = 0;
             }
             int[] base = sim.creatorBase;
             int[] span = sim.creatorSpan;
@@ -594,18 +627,17 @@ public final class PartitionedSimulator extends Simulator {
 
     /** Events bound for one partition, in the order they were made; payloads ride along. */
     private static final class Outbox {
-        long[] timePs = new long[0];
-        long[] createdPs = new long[0];
-        long[] seq = new long[0];
-        long[] handlerKind = new long[0];
-        long[] tag = new long[0];
-        Object[] payload = new Object[0];
+        long[] timePs = new long[64];
+        long[] createdPs = new long[64];
+        long[] seq = new long[64];
+        long[] handlerKind = new long[64];
+        long[] tag = new long[64];
+        Object[] payload = new Object[64];
         int size;
-        long minTimePs = Long.MAX_VALUE;
 
         void add(long t, long created, long s, int h, int kind, long g, Object p) {
             if (size == timePs.length) {
-                int n = Math.max(64, size * 2); // empty until first used: most of the partitions x partitions outboxes never are
+                int n = size * 2;
                 timePs = Arrays.copyOf(timePs, n);
                 createdPs = Arrays.copyOf(createdPs, n);
                 seq = Arrays.copyOf(seq, n);
@@ -620,13 +652,11 @@ public final class PartitionedSimulator extends Simulator {
             tag[size] = g;
             payload[size] = p;
             size++;
-            minTimePs = Math.min(minTimePs, t);
         }
 
         void clear() {
             Arrays.fill(payload, 0, size, null);
             size = 0;
-            minTimePs = Long.MAX_VALUE;
         }
     }
 
