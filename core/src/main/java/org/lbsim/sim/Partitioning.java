@@ -125,16 +125,20 @@ public final class Partitioning {
 
     /**
      * More partitions than pods: the switches in node order (a pod's switches are neighbours), each
-     * with the hosts attached to it, dealt out in contiguous blocks of about equal weight (one per
-     * switch plus one per host), so a partition is a few top-of-rack switches with their hosts.
+     * with the hosts attached to it, dealt out in contiguous blocks of about equal weight (their ports:
+     * events happen where packets arrive), so a partition is a few top-of-rack switches with their
+     * hosts, or a few aggregation or core switches, and the threads' blocks carry about equal work.
      */
     private static int[] finerThanPods(Topology t, int partitions) {
         int[] part = new int[t.nodeCount()];
-        int[] hostsAt = new int[t.nodeCount()];
-        for (int h = 0; h < t.hostCount(); h++) {
-            hostsAt[t.hostSwitch(h)]++;
+        // weight: ports, as every packet that arrives on a port is an event there (a switch's and its hosts')
+        int[] weight = new int[t.nodeCount()];
+        long total = 0;
+        for (int n = 0; n < t.nodeCount(); n++) {
+            int ports = t.portEnd(n) - t.firstPort(n);
+            weight[t.isHost(n) ? t.hostSwitch(n) : n] += ports;
+            total += ports;
         }
-        long total = t.nodeCount();
         int switches = t.nodeCount() - t.hostCount();
         long seen = 0;
         int previous = 0;
@@ -145,7 +149,7 @@ public final class Partitioning {
             p = Math.min(partitions - 1, Math.max(p, partitions - (switches - i)));
             part[n] = i == 0 ? 0 : p;
             previous = part[n];
-            seen += 1 + hostsAt[n];
+            seen += weight[n];
         }
         for (int h = 0; h < t.hostCount(); h++) {
             part[h] = part[t.hostSwitch(h)];
