@@ -422,7 +422,7 @@ public final class PartitionedSimulator extends Simulator {
         }
     }
 
-    /** The partitions thread {@code t} runs: a contiguous block, so a thread's partitions are neighbouring pods. */
+    /** The partitions thread {@code t} runs: a contiguous block, so a thread works on one part of the fabric. */
     private Partition[] block(int t) {
         int from = (int) ((long) t * partitionCount / threadCount);
         int to = (int) ((long) (t + 1) * partitionCount / threadCount);

@@ -36,7 +36,7 @@ public final class Partitioning {
     public static final List<String> CONGESTION_CONTROLS = List.of("fixed-rate", "dcqcn");
     public static final List<String> LOSS_RECOVERIES = List.of("erasure", "nic-sr", "go-back-n", "sack");
 
-    /** Hosts per partition that {@link #defaultPartitions} aims at (measured at k = 24 and 32: 16-36 were best). */
+    /** Hosts per partition that {@link #defaultPartitions} aims at (k = 24 and 32: 8-36 within the noise of each other, coarser cuts slower). */
     static final int HOSTS_PER_PARTITION = 16;
     /** At most this many partitions by default: each costs an event set, packet pools and a row of outboxes. */
     static final int MAX_DEFAULT_PARTITIONS = 512;
