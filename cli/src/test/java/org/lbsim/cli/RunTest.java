@@ -97,6 +97,21 @@ class RunTest {
     }
 
     @Test
+    void a_large_fabric_run_sequentially_hints_at_threads_where_they_are_supported() throws IOException {
+        Path p = scenario("k16.yaml", SMALL.replace("k: 4", "k: 16").replace("65536", "4096"));
+        MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("k16").toString());
+        assertThat(r.code()).as("stderr: %s", r.err()).isZero();
+        assertThat(r.out()).contains("hint         1024 hosts: --threads 2 runs fabrics this large 1.4-3.8x faster, with results that differ"
+                + " from this sequential run by tie-level amounts (docs/cli.md, One run on several cores)");
+        assertThat(lbsim("run", p.toString(), "--out", dir.resolve("k16-t").toString(), "--threads", "1").out()).doesNotContain("hint");
+        Path pfc = scenario("k16-pfc.yaml", SMALL.replace("k: 4", "k: 16").replace("65536", "4096") + "switches: {pfc: {enabled: true}}\n");
+        MainTest.Result withPfc = lbsim("run", pfc.toString(), "--out", dir.resolve("k16-pfc").toString());
+        assertThat(withPfc.code()).as("stderr: %s", withPfc.err()).isZero();
+        assertThat(withPfc.out()).as("PFC: --threads would refuse it").contains("CCT").doesNotContain("hint");
+        assertThat(lbsim("run", scenario("small.yaml", SMALL).toString(), "--out", dir.resolve("k4").toString()).out()).doesNotContain("hint");
+    }
+
+    @Test
     void quiet_prints_nothing() throws IOException {
         Path p = scenario("small.yaml", SMALL);
         MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("q").toString(), "--quiet");

@@ -70,6 +70,20 @@ public final class Partitioning {
         }
     }
 
+    /** Hosts from which {@code --threads} pays off (bench/README.md, session 13: S2's 1,024 hosts 1.4-1.6x faster with 2 threads, S1's 128 slower). */
+    public static final int HOSTS_WHERE_THREADS_PAY = 1024;
+
+    /** Whether a partitioned run ({@code --threads}) supports this run: its scenario and its built workload. */
+    public static boolean supports(PreparedRun run) {
+        try {
+            checkSupported(run.scenario());
+            checkSupported(run.workload());
+            return true;
+        } catch (ScenarioException e) {
+            return false;
+        }
+    }
+
     /** What the built workload adds to {@link #checkSupported}: independent flows only. */
     static void checkSupported(Workload w) {
         if (w.hasDependencies() || !w.jobs().isEmpty()) {
