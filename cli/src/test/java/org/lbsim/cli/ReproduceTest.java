@@ -106,8 +106,14 @@ class ReproduceTest {
         assertThat(r.out()).contains("sweep fig1-quick: 1 point x 1 seed = 1 run");
         String readme = Files.readString(out.resolve("README.md"));
         assertThat(readme).contains("Reproduced by `lbsim reproduce fig1 --quick --only loadBalancing.type=ecmp --only workload.type=permutation`")
-                .contains("**Partial: 1 of the figure's 18 runs are recorded in this folder; the tables and claims below use those only.**"
-                        + " Running `lbsim reproduce fig1 --quick` with the same --out runs the rest.");
+                .contains("**Partial: 1 of the figure's 18 runs (1 seed per point) are recorded in this folder (1 run in all); the tables and"
+                        + " claims below use every recorded run.** Running `lbsim reproduce fig1 --quick` with the same --out runs the rest.");
+        // a second seed asked for: the figure's runs are counted at 2 seeds per point, the recorded one among them
+        MainTest.Result more = lbsim("reproduce", "fig1", "--quick", "--seeds", "2", "--out", out.toString(), "--jobs", "1",
+                "--only", "loadBalancing.type=ecmp", "--only", "workload.type=permutation");
+        assertThat(more.code()).as("exit code; stderr: %s", more.err()).isZero();
+        assertThat(Files.readString(out.resolve("README.md"))).contains("**Partial: 2 of the figure's 36 runs (2 seeds per point) are recorded in this"
+                + " folder (2 runs in all);").contains("Running `lbsim reproduce fig1 --quick --seeds 2` with the same --out runs the rest.");
 
         Path refused = dir.resolve("fig1-refused");
         MainTest.Result bad = lbsim("reproduce", "fig1", "--quick", "--out", refused.toString(), "--only", "topology.k=3");

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.lbsim.config.ScenarioBinder;
@@ -171,11 +172,20 @@ public final class ReproduceCommand implements Callable<Integer> {
                 .append(only.stream().map(o -> " --only " + o).reduce("", String::concat))
                 .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
                 .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "").append("\n\n");
-        long figureRuns = SweepFile.load(sweepFile.toString(), seeds, quick).runs();
-        long recordedNow = Files.isRegularFile(db) ? recordedRuns(db, sweepId) : 0;
-        if (recordedNow < figureRuns) {
-            md.append(String.format(Locale.ROOT, "**Partial: %d of the figure's %d runs are recorded in this folder; the tables and claims below"
-                    + " use those only.** Running `lbsim reproduce %s` with the same --out runs the rest.%n%n", recordedNow, figureRuns, name + (quick ? " --quick" : "")));
+        SweepFile figure = SweepFile.load(sweepFile.toString(), seeds, quick);
+        Set<String> recordedIds = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
+        long figureRuns = figure.runs();
+        long ofFigure = 0;
+        for (SweepFile.Point p : figure.points) {
+            for (int i = 0; i < figure.seeds; i++) {
+                ofFigure += recordedIds.contains(figure.name + "-p" + p.index() + "-seed" + (p.scenario().seed() + i)) ? 1 : 0;
+            }
+        }
+        if (ofFigure < figureRuns) {
+            md.append(String.format(Locale.ROOT, "**Partial: %d of the figure's %d runs (%d seed%s per point) are recorded in this folder (%d run%s"
+                    + " in all); the tables and claims below use every recorded run.** Running `lbsim reproduce %s` with the same --out runs the"
+                    + " rest.%n%n", ofFigure, figureRuns, figure.seeds, figure.seeds == 1 ? "" : "s", recordedIds.size(), recordedIds.size() == 1 ? "" : "s",
+                    name + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + seeds : "")));
         }
         md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
         md.append(verdicts(def, db, where, quick));
@@ -308,6 +318,15 @@ public final class ReproduceCommand implements Callable<Integer> {
                 Files.delete(p);
             }
         }
+    }
+
+    /** The run ids of the sweep recorded in the database. */
+    private Set<String> recordedRunIds(Path db, String sweepId) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int rc = Main.execute(new String[] {"query", db.toString(), "SELECT run_id FROM runs WHERE sweep = '" + sweepId + "'", "--format", "csv"},
+                new PrintStream(buf, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        List<String> lines = buf.toString(StandardCharsets.UTF_8).strip().lines().toList();
+        return rc == Main.OK && !lines.isEmpty() ? new java.util.HashSet<>(lines.subList(1, lines.size())) : Set.of();
     }
 
     /** Runs of the sweep recorded in the database. */
