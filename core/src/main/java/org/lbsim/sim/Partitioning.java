@@ -161,8 +161,8 @@ public final class Partitioning {
             // never skip a partition, and leave at least one switch for each partition still to come
             int p = Math.max(Math.min(want, previous + 1), previous);
             p = Math.min(partitions - 1, Math.max(p, partitions - (switches - i)));
-            part[n] = i == 0 ? 0 : p;
-            previous = part[n];
+            part[n] = p;
+            previous = p;
             seen += weight[n];
         }
         for (int h = 0; h < t.hostCount(); h++) {

@@ -148,18 +148,21 @@ public final class ReproduceCommand implements Callable<Integer> {
         String sweepId = quick ? sweepName + "-quick" : sweepName;
         String where = "sweep = '" + sweepId + "'";
         String missing = "";
+        Set<String> recordedIds = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
+        if (rc != Main.OK && recordedIds.isEmpty()) {
+            // refused before running (nothing recorded): leave no folder behind that this command made
+            if (fresh) {
+                removeRefused(dir);
+            }
+            return rc;
+        }
+        SweepFile figure = SweepFile.load(sweepFile.toString(), seeds, quick); // valid: the sweep ran
         if (rc != Main.OK) {
             // Some runs failed. Exit code 2 also covers seed-dependent scenario errors (random link
-            // failures that disconnect a host pair): unless nothing was recorded (the sweep was
-            // refused before running), the figure is drawn from the recorded runs and says so.
-            long recorded = Files.isRegularFile(db) ? recordedRuns(db, sweepId) : 0;
-            if (recorded == 0) {
-                if (fresh) {
-                    removeRefused(dir);
-                }
-                return rc;
-            }
-            long expected = SweepFile.load(sweepFile.toString(), seeds, quick).only(only).runs();
+            // failures that disconnect a host pair): the figure is drawn from the recorded runs and says so.
+            SweepFile asked = figure.only(only);
+            long expected = asked.runs();
+            long recorded = recordedOf(asked, recordedIds);
             missing = String.format(Locale.ROOT, "**%d of %d runs failed and are left out of the tables and plots** (the sweep printed"
                     + " why; running the same command again retries them).%n%n", expected - recorded, expected);
             main.err.printf(Locale.ROOT, "lbsim: reproduce %s: %d of %d runs failed (see above); the figure uses the %d that finished%n", name,
@@ -172,15 +175,8 @@ public final class ReproduceCommand implements Callable<Integer> {
                 .append(only.stream().map(o -> " --only " + o).reduce("", String::concat))
                 .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
                 .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "").append("\n\n");
-        SweepFile figure = SweepFile.load(sweepFile.toString(), seeds, quick);
-        Set<String> recordedIds = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
         long figureRuns = figure.runs();
-        long ofFigure = 0;
-        for (SweepFile.Point p : figure.points) {
-            for (int i = 0; i < figure.seeds; i++) {
-                ofFigure += recordedIds.contains(figure.name + "-p" + p.index() + "-seed" + (p.scenario().seed() + i)) ? 1 : 0;
-            }
-        }
+        long ofFigure = recordedOf(figure, recordedIds);
         if (ofFigure < figureRuns) {
             md.append(String.format(Locale.ROOT, "**Partial: %d of the figure's %d runs (%d seed%s per point) are recorded in this folder (%d run%s"
                     + " in all); the tables and claims below use every recorded run.** Running `lbsim reproduce %s` with the same --out runs the"
@@ -320,6 +316,17 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
     }
 
+    /** How many of {@code sweep}'s runs are among {@code recorded}. */
+    private static long recordedOf(SweepFile sweep, Set<String> recorded) {
+        long n = 0;
+        for (SweepFile.Point p : sweep.points) {
+            for (int i = 0; i < sweep.seeds; i++) {
+                n += recorded.contains(sweep.runId(p, p.scenario().seed() + i)) ? 1 : 0;
+            }
+        }
+        return n;
+    }
+
     /** The run ids of the sweep recorded in the database. */
     private Set<String> recordedRunIds(Path db, String sweepId) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -327,15 +334,6 @@ public final class ReproduceCommand implements Callable<Integer> {
                 new PrintStream(buf, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         List<String> lines = buf.toString(StandardCharsets.UTF_8).strip().lines().toList();
         return rc == Main.OK && !lines.isEmpty() ? new java.util.HashSet<>(lines.subList(1, lines.size())) : Set.of();
-    }
-
-    /** Runs of the sweep recorded in the database. */
-    private long recordedRuns(Path db, String sweepId) {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int rc = Main.execute(new String[] {"query", db.toString(), "SELECT count(*) FROM runs WHERE sweep = '" + sweepId + "'", "--format", "csv"},
-                new PrintStream(buf, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        String[] lines = buf.toString(StandardCharsets.UTF_8).strip().split("\n");
-        return rc == Main.OK && lines.length == 2 ? Long.parseLong(lines[1].strip()) : 0;
     }
 
     /** Reproduction {@code n}'s definition, a {@code sweepOf} replaced by the named reproduction's sweep (see {@link #resolve}). */

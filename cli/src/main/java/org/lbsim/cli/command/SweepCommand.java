@@ -156,7 +156,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             for (int i = 0; i < sweep.seeds; i++) {
                 long seed = p.scenario().seed() + i;
                 Scenario s = p.scenario().withSeed(seed);
-                all.add(new Job(p, seed, sweep.name + "-p" + p.index() + "-seed" + seed, s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint));
+                all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint));
             }
         }
 

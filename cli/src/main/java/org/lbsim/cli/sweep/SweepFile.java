@@ -1,5 +1,6 @@
 package org.lbsim.cli.sweep;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.lbsim.config.Overrides;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
@@ -17,6 +19,7 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.UserError;
 import org.lbsim.cli.files.Yaml;
+import org.lbsim.cli.store.ScenarioColumns;
 
 /**
  * A sweep file, read and expanded into its points (see docs/sweeps.md):
@@ -78,6 +81,11 @@ public final class SweepFile {
 
     public int runs() {
         return points.size() * seeds;
+    }
+
+    /** The key in the results store of point {@code p}'s run with seed {@code seed}: {@code <sweep>-p<point>-seed<seed>}. */
+    public String runId(Point p, long seed) {
+        return name + "-p" + p.index() + "-seed" + seed;
     }
 
     /**
@@ -311,7 +319,7 @@ public final class SweepFile {
         }
         List<Map<String, Object>> columns = new ArrayList<>();
         for (Point p : points) {
-            columns.add(org.lbsim.cli.store.ScenarioColumns.of(p.scenario()));
+            columns.add(ScenarioColumns.of(p.scenario()));
         }
         List<Integer> kept = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
@@ -324,7 +332,7 @@ public final class SweepFile {
                 throw UserError.at(flag, "", "expected KEY=VALUE[,VALUE...] with a field path of the scenario, such as topology.k=4,8");
             }
             String key = filter.substring(0, eq).strip();
-            List<String> values = List.of(filter.substring(eq + 1).split(",", -1));
+            List<String> values = Stream.of(filter.substring(eq + 1).split(",", -1)).map(String::strip).toList();
             Set<String> present = new LinkedHashSet<>();
             for (Map<String, Object> c : columns) {
                 if (c.containsKey(key)) {
@@ -335,12 +343,12 @@ public final class SweepFile {
                 throw UserError.at(flag, key, "is not a field of this sweep's scenarios (the fields it varies: " + String.join(", ", varied) + ")");
             }
             for (String v : values) {
-                if (columns.stream().noneMatch(c -> c.containsKey(key) && matches(c.get(key), v.strip()))) {
-                    throw UserError.at(flag, key, "no point of " + shown + " has " + key + " = '" + v.strip() + "' (its values: "
+                if (columns.stream().noneMatch(c -> c.containsKey(key) && matches(c.get(key), v))) {
+                    throw UserError.at(flag, key, "no point of " + shown + " has " + key + " = '" + v + "' (its values: "
                             + String.join(", ", present) + ")");
                 }
             }
-            kept.removeIf(i -> values.stream().noneMatch(v -> matches(columns.get(i).get(key), v.strip())));
+            kept.removeIf(i -> values.stream().noneMatch(v -> matches(columns.get(i).get(key), v)));
         }
         if (kept.isEmpty()) {
             throw UserError.at("--only " + String.join(" --only ", filters), "", "no point of " + shown + " matches every filter");
@@ -352,7 +360,7 @@ public final class SweepFile {
     private static boolean matches(Object column, String value) {
         if (column instanceof Number n) {
             try {
-                return new java.math.BigDecimal(n.toString()).compareTo(new java.math.BigDecimal(value)) == 0;
+                return new BigDecimal(n.toString()).compareTo(new BigDecimal(value)) == 0;
             } catch (NumberFormatException e) {
                 return false;
             }
