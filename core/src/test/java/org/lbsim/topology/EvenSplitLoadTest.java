@@ -114,6 +114,37 @@ class EvenSplitLoadTest {
     }
 
     /**
+     * With its ACK streams, rho_max is the line rate over the heaviest data + ackPerData x ACK load,
+     * whether the ACKs' walk runs on the calling thread (few flows) or alongside it (many): k = 8 with
+     * two failed links, 100 and 3,000 random flows.
+     */
+    @ParameterizedTest(name = "{0} flows")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {100, 3_000})
+    void theAckStreamsAddTheirShareWhereverTheirWalkRuns(int flowCount) {
+        Topology t = fatTree(8);
+        Fib fib = Routing.compute(t, failing(t, "e0-a0", "e9-a10"));
+        SplittableRandom r = new SplittableRandom(flowCount);
+        int[] src = new int[flowCount];
+        int[] dst = new int[flowCount];
+        for (int i = 0; i < flowCount; i++) {
+            src[i] = r.nextInt(t.hostCount());
+            dst[i] = (src[i] + 1 + r.nextInt(t.hostCount() - 1)) % t.hostCount();
+        }
+        double ackPerData = 84.0 / 4178;
+        double[] data = EvenSplitLoad.portLoads(t, fib, src, dst);
+        double[] acks = EvenSplitLoad.portLoads(t, fib, dst, src);
+        double best = Double.MAX_VALUE;
+        for (int p = 0; p < data.length; p++) {
+            double load = data[p] + ackPerData * acks[p];
+            if (load > 1e-12) {
+                best = Math.min(best, t.rateMbps(p) / load);
+            }
+        }
+        assertThat(EvenSplitLoad.rhoMaxMbps(t, fib, src, dst, ackPerData)).isEqualTo((long) Math.floor(best * (1 + 1e-12)))
+                .isLessThanOrEqualTo(EvenSplitLoad.rhoMaxMbps(t, fib, src, dst));
+    }
+
+    /**
      * The walk over the nodes that can carry flow gives the walk over every node's loads bit for bit
      * (the reference below is the whole-fabric walk): fat trees k = 2-8 with up to three failed links,
      * random flows (hosts sending to several destinations, and to themselves).
