@@ -207,7 +207,7 @@ public final class EvenSplitLoad {
      */
     public static long rhoMaxMbps(Topology t, Fib fib, int[] src, int[] dst, double ackPerData) {
         // the ACK streams' loads on another core while this one walks the data's: each walk is a pure
-        // function of the fabric, so the loads are the same bits either way (k = 32: -0.7 s of setup)
+        // function of the fabric, so the loads are the same bits either way
         CompletableFuture<double[]> ackLoads = ackPerData > 0 && src.length >= ACKS_ALONGSIDE_FROM_FLOWS
                 ? CompletableFuture.supplyAsync(() -> portLoads(t, fib, dst, src)) : null;
         double[] load = portLoads(t, fib, src, dst);
