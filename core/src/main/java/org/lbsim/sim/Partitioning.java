@@ -32,7 +32,7 @@ import org.lbsim.workload.Workload;
 public final class Partitioning {
     /** Load-balancing schemes whose state is per switch, per port or per queue pair. */
     public static final List<String> SCHEMES = List.of("ecmp", "host-spray", "subflow", "host-flowlet-ar", "host-pkt-ar", "switch-pkt",
-            "simple-rr", "jsq", "rsq", "switch-pkt-ar", "drill", "ar", "ofan");
+            "simple-rr", "jsq", "rsq", "switch-pkt-ar", "drill", "ar", "host-dr", "ofan");
     public static final List<String> CONGESTION_CONTROLS = List.of("fixed-rate", "dcqcn");
     public static final List<String> LOSS_RECOVERIES = List.of("erasure", "nic-sr", "go-back-n", "sack");
 
