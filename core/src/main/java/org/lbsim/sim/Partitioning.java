@@ -24,13 +24,13 @@ import org.lbsim.workload.Workload;
  * the sequential kernel (bench/README.md, session 13).
  *
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
- * congestion controls and loss recoveries must keep their state per switch, per port or per queue
- * pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
+ * congestion controls and loss recoveries must keep their state per switch, per port, per host or
+ * per queue pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
  * queue pairs); no PFC; no failures of any kind. Samplers (time series, port loads) observe the
  * fabric between windows: a window ends at each sample instant.
  */
 public final class Partitioning {
-    /** Load-balancing schemes whose state is per switch, per port or per queue pair. */
+    /** Load-balancing schemes whose state is per switch, per port, per host or per queue pair. */
     public static final List<String> SCHEMES = List.of("ecmp", "host-spray", "subflow", "host-flowlet-ar", "host-pkt-ar", "switch-pkt",
             "simple-rr", "jsq", "rsq", "switch-pkt-ar", "drill", "ar", "host-dr", "ofan");
     public static final List<String> CONGESTION_CONTROLS = List.of("fixed-rate", "dcqcn");

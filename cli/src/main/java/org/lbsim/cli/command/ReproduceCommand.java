@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -333,7 +334,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         int rc = Main.execute(new String[] {"query", db.toString(), "SELECT run_id FROM runs WHERE sweep = '" + sweepId + "'", "--format", "csv"},
                 new PrintStream(buf, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         List<String> lines = buf.toString(StandardCharsets.UTF_8).strip().lines().toList();
-        return rc == Main.OK && !lines.isEmpty() ? new java.util.HashSet<>(lines.subList(1, lines.size())) : Set.of();
+        return rc == Main.OK && !lines.isEmpty() ? new HashSet<>(lines.subList(1, lines.size())) : Set.of();
     }
 
     /** Reproduction {@code n}'s definition, a {@code sweepOf} replaced by the named reproduction's sweep (see {@link #resolve}). */
