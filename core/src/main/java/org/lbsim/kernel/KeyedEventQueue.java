@@ -28,7 +28,7 @@ final class KeyedEventQueue {
         return size == 0;
     }
 
-    private static boolean before(long t1, long c1, long s1, long t2, long c2, long s2) {
+    static boolean before(long t1, long c1, long s1, long t2, long c2, long s2) {
         return t1 < t2 || (t1 == t2 && (c1 < c2 || (c1 == c2 && s1 < s2)));
     }
 

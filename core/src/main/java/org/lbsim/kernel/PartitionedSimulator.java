@@ -533,6 +533,8 @@ public final class PartitionedSimulator extends Simulator {
         /** The thread that runs this partition's windows. */
         int thread;
         final KeyedEventQueue queue = new KeyedEventQueue(256);
+        /** What the other partitions sent for this window, sorted, read beside {@link #queue}. */
+        final WindowIntake intake = new WindowIntake();
         /** By parity, then target: null until first used (most pairs of a finely cut fabric never exchange a packet). */
         final Outbox[][] outboxes;
         /** By parity: the earliest event in this partition's outboxes. */
@@ -580,37 +582,59 @@ public final class PartitionedSimulator extends Simulator {
         /** Takes in what the other partitions sent in the last window, then runs every event before the window's end. */
         void window(PartitionedSimulator sim) {
             EventHandler[] handlers = sim.handlers;
+            WindowIntake in = intake;
             int[][] from = senders[readParity];
             for (int t = 0; t < from.length; t++) {
                 int n = senderCount[readParity][t];
                 for (int x = 0; x < n; x++) {
                     Outbox o = sim.partitions[from[t][x]].outboxes[readParity][index];
                     for (int i = 0; i < o.size; i++) {
-                        int h = (int) (o.handlerKind[i] >>> 32);
                         if (o.payload[i] != null) {
-                            ((PayloadHandler) handlers[h]).accept(o.payload[i]);
+                            ((PayloadHandler) handlers[(int) (o.handlerKind[i] >>> 32)]).accept(o.payload[i]);
                         }
-                        queue.push(o.timePs[i], o.createdPs[i], o.seq[i], h, (int) o.handlerKind[i], o.tag[i]);
+                        in.add(o.timePs[i], o.createdPs[i], o.seq[i], o.handlerKind[i], o.tag[i]);
                     }
                     o.clear();
                 }
                 senderCount[readParity][t] = 0;
             }
+            KeyedEventQueue q = queue;
+            in.sort(q);
             int[] base = sim.creatorBase;
             int[] span = sim.creatorSpan;
-            KeyedEventQueue q = queue;
             long end = windowEndPs;
-            while (!q.isEmpty()) {
-                long t = q.peekTime();
-                if (t >= end) {
+            while (true) {
+                // the earlier of the heap's top and the intake's head, by the same key
+                long t;
+                int h;
+                int kind;
+                long tag;
+                if (in.hasNext() && (q.isEmpty() || !KeyedEventQueue.before(q.peekTime(), q.peekCreatedPs(), q.peekSeq(),
+                        in.headTimePs(), in.headCreatedPs(), in.headSeq()))) {
+                    t = in.headTimePs();
+                    if (t >= end) {
+                        break;
+                    }
+                    h = in.headHandler();
+                    kind = in.headKind();
+                    tag = in.headTag();
+                    eventCreatedPs = in.headCreatedPs();
+                    eventSeq = in.headSeq();
+                    in.advance();
+                } else if (!q.isEmpty()) {
+                    t = q.peekTime();
+                    if (t >= end) {
+                        break;
+                    }
+                    h = q.peekHandler();
+                    kind = q.peekKind();
+                    tag = q.peekTag();
+                    eventCreatedPs = q.peekCreatedPs();
+                    eventSeq = q.peekSeq();
+                    q.pop();
+                } else {
                     break;
                 }
-                int h = q.peekHandler();
-                int kind = q.peekKind();
-                long tag = q.peekTag();
-                eventCreatedPs = q.peekCreatedPs();
-                eventSeq = q.peekSeq();
-                q.pop();
                 if ((kind & BACKGROUND) != 0) {
                     kind &= ~BACKGROUND;
                 } else {
@@ -622,6 +646,7 @@ public final class PartitionedSimulator extends Simulator {
                 creator = span[h] > 1 ? base[h] + kind : base[h];
                 handlers[h].onEvent(kind, tag);
             }
+            in.drainInto(q); // what lies beyond the window waits in the heap
         }
     }
 
