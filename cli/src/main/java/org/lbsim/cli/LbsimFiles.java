@@ -57,13 +57,18 @@ public final class LbsimFiles {
      *     DuckDB file ...)
      */
     public static String record(Path db, String name, Scenario scenario, RunResult result) {
+        return record(db, name, scenario, result, RunRecord.SEQUENTIAL);
+    }
+
+    /** As {@link #record(Path, String, Scenario, RunResult)}, for a run of the given kernel ({@link RunRecord#kernel()}). */
+    public static String record(Path db, String name, Scenario scenario, RunResult result, String kernel) {
         if (Files.isDirectory(db)) {
             throw new IllegalArgumentException(db + ": is a directory, expected a DuckDB database file");
         }
         try (ResultsStore store = ResultsStore.open(db, db.toString(), 60_000)) {
             String runId = store.unusedRunId(name);
             store.write(new RunRecord(runId, null, null, scenario, Yaml.write(ScenarioTree.toTree(scenario)), result, BuildInfo.version(),
-                    BuildInfo.gitCommit()));
+                    BuildInfo.gitCommit(), kernel));
             return runId;
         } catch (StoreException e) {
             throw new IllegalStateException(e.getMessage(), e);

@@ -96,6 +96,19 @@ class ReproduceTest {
         assertThat(again.out()).contains("all already recorded");
     }
 
+    @Test
+    void threads_runs_the_figure_on_the_partitioned_kernel_and_the_readme_says_so() throws IOException {
+        Path out = dir.resolve("fig1-threads");
+        MainTest.Result r = lbsim("reproduce", "fig1", "--quick", "--out", out.toString(), "--jobs", "1", "--threads", "2",
+                "--only", "loadBalancing.type=ofan", "--only", "workload.type=permutation");
+        assertThat(r.code()).as("exit code; stderr: %s", r.err()).isZero();
+        assertThat(r.out()).contains("1 run on 1 job of 2 threads (partitioned kernel)");
+        assertThat(Files.readString(out.resolve("README.md")))
+                .contains("Reproduced by `lbsim reproduce fig1 --quick --only loadBalancing.type=ofan --only workload.type=permutation --threads 2`")
+                .contains("Every run used the partitioned kernel (`--threads`)");
+        assertThat(SweepTest.query(out.resolve("results.duckdb"), "SELECT kernel FROM runs")).containsExactly("kernel", "partitioned");
+    }
+
     /** `reproduce --list`: every title starts in the same column, however long the names are (dlbf-sensitivity). */
     @Test
     void only_runs_part_of_a_figure_and_the_readme_says_how_much_is_recorded() throws IOException {

@@ -85,7 +85,7 @@ class SchemeCountersCliTest {
         assertThat(counters.get("counting.ratio").asDouble()).isEqualTo(0.5);
         Path db = dir.resolve("r.duckdb");
         try (ResultsStore store = ResultsStore.open(db, db.toString())) {
-            store.write(new RunRecord("run-1", null, null, b.build(), "name: x\n", r, "test", "none"));
+            store.write(new RunRecord("run-1", null, null, b.build(), "name: x\n", r, "test", "none", RunRecord.SEQUENTIAL));
         }
         MainTest.Result q = lbsim("query", db.toString(), "SELECT name, value FROM scheme_counters ORDER BY rowid", "--format", "csv");
         assertThat(q.code()).as(q.err()).isZero();

@@ -38,7 +38,7 @@ class SweepTest {
             "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_pct", "rho_max_mbps", "simulated_ps", "events", "packet_hops", "drops",
             "link_loss", "no_route_drops", "ecn_marks", "retransmissions", "spurious_retransmissions", "timeouts", "pfc_pauses", "pfc_deadlock",
             "ooo_max_degree", "ooo_max_held", "ooo_arrivals", "wall_time_ms", "lbsim_version", "git_commit", "ending", "ending_detail", "series_decimations",
-            "oversubscription", "lower_bound_basis");
+            "oversubscription", "lower_bound_basis", "kernel");
 
     @TempDir
     Path dir;
@@ -326,5 +326,54 @@ class SweepTest {
         assertThat(none.code()).isEqualTo(2);
         assertThat(none.errorLine()).startsWith("lbsim: --only topology.k=8: topology.k: no point of " + shown + " has topology.k = '8'");
         assertThat(out).doesNotExist();
+    }
+
+    @Test
+    void threads_runs_every_run_on_the_partitioned_kernel_and_records_it() throws IOException {
+        Path sweep = file("s.yaml", SWEEP);
+        Path out = dir.resolve("threads");
+        assertThat(ok("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1", "--threads", "2"))
+                .startsWith("sweep t: 6 points x 2 seeds = 12 runs on 1 job of 2 threads (partitioned kernel)");
+        Path db = out.resolve("results.duckdb");
+        assertThat(query(db, "SELECT DISTINCT kernel FROM runs")).containsExactly("kernel", "partitioned");
+        // the same runs as 'lbsim run --threads', which give the same bits for every thread count
+        Path one = dir.resolve("one.yaml");
+        Files.writeString(one, "name: small\nseed: 4\ntopology: {type: fat-tree, k: 4}\nloadBalancing: {type: ofan}\n"
+                + "workload: {type: permutation, messageBytes: 65536}\n");
+        List<String> recorded = query(db, "SELECT cct_ps, events FROM runs WHERE run_id = 't-p5-seed4'");
+        for (String threads : List.of("1", "2")) {
+            Path runDb = dir.resolve("run-" + threads + ".duckdb");
+            ok("run", one.toString(), "--out", dir.resolve("run-" + threads).toString(), "--quiet", "--threads", threads, "--db", runDb.toString());
+            assertThat(query(runDb, "SELECT cct_ps, events FROM runs")).as("--threads %s", threads).isEqualTo(recorded);
+            assertThat(query(runDb, "SELECT kernel FROM runs")).containsExactly("kernel", "partitioned");
+            assertThat(Files.readString(dir.resolve("run-" + threads).resolve("meta.json"))).contains("\"kernel\": \"partitioned\"");
+        }
+        Path seqDb = dir.resolve("seq.duckdb");
+        ok("run", one.toString(), "--out", dir.resolve("seq").toString(), "--quiet", "--db", seqDb.toString());
+        assertThat(query(seqDb, "SELECT kernel FROM runs")).containsExactly("kernel", "sequential");
+        // resuming with the other kernel would mix two orders of equal-time events in one folder
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + db
+                + ": run 't-p0-seed3' of sweep 't' was recorded with the partitioned kernel and this invocation runs the sequential one"
+                + " (--threads), whose results differ at tie level; resume with --threads, or use another --out");
+        assertThat(ok("sweep", sweep.toString(), "--out", out.toString(), "--threads", "1")).contains("all already recorded");
+    }
+
+    @Test
+    void threads_is_checked_before_anything_is_written() throws IOException {
+        Path sweep = file("s.yaml", SWEEP);
+        Path out = dir.resolve("threads-bad");
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString(), "--threads", "0").errorLine())
+                .isEqualTo("lbsim: --threads 0: must be between 1 and 64");
+        Path pfc = file("pfc.yaml", "name: p\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}, switches: {pfc: {enabled: true}}}\n");
+        MainTest.Result r = lbsim("sweep", pfc.toString(), "--out", out.toString(), "--threads", "2");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.errorLine()).isEqualTo("lbsim: " + pfc + ": point 0: switches.pfc.enabled: PFC is not supported with --threads"
+                + " (only fabrics where partitions meet on links); run without --threads");
+        assertThat(out).doesNotExist();
+        Path seq = dir.resolve("seq");
+        ok("sweep", sweep.toString(), "--out", seq.toString(), "--quiet", "--only", "loadBalancing.type=ecmp");
+        assertThat(lbsim("sweep", sweep.toString(), "--out", seq.toString(), "--threads", "2").errorLine()).isEqualTo("lbsim: "
+                + seq.resolve("results.duckdb") + ": run 't-p0-seed3' of sweep 't' was recorded with the sequential kernel and this invocation"
+                + " runs the partitioned one (--threads), whose results differ at tie level; resume without --threads, or use another --out");
     }
 }

@@ -33,6 +33,7 @@ import org.lbsim.cli.Main;
 import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.UserError;
+import org.lbsim.cli.store.RunRecord;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Simulate a scenario and write a run folder: scenario.yaml (the effective scenario), " +
@@ -172,7 +173,7 @@ public final class RunCommand implements Callable<Integer> {
         try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && main.out == System.out)) {
             result = loaded.prepared().run(wall);
         }
-        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, started, BuildInfo.await(source)));
+        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, threads, started, BuildInfo.await(source)));
         String runId = db == null ? null : record(written, s, result);
         if (!quiet) {
             printSummary(main.out, loaded.prepared(), result, ScenarioLoader.shownPath(written));
@@ -202,14 +203,16 @@ public final class RunCommand implements Callable<Integer> {
     /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
     private String record(Path folder, Scenario s, RunResult result) {
         try {
-            return LbsimFiles.record(db, folder.getFileName().toString(), s, result);
+            return LbsimFiles.record(db, folder.getFileName().toString(), s, result, RunRecord.kernelOf(threads));
         } catch (IllegalStateException e) {
             throw new UserError(e.getMessage() + " (the run folder " + ScenarioLoader.shownPath(folder) + " was written)");
         }
     }
 
-    private static Map<String, Object> meta(RunResult r, Instant started, BuildInfo.Source source) {
+    private static Map<String, Object> meta(RunResult r, Integer threads, Instant started, BuildInfo.Source source) {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kernel", RunRecord.kernelOf(threads));
+        m.put("threads", threads == null ? 1 : threads);
         m.put("lbsimVersion", BuildInfo.version());
         m.put("gitCommit", source.commit());
         m.put("gitDirty", source.dirty());

@@ -104,6 +104,12 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--quiet", description = "Print nothing but errors.")
     boolean quiet;
 
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Simulate each run with the partitioned kernel on N threads (1-64), as 'lbsim run --threads N': large fabrics run"
+                    + " faster, even with N = 1; results are identical for every N but differ from the default sequential kernel by tie-level"
+                    + " amounts (recorded in runs.kernel; a folder's runs all use one kernel). Local engine only. Default: sequential.")
+    Integer threadsPerRun;
+
     @Option(names = "--max-wall-seconds", paramLabel = "S",
             description = "Stop each run after S seconds of wall-clock time (recorded as ended by the wall limit). Default: no limit.")
     Double maxWallSeconds;
@@ -113,6 +119,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             + " or spark-submit as docs/sweeps.md 'Sweeps on Spark' shows";
 
     private double wallSeconds;
+    /** {@link RunRecord#SEQUENTIAL} or {@link RunRecord#PARTITIONED} (--threads). */
+    private String kernel;
     /** The engine named by --engine, null for the local thread pool. */
     private SweepEngine remote;
 
@@ -136,9 +144,17 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             throw UserError.at("--jobs " + jobs, "", "is for --engine local; the " + remote.name()
                     + " engine runs as many runs at once as its executors have cores (e.g. --master 'local[4]')");
         }
+        if (threadsPerRun != null && (threadsPerRun < 1 || threadsPerRun > 64)) {
+            throw UserError.at("--threads " + threadsPerRun, "", "must be between 1 and 64");
+        }
+        if (remote != null && threadsPerRun != null) {
+            throw UserError.at("--threads " + threadsPerRun, "", "is for --engine local; the " + remote.name() + " engine runs the sequential kernel");
+        }
+        kernel = RunRecord.kernelOf(threadsPerRun);
         Map<String, String> conf = engineConf(engineConf);
         SweepFile sweep = SweepFile.load(file, seeds, quick).only(only);
-        int threads = jobs != null ? jobs : Runtime.getRuntime().availableProcessors();
+        // each run takes threadsPerRun cores: by default as many runs at once as that leaves
+        int threads = jobs != null ? jobs : Math.max(1, Runtime.getRuntime().availableProcessors() / (threadsPerRun == null ? 1 : threadsPerRun));
         if (threads < 1 || threads > 4096) {
             throw UserError.at("--jobs " + threads, "", "must be between 1 and 4096");
         }
@@ -156,7 +172,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             for (int i = 0; i < sweep.seeds; i++) {
                 long seed = p.scenario().seed() + i;
                 Scenario s = p.scenario().withSeed(seed);
-                all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint));
+                all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint
+                        + (threadsPerRun == null ? "" : PARTITIONED_MARK)));
             }
         }
 
@@ -231,6 +248,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     }
 
     private static final String TRACE_SHA = "# workload.file sha256: ";
+    /** Ends the stored scenario of a run of the partitioned kernel: a folder resumed with the other kernel is then refused. */
+    private static final String PARTITIONED_MARK = "# kernel: partitioned (--threads)\n";
 
     /**
      * For a trace workload, a YAML comment with the SHA-256 of the trace file, appended to the stored
@@ -255,12 +274,17 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         return TRACE_SHA + hex + "\n";
     }
 
+    /** A run of this sweep, prepared on the kernel --threads asks for. */
+    private org.lbsim.sim.PreparedRun prepare(Scenario scenario, Path baseDir) {
+        return threadsPerRun == null ? Simulation.prepare(scenario, baseDir) : Simulation.prepare(scenario, baseDir, threadsPerRun);
+    }
+
     /** Prepares every point with its first seed (fabric, failed links, trace), in parallel; the first error by point order wins. */
-    private static void validate(SweepFile sweep, ExecutorService pool) {
+    private void validate(SweepFile sweep, ExecutorService pool) {
         List<Future<?>> checks = new ArrayList<>();
         for (SweepFile.Point p : sweep.points) {
             checks.add(pool.submit(() -> {
-                Simulation.prepare(p.scenario(), sweep.baseDir);
+                prepare(p.scenario(), sweep.baseDir);
                 return null;
             }));
         }
@@ -310,6 +334,11 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             int sha = j.yaml().indexOf(TRACE_SHA);
             if (yaml == null) {
                 pending.add(j);
+            } else if (yaml.endsWith(PARTITIONED_MARK) != j.yaml().endsWith(PARTITIONED_MARK)) {
+                String was = yaml.endsWith(PARTITIONED_MARK) ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL;
+                throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with the " + was
+                        + " kernel and this invocation runs the " + kernel + " one (--threads), whose results differ at tie level; resume "
+                        + (was.equals(RunRecord.PARTITIONED) ? "with --threads" : "without --threads") + ", or use another --out");
             } else if (sha >= 0 && !yaml.contains(TRACE_SHA) && yaml.equals(j.yaml().substring(0, sha))) {
                 continue; // recorded before traces were fingerprinted: nothing to compare the trace with
             } else if (sha >= 0 && yaml.contains(TRACE_SHA) && yaml.substring(0, yaml.indexOf(TRACE_SHA)).equals(j.yaml().substring(0, sha))
@@ -340,7 +369,9 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 return Main.OK;
             }
             String where = remote != null ? " on the " + remote.name() + " engine" + (master == null ? "" : " (" + master + ")")
-                    : String.format(Locale.ROOT, " on %d job%s", Math.min(threads, pending.size()), Math.min(threads, pending.size()) == 1 ? "" : "s");
+                    : String.format(Locale.ROOT, " on %d job%s%s", Math.min(threads, pending.size()), Math.min(threads, pending.size()) == 1 ? "" : "s",
+                            threadsPerRun == null ? "" : String.format(Locale.ROOT, " of %d thread%s (partitioned kernel)", threadsPerRun,
+                                    threadsPerRun == 1 ? "" : "s"));
             main.out.printf(Locale.ROOT, "%s%s%s -> %s%n", counts,
                     already == 0 ? "" : " (" + already + " already recorded, " + pending.size() + " to run)", where, shownDb);
         } else if (pending.isEmpty()) {
@@ -357,7 +388,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 Done d;
                 progress.runStarted(j.runId());
                 try {
-                    RunResult r = Simulation.prepare(j.scenario(), sweep.baseDir).run(wallSeconds);
+                    RunResult r = prepare(j.scenario(), sweep.baseDir).run(wallSeconds);
                     if (keepRuns) {
                         writeRunFolder(sweep, dir, j, r, version, commit);
                     }
@@ -430,7 +461,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                         writeRunFolder(sweep, dir, d.job(), d.result(), version, commit);
                     }
                     store.write(new RunRecord(d.job().runId(), sweep.name, d.job().point().index(), d.job().scenario(), d.job().yaml(),
-                            d.result(), version, commit));
+                            d.result(), version, commit, kernel));
                     written[0]++;
                 } finally {
                     writing.unlock();
@@ -545,7 +576,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         return sb.toString();
     }
 
-    private static void writeRunFolder(SweepFile sweep, Path dir, Job j, RunResult r, String version, String commit) {
+    private void writeRunFolder(SweepFile sweep, Path dir, Job j, RunResult r, String version, String commit) {
         Path target = dir.resolve("runs").resolve(j.runId());
         RunFolder.deleteRecursively(target); // left by an interrupted earlier invocation: its run is not recorded
         Map<String, Object> meta = new LinkedHashMap<>();
@@ -558,6 +589,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         meta.put("javaVersion", System.getProperty("java.version"));
         meta.put("wallTimeMs", r.wallTimeMs());
         meta.put("events", r.counters().events());
+        meta.put("kernel", kernel);
         RunFolder.write(target, false, j.scenario(), sweep.baseDir, r, meta);
     }
 

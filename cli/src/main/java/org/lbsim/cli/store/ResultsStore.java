@@ -52,7 +52,7 @@ public final class ResultsStore implements AutoCloseable {
             "no_route_drops BIGINT", "ecn_marks BIGINT", "retransmissions BIGINT", "spurious_retransmissions BIGINT", "timeouts BIGINT",
             "pfc_pauses BIGINT", "pfc_deadlock VARCHAR", "ooo_max_degree BIGINT", "ooo_max_held BIGINT", "ooo_arrivals BIGINT",
             "wall_time_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR", "ending VARCHAR", "ending_detail VARCHAR",
-            "series_decimations BIGINT", "oversubscription DOUBLE", "lower_bound_basis VARCHAR");
+            "series_decimations BIGINT", "oversubscription DOUBLE", "lower_bound_basis VARCHAR", "kernel VARCHAR");
     private static final List<String> RUNS_FIXED_NAMES;
     /** What the lower bound of an oversubscribed fabric counts (summary.json {@code lowerBoundBasis}, runs {@code lower_bound_basis}). */
     public static final String OVERSUBSCRIBED_BOUND_BASIS = "NIC links and oversubscribed leaf / pod uplink cuts";
@@ -234,6 +234,7 @@ public final class ResultsStore implements AutoCloseable {
             s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS series_decimations BIGINT");
             s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS oversubscription DOUBLE");
             s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS lower_bound_basis VARCHAR");
+            s.execute("ALTER TABLE runs ADD COLUMN IF NOT EXISTS kernel VARCHAR");
             s.execute("ALTER TABLE ooo_histogram ADD COLUMN IF NOT EXISTS min_degree BIGINT");
             s.execute("ALTER TABLE ooo_histogram ADD COLUMN IF NOT EXISTS max_degree BIGINT");
         }
@@ -465,6 +466,7 @@ public final class ResultsStore implements AutoCloseable {
             ps.setNull(i++, Types.DOUBLE);
             ps.setNull(i++, Types.VARCHAR);
         }
+        ps.setString(i++, r.kernel());
         for (String d : dynamic) {
             Object v = cols.get(d);
             String type = runColumns.get(d.toLowerCase(Locale.ROOT))[1];

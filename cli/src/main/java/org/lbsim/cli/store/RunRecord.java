@@ -15,10 +15,21 @@ import org.lbsim.scenario.Scenario;
  * @param result        what the run measured
  * @param lbsimVersion  the version of lbsim that ran it
  * @param gitCommit     the commit lbsim was built from ("unknown" if not known)
+ * @param kernel        which kernel ran it: {@link #SEQUENTIAL} or {@link #PARTITIONED} ({@code --threads}); the two order
+ *                      equal-time events differently (docs/architecture.md)
  */
 public record RunRecord(String runId, String sweep, Integer point, Scenario scenario, String scenarioYaml, RunResult result,
-                        String lbsimVersion, String gitCommit) {
+                        String lbsimVersion, String gitCommit, String kernel) {
+    public static final String SEQUENTIAL = "sequential";
+    public static final String PARTITIONED = "partitioned";
+
+    /** The kernel a run with {@code --threads threads} uses (null or 0: none given). */
+    public static String kernelOf(Integer threads) {
+        return threads == null || threads == 0 ? SEQUENTIAL : PARTITIONED;
+    }
+
     public RunRecord {
+        Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(scenario, "scenario");
         Objects.requireNonNull(scenarioYaml, "scenarioYaml");
