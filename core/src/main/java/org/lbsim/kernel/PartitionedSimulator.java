@@ -609,8 +609,7 @@ public final class PartitionedSimulator extends Simulator {
                 int h;
                 int kind;
                 long tag;
-                if (in.hasNext() && (q.isEmpty() || !KeyedEventQueue.before(q.peekTime(), q.peekCreatedPs(), q.peekSeq(),
-                        in.headTimePs(), in.headCreatedPs(), in.headSeq()))) {
+                if (in.headComesFirst(q)) {
                     t = in.headTimePs();
                     if (t >= end) {
                         break;

@@ -117,6 +117,12 @@ final class WindowIntake {
         return head >= 0;
     }
 
+    /** Whether the next event by the kernel's key is this intake's head rather than {@code heap}'s top (false when this is empty). */
+    boolean headComesFirst(KeyedEventQueue heap) {
+        return head >= 0 && (heap.isEmpty()
+                || !KeyedEventQueue.before(heap.peekTime(), heap.peekCreatedPs(), heap.peekSeq(), timePs[head], createdPs[head], seq[head]));
+    }
+
     long headTimePs() {
         return timePs[head];
     }

@@ -52,8 +52,7 @@ class WindowIntakeTest {
                 long s;
                 long hk;
                 long tag;
-                if (intake.hasNext() && (heap.isEmpty() || !KeyedEventQueue.before(heap.peekTime(), heap.peekCreatedPs(), heap.peekSeq(),
-                        intake.headTimePs(), intake.headCreatedPs(), intake.headSeq()))) {
+                if (intake.headComesFirst(heap)) {
                     t = intake.headTimePs();
                     if (t >= end) {
                         break;
