@@ -310,6 +310,15 @@ class SweepTest {
     }
 
     @Test
+    void only_selects_points_by_their_name() throws IOException {
+        Path sweep = file("named.yaml", "name: named\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}}\n"
+                + "points:\n  - {name: small, workload.messageBytes: 4096}\n  - {name: large, workload.messageBytes: 16384}\n");
+        Path out = dir.resolve("named");
+        assertThat(ok("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1", "--only", "name=large")).startsWith("sweep named: 1 point x 1 seed");
+        assertThat(query(out.resolve("results.duckdb"), "SELECT scenario_name FROM runs")).containsExactly("scenario_name", "large");
+    }
+
+    @Test
     void a_bad_only_is_a_one_line_error_before_anything_is_written() throws IOException {
         Path sweep = file("s.yaml", SWEEP);
         Path out = dir.resolve("bad-only");

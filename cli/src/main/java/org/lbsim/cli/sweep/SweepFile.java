@@ -319,7 +319,9 @@ public final class SweepFile {
         }
         List<Map<String, Object>> columns = new ArrayList<>();
         for (Point p : points) {
-            columns.add(ScenarioColumns.of(p.scenario()));
+            Map<String, Object> c = new LinkedHashMap<>(ScenarioColumns.of(p.scenario()));
+            c.put("name", p.scenario().name()); // a point's name, as the sweep's points give it
+            columns.add(c);
         }
         List<Integer> kept = new ArrayList<>();
         for (int i = 0; i < points.size(); i++) {
