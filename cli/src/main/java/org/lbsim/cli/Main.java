@@ -14,6 +14,7 @@ import picocli.CommandLine.ScopeType;
 import org.lbsim.cli.command.ExplainCommand;
 import org.lbsim.cli.command.ExportCommand;
 import org.lbsim.cli.command.InitCommand;
+import org.lbsim.cli.command.LedgerCommand;
 import org.lbsim.cli.command.ListCommand;
 import org.lbsim.cli.command.PlotCommand;
 import org.lbsim.cli.command.QueryCommand;
@@ -44,7 +45,7 @@ public final class Main implements Callable<Integer> {
      */
     private static final List<Class<?>> COMMANDS = List.of(RunCommand.class, ValidateCommand.class, InitCommand.class, ListCommand.class,
             ExplainCommand.class, SweepCommand.class, QueryCommand.class, ExportCommand.class, PlotCommand.class, ReportCommand.class,
-            ReproduceCommand.class);
+            ReproduceCommand.class, LedgerCommand.class);
 
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print the stack trace of internal errors.")
     public boolean debug;

@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ReproduceTest {
     static final List<String> SCHEMES = List.of("ECMP", "SUBFLOW", "HOST FLOWLET AR", "HOST PKT", "SWITCH PKT, shared pointer", "SWITCH PKT, per-class pointers",
             "HOST PKT AR", "SWITCH PKT AR", "OFAN");
-    static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "sweepOf", "quickSweep", "claims", "tables", "plots");
+    static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "sweepOf", "quickSweep", "claims", "tables", "plots", "ledger", "readings",
+            "measures");
     static final Set<String> CLAIM_KEYS = Set.of("paper", "ours", "holds", "ifHolds", "otherwise");
     static final Set<String> TABLE_KEYS = Set.of("title", "rows", "rowsTitle", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
@@ -215,9 +216,13 @@ class ReproduceTest {
             assertThat(((Map<String, Object>) def.get("sweep")).get("name")).as(name + ": sweep.name").isInstanceOf(String.class);
             assertThat((String) def.get("title")).as(name).isNotBlank();
             assertThat(String.valueOf(def.get("paper"))).as(name).isNotBlank();
-            for (Map<String, Object> c : (List<Map<String, Object>>) def.getOrDefault("claims", List.of())) {
-                assertThat(c.keySet()).as(name + " claim " + c).isSubsetOf(CLAIM_KEYS).contains("paper", "ours", "holds");
-                assertThat(String.valueOf(c.get("ours")) + c.get("holds")).as(name + ": claims query the sweep's runs").contains("{where}");
+            if (org.lbsim.cli.ledger.FigureDef.isLedgerForm(def)) {
+                assertThat(org.lbsim.cli.ledger.FigureDef.parse(name, def).claims()).as(name).isNotEmpty();
+            } else {
+                for (Map<String, Object> c : (List<Map<String, Object>>) def.getOrDefault("claims", List.of())) {
+                    assertThat(c.keySet()).as(name + " claim " + c).isSubsetOf(CLAIM_KEYS).contains("paper", "ours", "holds");
+                    assertThat(String.valueOf(c.get("ours")) + c.get("holds")).as(name + ": claims query the sweep's runs").contains("{where}");
+                }
             }
             for (Map<String, Object> t : (List<Map<String, Object>>) def.get("tables")) {
                 assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).containsAnyOf("rows", "rowsSql");

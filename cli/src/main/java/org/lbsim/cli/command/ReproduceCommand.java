@@ -31,6 +31,13 @@ import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.sweep.SweepFile;
 import org.lbsim.cli.UserError;
 import org.lbsim.cli.files.Yaml;
+import org.lbsim.cli.ledger.FigureDef;
+import org.lbsim.cli.ledger.Ledger;
+import org.lbsim.cli.ledger.LedgerPage;
+import org.lbsim.cli.ledger.LedgerRuns;
+import org.lbsim.cli.ledger.PaperDef;
+import org.lbsim.cli.ledger.Probe;
+import org.lbsim.cli.ledger.ResultsCsv;
 
 /**
  * {@code lbsim reproduce NAME}: one command per paper figure. A reproduction is a resource file
@@ -90,6 +97,11 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
         }
         return names;
+    }
+
+    /** A resource's text; a missing one is a packaging fault. */
+    public static String resourceText(String path) {
+        return resource(path).orElseThrow(() -> new IllegalStateException("missing resource " + path));
     }
 
     private static Optional<String> resource(String path) {
@@ -152,10 +164,14 @@ public final class ReproduceCommand implements Callable<Integer> {
         for (String o : only) {
             sweepArgs.addAll(List.of("--only", o));
         }
-        int rc = Main.execute(sweepArgs.toArray(String[]::new), main.out, main.err);
         Path db = dir.resolve("results.duckdb");
         String sweepId = quick ? sweepName + "-quick" : sweepName;
         String where = "sweep = '" + sweepId + "'";
+        boolean ledgerForm = FigureDef.isLedgerForm(def);
+        if (ledgerForm && ResultsCsv.present(dir) && !Files.exists(db)) {
+            LedgerRuns.importCommitted(dir, db);
+        }
+        int rc = Main.execute(sweepArgs.toArray(String[]::new), main.out, main.err);
         String missing = "";
         Set<String> recordedIds = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
         if (rc != Main.OK && recordedIds.isEmpty()) {
@@ -178,6 +194,15 @@ public final class ReproduceCommand implements Callable<Integer> {
                     expected - recorded, expected, recorded);
         }
 
+        Ledger.FigureResult ledgerFigure = null;
+        if (ledgerForm) {
+            FigureDef fig = FigureDef.parse(name, def);
+            LedgerRuns.exportCommitted(db, fig.measures(), where, dir);
+            Probe.Fingerprint today = Probe.run(name, def);
+            Probe.record(dir, BuildInfo.gitCommit(), today);
+            ledgerFigure = Ledger.evaluateAt(new PaperDef.Entry(name, name, null), def, ScenarioLoader.shownPath(dir), dir, today);
+        }
+
         StringBuilder md = new StringBuilder();
         md.append("# ").append(def.get("title")).append("\n\n");
         md.append("Reproduced by `lbsim reproduce ").append(name).append(quick ? " --quick" : "").append(seeds != null ? " --seeds " + seeds : "")
@@ -195,13 +220,17 @@ public final class ReproduceCommand implements Callable<Integer> {
                     + " rest.%n%n", ofFigure, figureRuns, figure.seeds, figure.seeds == 1 ? "" : "s", recordedIds.size(), recordedIds.size() == 1 ? "" : "s",
                     name + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + seeds : "")));
         }
-        md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
-        md.append(verdicts(def, db, where, quick));
-        md.append("## What lbsim measures\n\n").append(missing);
-        @SuppressWarnings("unchecked")
-        List<Map<String, Object>> tables = (List<Map<String, Object>>) def.getOrDefault("tables", List.of());
-        for (Map<String, Object> t : tables) {
-            md.append(table(db, where, t)).append("\n");
+        if (ledgerFigure != null) {
+            md.append(missing).append(LedgerPage.section(ledgerFigure).replaceFirst("^## [^\n]*\n\n", ""));
+        } else {
+            md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
+            md.append(verdicts(def, db, where, quick));
+            md.append("## What lbsim measures\n\n").append(missing);
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> tables = (List<Map<String, Object>>) def.getOrDefault("tables", List.of());
+            for (Map<String, Object> t : tables) {
+                md.append(table(db, where, t)).append("\n");
+            }
         }
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> plots = (List<Map<String, Object>>) def.getOrDefault("plots", List.of());
@@ -229,7 +258,7 @@ public final class ReproduceCommand implements Callable<Integer> {
                 md.append("![").append(p.getOrDefault("title", file)).append("](").append(file).append(")\n\n");
             }
         }
-        if (def.containsKey("notes")) {
+        if (ledgerFigure == null && def.containsKey("notes")) {
             md.append("## Notes\n\n").append(String.valueOf(def.get("notes")).strip()).append("\n\n");
         }
         md.append("Everything is in `results.duckdb` (tables: docs/results.md); `report.html` shows it all.\n");

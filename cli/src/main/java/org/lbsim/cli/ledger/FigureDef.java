@@ -1,0 +1,187 @@
+package org.lbsim.cli.ledger;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.lbsim.cli.UserError;
+
+/**
+ * What a reproduction declares for the ledger, before any result: the paper's setting against
+ * ours, its readings of the paper (each with the sentence it rests on; one is the default), the
+ * per-run measures it keeps from the tables that are not committed, and its claims.
+ *
+ * @param name        the reproduction's name
+ * @param title       its title
+ * @param paperText   what the paper reports (the reproduction's {@code paper} text)
+ * @param notes       what differs and why (its {@code notes} text)
+ * @param paperSetting the paper's setting in one sentence
+ * @param ourSetting  ours, every departure named
+ * @param headline    the id of the claim shown in the paper's one-screen table
+ * @param readings    the readings, the default first
+ * @param measures    per-run SQL scalar expressions over {@code runs} (the current run is {@code runs.run_id}) by name
+ * @param claims      the claims
+ */
+public record FigureDef(String name, String title, String paperText, String notes, String paperSetting, String ourSetting, String headline,
+                        List<Reading> readings, Map<String, String> measures, List<ClaimDef> claims) {
+
+    /**
+     * A reading of an underspecified paper: which runs it selects ({@code where}, SQL over
+     * {@code results}), the paper's sentence (or the authors' code) it rests on, and whether it was
+     * added after the default reading's results differed from the paper.
+     */
+    public record Reading(String name, String where, String restsOn, boolean isDefault, boolean addedAfterDefaultDiffered) {
+    }
+
+    /** Claim kinds: a shape claim is about order or sign, a magnitude claim about the paper's numbers. */
+    public enum ClaimKind { SHAPE, MAGNITUDE }
+
+    /**
+     * One of the paper's statements: its text, its number(s) as the paper gives them, the metric
+     * (SQL over {@code results} returning {@code seed}, {@code value} and optionally {@code key} and
+     * {@code item}; {@code {where}} stands for the reading's runs) and the declared comparison.
+     */
+    public record ClaimDef(String id, ClaimKind kind, String paper, String paperNumber, String metric, Expectation expect) {
+    }
+
+    private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,40}");
+    private static final Set<String> LEDGER_KEYS = Set.of("paper", "setting", "headline");
+    private static final Set<String> CLAIM_KEYS = Set.of("id", "kind", "paper", "number", "metric", "expect");
+    private static final Set<String> READING_KEYS = Set.of("name", "where", "restsOn", "default", "addedAfterDefaultDiffered");
+
+    /** Whether a reproduction's definition is written for the ledger (its claims declare metrics and comparisons). */
+    public static boolean isLedgerForm(Map<String, Object> def) {
+        return def.get("ledger") instanceof Map<?, ?>;
+    }
+
+    /** The paper (ledger page) a reproduction belongs to, or null when it is not in ledger form. */
+    public static String paperOf(Map<String, Object> def) {
+        return def.get("ledger") instanceof Map<?, ?> l && l.get("paper") instanceof String p ? p : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    public static FigureDef parse(String name, Map<String, Object> def) {
+        String file = "reproduce/" + name + ".yaml";
+        Map<String, Object> ledger = map(def.get("ledger"), file, "ledger");
+        for (String k : ledger.keySet()) {
+            if (!LEDGER_KEYS.contains(k)) {
+                throw UserError.at(file, "ledger." + k, "unknown key; expected paper, setting, headline");
+            }
+        }
+        Map<String, Object> setting = map(ledger.get("setting"), file, "ledger.setting");
+        String paperSetting = text(setting.get("paper"), file, "ledger.setting.paper");
+        String ourSetting = text(setting.get("ours"), file, "ledger.setting.ours");
+
+        List<Reading> readings = new ArrayList<>();
+        if (def.containsKey("readings")) {
+            List<Object> list = list(def.get("readings"), file, "readings");
+            for (int i = 0; i < list.size(); i++) {
+                String f = "readings[" + i + "]";
+                Map<String, Object> r = map(list.get(i), file, f);
+                for (String k : r.keySet()) {
+                    if (!READING_KEYS.contains(k)) {
+                        throw UserError.at(file, f + "." + k, "unknown key; expected name, where, restsOn, default, addedAfterDefaultDiffered");
+                    }
+                }
+                boolean isDefault = Boolean.TRUE.equals(r.get("default"));
+                boolean after = Boolean.TRUE.equals(r.get("addedAfterDefaultDiffered"));
+                if (isDefault && after) {
+                    throw UserError.at(file, f, "the default reading cannot be one added after the default differed");
+                }
+                readings.add(new Reading(id(r.get("name"), file, f + ".name"), text(r.get("where"), file, f + ".where"),
+                        text(r.get("restsOn"), file, f + ".restsOn"), isDefault, after));
+            }
+            if (readings.stream().filter(Reading::isDefault).count() != 1) {
+                throw UserError.at(file, "readings", "exactly one reading must be the default (default: true)");
+            }
+            readings.sort((a, b) -> Boolean.compare(b.isDefault(), a.isDefault()));
+        } else {
+            readings.add(new Reading("as-run", "TRUE", "the only reading run", true, false));
+        }
+
+        Map<String, String> measures = new LinkedHashMap<>();
+        if (def.containsKey("measures")) {
+            for (Map.Entry<String, Object> m : map(def.get("measures"), file, "measures").entrySet()) {
+                if (!m.getKey().matches("[a-z][a-z0-9_]{0,40}")) {
+                    throw UserError.at(file, "measures." + m.getKey(), "a measure's name is lower-case letters, digits and _, starting with a letter");
+                }
+                measures.put(m.getKey(), text(m.getValue(), file, "measures." + m.getKey()));
+            }
+        }
+
+        List<ClaimDef> claims = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        List<Object> list = list(def.get("claims"), file, "claims");
+        for (int i = 0; i < list.size(); i++) {
+            String f = "claims[" + i + "]";
+            Map<String, Object> c = map(list.get(i), file, f);
+            for (String k : c.keySet()) {
+                if (!CLAIM_KEYS.contains(k)) {
+                    throw UserError.at(file, f + "." + k, "unknown key; expected id, kind, paper, number, metric, expect");
+                }
+            }
+            String id = id(c.get("id"), file, f + ".id");
+            if (!ids.add(id)) {
+                throw UserError.at(file, f + ".id", "'" + id + "' is the id of an earlier claim");
+            }
+            ClaimKind kind = switch (String.valueOf(c.get("kind"))) {
+                case "shape" -> ClaimKind.SHAPE;
+                case "magnitude" -> ClaimKind.MAGNITUDE;
+                default -> throw UserError.at(file, f + ".kind", "expected shape (an order or a sign) or magnitude (the paper's numbers)");
+            };
+            String metric = text(c.get("metric"), file, f + ".metric");
+            if (!metric.contains("{where}")) {
+                throw UserError.at(file, f + ".metric", "must select the reading's runs with {where}");
+            }
+            claims.add(new ClaimDef(id, kind, text(c.get("paper"), file, f + ".paper"),
+                    c.get("number") == null ? "" : String.valueOf(c.get("number")), metric, Expectation.parse(c.get("expect"), file, f + ".expect")));
+        }
+        if (claims.isEmpty()) {
+            throw UserError.at(file, "claims", "a reproduction in the ledger states at least one of the paper's claims");
+        }
+        String headline = String.valueOf(ledger.getOrDefault("headline", claims.get(0).id()));
+        if (claims.stream().noneMatch(c -> c.id().equals(headline))) {
+            throw UserError.at(file, "ledger.headline", "'" + headline + "' is not the id of one of its claims");
+        }
+        return new FigureDef(name, String.valueOf(def.get("title")), String.valueOf(def.getOrDefault("paper", "")).strip(),
+                String.valueOf(def.getOrDefault("notes", "")).strip(), paperSetting, ourSetting, headline, List.copyOf(readings), measures, claims);
+    }
+
+    /** The default reading. */
+    public Reading defaultReading() {
+        return readings.get(0);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o, String file, String field) {
+        if (o instanceof Map<?, ?> m) {
+            return (Map<String, Object>) m;
+        }
+        throw UserError.at(file, field, "expected a map");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object> list(Object o, String file, String field) {
+        if (o instanceof List<?> l) {
+            return (List<Object>) l;
+        }
+        throw UserError.at(file, field, "expected a list");
+    }
+
+    private static String text(Object o, String file, String field) {
+        if (o instanceof String s && !s.isBlank()) {
+            return s.strip();
+        }
+        throw UserError.at(file, field, "expected a non-empty text");
+    }
+
+    private static String id(Object o, String file, String field) {
+        if (o instanceof String s && ID.matcher(s).matches()) {
+            return s;
+        }
+        throw UserError.at(file, field, "expected an id of lower-case letters, digits and -, got " + o);
+    }
+}

@@ -1,0 +1,151 @@
+package org.lbsim.cli.ledger;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.lbsim.cli.store.ResultsStore;
+
+/**
+ * A figure's committed results, loaded into an in-memory database with a {@code results} view:
+ * every {@code runs} column plus one column per declared measure. Claims and tables read it.
+ */
+public final class FigureResults implements AutoCloseable {
+    private final Connection conn;
+    private final FigureDef def;
+
+    private FigureResults(Connection conn, FigureDef def) {
+        this.conn = conn;
+        this.def = def;
+    }
+
+    /** Loads {@code dir}'s files (see {@link ResultsCsv}); the caller closes the result. */
+    public static FigureResults load(FigureDef def, Path dir) throws SQLException {
+        Connection c = DriverManager.getConnection("jdbc:duckdb:");
+        try {
+            ResultsCsv.load(c, dir);
+            return open(c, def);
+        } catch (RuntimeException | SQLException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /** A view over an open connection whose tables are already there (a test's synthetic results). */
+    public static FigureResults open(Connection c, FigureDef def) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS " + ResultsCsv.MEASURES + " (" + ResultsCsv.MEASURES_COLUMNS + ")");
+            StringBuilder view = new StringBuilder("CREATE OR REPLACE VIEW results AS SELECT runs.*");
+            for (String m : def.measures().keySet()) {
+                view.append(", (SELECT max(value) FROM measures WHERE measures.run_id = runs.run_id AND measures.name = ")
+                        .append(ResultsCsv.literal(m)).append(") AS ").append(ResultsCsv.ident(m));
+            }
+            s.execute(view.append(" FROM runs").toString());
+        }
+        return new FigureResults(c, def);
+    }
+
+    public Connection connection() {
+        return conn;
+    }
+
+    /** A claim's metric under one reading: its values, or why there are none. */
+    public record MetricRows(List<Expectation.Value> values, String error) {
+    }
+
+    /** Runs a claim's metric under a reading. */
+    public MetricRows metric(FigureDef.ClaimDef claim, FigureDef.Reading reading) {
+        String sql = claim.metric().replace("{where}", "(" + reading.where() + ")");
+        List<Expectation.Value> values = new ArrayList<>();
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            ResultSetMetaData md = rs.getMetaData();
+            Set<String> cols = new HashSet<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                cols.add(md.getColumnLabel(i).toLowerCase(java.util.Locale.ROOT));
+            }
+            if (!cols.contains("seed") || !cols.contains("value")) {
+                return new MetricRows(List.of(), "the metric must return the columns seed and value (and optionally key, item)");
+            }
+            int nulls = 0;
+            while (rs.next()) {
+                long seed = rs.getLong("seed");
+                Object v = rs.getObject("value");
+                if (!(v instanceof Number n) || Double.isNaN(n.doubleValue())) {
+                    if (v != null && !(v instanceof Number)) {
+                        return new MetricRows(List.of(), "the metric's value is not a number (" + v.getClass().getSimpleName() + ")");
+                    }
+                    nulls++;
+                    continue;
+                }
+                values.add(new Expectation.Value(seed, cols.contains("key") ? rs.getString("key") : null,
+                        cols.contains("item") ? rs.getString("item") : null, n.doubleValue()));
+            }
+            if (nulls > 0) {
+                return new MetricRows(List.of(), nulls + " of its rows have no value");
+            }
+            return new MetricRows(values, values.isEmpty() ? "no runs of this reading" : "");
+        } catch (SQLException e) {
+            return new MetricRows(List.of(), "the metric failed: " + ResultsStore.message(e));
+        }
+    }
+
+    /** Judges a claim under a reading. */
+    public Expectation.Outcome judge(FigureDef.ClaimDef claim, FigureDef.Reading reading) {
+        MetricRows rows = metric(claim, reading);
+        if (!rows.error().isEmpty()) {
+            return Expectation.Outcome.notJudged(rows.error());
+        }
+        return claim.expect().judge(rows.values());
+    }
+
+    /** One number of the results (the first column of the first row), or null. */
+    public Object scalar(String sql) throws SQLException {
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            return rs.next() ? rs.getObject(1) : null;
+        }
+    }
+
+    /** Rows of a query as strings. */
+    public List<List<String>> rows(String sql) throws SQLException {
+        List<List<String>> out = new ArrayList<>();
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                List<String> row = new ArrayList<>();
+                for (int i = 1; i <= n; i++) {
+                    row.add(rs.getString(i));
+                }
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    public FigureDef def() {
+        return def;
+    }
+
+    /** Every measure's SQL as a row of the {@code measures} table, for the runs selected by {@code runCondition}. */
+    public static void computeMeasures(Connection c, Map<String, String> measures, String runCondition) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS " + ResultsCsv.MEASURES + " (" + ResultsCsv.MEASURES_COLUMNS + ")");
+            for (Map.Entry<String, String> m : measures.entrySet()) {
+                s.execute("INSERT INTO measures SELECT run_id, " + ResultsCsv.literal(m.getKey()) + ", CAST((" + m.getValue() + ") AS DOUBLE) FROM runs"
+                        + " WHERE (" + runCondition + ") AND run_id NOT IN (SELECT run_id FROM measures WHERE name = " + ResultsCsv.literal(m.getKey()) + ")");
+            }
+        }
+    }
+
+    @Override
+    public void close() throws SQLException {
+        conn.close();
+    }
+}

@@ -1,0 +1,180 @@
+package org.lbsim.cli.ledger;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import org.lbsim.cli.UserError;
+
+/**
+ * A paper's results ledger, generated from committed results: the one-screen table of every figure
+ * of the paper's evaluation (the paper's statement, its setting against ours, our numbers over n
+ * seeds, the verdict, the command, size and wall time), then one section per figure. Nothing in
+ * it is typed by hand: every number comes from {@code results/PAPER/FIGURE/*.csv} through the
+ * reproduction's declared claims and tables.
+ */
+public final class Ledger {
+    /** Where committed results live, relative to the repository. */
+    public static final String RESULTS_DIR = "results";
+
+    private Ledger() {
+    }
+
+    /** A claim's outcome under every reading and its verdict. */
+    public record ClaimResult(FigureDef.ClaimDef claim, Map<String, Expectation.Outcome> byReading, String verdict, Status status) {
+    }
+
+    /** A claim's or a figure's verdict class. */
+    public enum Status { MATCHES, SHAPE_MATCHES, DIFFERS, NOT_JUDGED, NOT_RUN, NOT_ATTEMPTED }
+
+    /** What the runs behind a figure were. */
+    public record Facts(long runs, long seeds, long points, long maxHosts, double wallHours, List<String> commits, List<String> kernels, String digest) {
+    }
+
+    /** A figure's row and section. */
+    public record FigureResult(PaperDef.Entry entry, FigureDef def, String folder, Facts facts, List<ClaimResult> claims, Status status,
+                               String verdict, String tables, String stale) {
+    }
+
+    /** The results folder of a reproduction: its own sweep's name, or that of the reproduction whose sweep it shares. */
+    public static String folder(String paper, String reproduction, Map<String, Object> rawDefinition) {
+        Object of = rawDefinition.get("sweepOf");
+        return RESULTS_DIR + "/" + paper + "/" + (of instanceof String s ? s : reproduction);
+    }
+
+    /** The command that makes (or resumes) a figure's committed results. */
+    public static String command(String reproduction, String folder) {
+        return "lbsim reproduce " + reproduction + " --out " + folder;
+    }
+
+    /**
+     * Evaluates one figure from the results under {@code repoRoot}.
+     *
+     * @param raw the reproduction's definition as read (for {@code sweepOf} and {@code tables})
+     */
+    public static FigureResult evaluate(PaperDef.Entry entry, String paper, Map<String, Object> raw, Path repoRoot) {
+        if (!entry.attempted()) {
+            return new FigureResult(entry, null, null, null, List.of(), Status.NOT_ATTEMPTED, "not attempted: " + entry.notAttempted(), "", null);
+        }
+        String folder = folder(paper, entry.reproduction(), raw);
+        if (!FigureDef.isLedgerForm(raw)) {
+            return new FigureResult(entry, null, folder, null, List.of(), Status.NOT_JUDGED, "not judged: its claims are not declared as metrics with"
+                    + " comparisons; `lbsim reproduce " + entry.reproduction() + "` prints its verdicts", "", null);
+        }
+        Path dir = repoRoot.resolve(folder);
+        return evaluateAt(entry, raw, folder, dir, ResultsCsv.present(dir) ? Probe.run(entry.reproduction(), raw) : null);
+    }
+
+    /**
+     * Evaluates one figure from the results in {@code dir}, shown as {@code folder}; {@code today}
+     * is the figure's probe run with today's code (null: no results to compare).
+     */
+    public static FigureResult evaluateAt(PaperDef.Entry entry, Map<String, Object> raw, String folder, Path dir, Probe.Fingerprint today) {
+        FigureDef def = FigureDef.parse(entry.reproduction(), raw);
+        if (!ResultsCsv.present(dir)) {
+            List<ClaimResult> claims = def.claims().stream().map(c -> new ClaimResult(c, Map.of(), "not run", Status.NOT_RUN)).toList();
+            return new FigureResult(entry, def, folder, null, claims, Status.NOT_RUN, "not run: no committed results in " + folder, "", null);
+        }
+        try (FigureResults r = FigureResults.load(def, dir)) {
+            Facts facts = facts(r, ResultsCsv.digest(dir));
+            List<ClaimResult> claims = new ArrayList<>();
+            for (FigureDef.ClaimDef c : def.claims()) {
+                Map<String, Expectation.Outcome> byReading = new LinkedHashMap<>();
+                for (FigureDef.Reading reading : def.readings()) {
+                    byReading.put(reading.name(), r.judge(c, reading));
+                }
+                claims.add(claimResult(def, c, byReading));
+            }
+            Status status = figureStatus(claims);
+            long matching = claims.stream().filter(c -> c.status() == Status.MATCHES).count();
+            String verdict = switch (status) {
+                case MATCHES -> "matches";
+                case SHAPE_MATCHES -> "shape matches";
+                case DIFFERS -> "differs";
+                default -> "not judged";
+            } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading)", matching, claims.size());
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> tables = (List<Map<String, Object>>) raw.getOrDefault("tables", List.of());
+            String stale = today == null ? "no probe run" : Probe.staleness(dir, today);
+            return new FigureResult(entry, def, folder, facts, claims, status, stale == null ? verdict : "stale results: " + verdict,
+                    LedgerTables.render(r, tables), stale);
+        } catch (SQLException e) {
+            throw new UserError(dir + ": cannot read the committed results: " + e.getMessage());
+        }
+    }
+
+    /** A claim's verdict: the default reading's, and which other reading matches when the default does not. */
+    static ClaimResult claimResult(FigureDef def, FigureDef.ClaimDef c, Map<String, Expectation.Outcome> byReading) {
+        FigureDef.Reading dflt = def.defaultReading();
+        Expectation.Outcome d = byReading.get(dflt.name());
+        if (d.judged() && d.holds()) {
+            return new ClaimResult(c, byReading, "matches", Status.MATCHES);
+        }
+        String base = d.judged() ? "differs" : "not judged: " + d.why();
+        for (FigureDef.Reading other : def.readings()) {
+            Expectation.Outcome o = byReading.get(other.name());
+            if (!other.isDefault() && o.judged() && o.holds()) {
+                base += "; matches only under reading " + other.name()
+                        + (other.addedAfterDefaultDiffered() ? ", added after the default differed" : ", declared with the default");
+                break;
+            }
+        }
+        return new ClaimResult(c, byReading, base, d.judged() ? Status.DIFFERS : Status.NOT_JUDGED);
+    }
+
+    /** All claims match: matches; every shape claim matches and a magnitude claim does not: shape matches; else differs. */
+    static Status figureStatus(List<ClaimResult> claims) {
+        if (claims.stream().allMatch(c -> c.status() == Status.NOT_JUDGED || c.status() == Status.NOT_RUN)) {
+            return Status.NOT_JUDGED;
+        }
+        if (claims.stream().allMatch(c -> c.status() == Status.MATCHES)) {
+            return Status.MATCHES;
+        }
+        boolean shapesHold = claims.stream().filter(c -> c.claim().kind() == FigureDef.ClaimKind.SHAPE).allMatch(c -> c.status() == Status.MATCHES);
+        boolean anyShape = claims.stream().anyMatch(c -> c.claim().kind() == FigureDef.ClaimKind.SHAPE);
+        return anyShape && shapesHold ? Status.SHAPE_MATCHES : Status.DIFFERS;
+    }
+
+    private static Facts facts(FigureResults r, String digest) throws SQLException {
+        List<List<String>> row = r.rows("SELECT count(*), count(DISTINCT seed), count(DISTINCT point), max(hosts), coalesce(sum(wall_time_ms), 0) FROM runs");
+        List<String> f = row.get(0);
+        List<String> commits = new ArrayList<>();
+        for (List<String> c : r.rows("SELECT DISTINCT coalesce(git_commit, 'unknown') FROM runs ORDER BY 1")) {
+            commits.add(c.get(0).length() > 12 ? c.get(0).substring(0, 12) : c.get(0));
+        }
+        List<String> kernels = new ArrayList<>();
+        for (List<String> k : r.rows("SELECT DISTINCT coalesce(kernel, 'sequential') FROM runs ORDER BY 1")) {
+            kernels.add(k.get(0));
+        }
+        return new Facts(Long.parseLong(f.get(0)), Long.parseLong(f.get(1)), Long.parseLong(f.get(2)), f.get(3) == null ? 0 : Long.parseLong(f.get(3)),
+                Double.parseDouble(f.get(4)) / 3.6e6, commits, kernels, digest);
+    }
+
+    /** The markdown page of one paper. */
+    public static String page(PaperDef paper, Function<String, Map<String, Object>> definitions, Path repoRoot) {
+        List<FigureResult> figures = new ArrayList<>();
+        for (PaperDef.Entry e : paper.entries()) {
+            figures.add(evaluate(e, paper.name(), e.attempted() ? definitions.apply(e.reproduction()) : Map.of(), repoRoot));
+        }
+        return LedgerPage.render(paper, figures);
+    }
+
+    /** Counts of figures by status, for a summary line. */
+    public static Map<Status, Integer> counts(List<FigureResult> figures) {
+        Map<Status, Integer> n = new LinkedHashMap<>();
+        for (FigureResult f : figures) {
+            n.merge(f.status(), 1, Integer::sum);
+        }
+        return n;
+    }
+
+    /** Distinct values in order. */
+    static List<String> distinct(List<String> values) {
+        return new ArrayList<>(new LinkedHashSet<>(values));
+    }
+}

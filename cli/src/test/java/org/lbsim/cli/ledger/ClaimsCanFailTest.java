@@ -1,0 +1,195 @@
+package org.lbsim.cli.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.cli.command.LedgerCommand;
+import org.lbsim.cli.command.ReproduceCommand;
+
+/**
+ * Every claim of every reproduction in the ledger can fail: starting from its committed results, the
+ * test changes them (one group of runs, by scheme, point or seed, scaled up or down in every
+ * number) until the claim's metric yields numbers for which the declared comparison does not hold.
+ * A claim whose metric does not depend on the data (say {@code SELECT true}) never gets there and
+ * fails this test; so does a claim whose metric cannot be computed at all.
+ */
+class ClaimsCanFailTest {
+    private static final Path ROOT = RepositoryRoot.find();
+    private static final double[] FACTORS = {0.01, 100};
+
+    record Figure(String paper, String reproduction, String folder) {
+        @Override
+        public String toString() {
+            return reproduction;
+        }
+    }
+
+    static Stream<Figure> ledgerFigures() {
+        List<Figure> out = new ArrayList<>();
+        for (String paper : LedgerCommand.papers()) {
+            for (PaperDef.Entry e : LedgerCommand.paperDef(paper).entries()) {
+                if (e.attempted() && FigureDef.isLedgerForm(ReproduceCommand.definition(e.reproduction()))) {
+                    Map<String, Object> raw = ReproduceCommand.definition(e.reproduction());
+                    out.add(new Figure(paper, e.reproduction(), Ledger.folder(paper, e.reproduction(), raw)));
+                }
+            }
+        }
+        return out.stream();
+    }
+
+    @Test
+    void atLeastOneReproductionIsInTheLedger() {
+        assertThat(ledgerFigures()).isNotEmpty();
+    }
+
+    @ParameterizedTest
+    @MethodSource("ledgerFigures")
+    void everyClaimCanBeMadeToFail(Figure f) throws SQLException {
+        FigureDef def = FigureDef.parse(f.reproduction(), ReproduceCommand.definition(f.reproduction()));
+        Path dir = ROOT.resolve(f.folder());
+        assertThat(ResultsCsv.present(dir)).as(f.reproduction() + ": a reproduction in the ledger has committed results in " + f.folder()).isTrue();
+        try (FigureResults r = FigureResults.load(def, dir)) {
+            List<String> cannotFail = new ArrayList<>();
+            for (FigureDef.ClaimDef c : def.claims()) {
+                String found = falsify(r, c, def.defaultReading());
+                if (found == null) {
+                    cannotFail.add(c.id() + " (" + r.judge(c, def.defaultReading()).why() + ")");
+                }
+            }
+            assertThat(cannotFail).as(f.reproduction() + ": claims no change of the results makes differ").isEmpty();
+        }
+    }
+
+    /** A change of the results under which the claim is judged and does not hold, described; null when none is found. */
+    static String falsify(FigureResults r, FigureDef.ClaimDef c, FigureDef.Reading reading) throws SQLException {
+        if (differs(r, c, reading)) {
+            return "the committed results";
+        }
+        Connection conn = r.connection();
+        Map<String, List<String>> numeric = numericColumns(conn);
+        for (String group : groupingColumns(conn)) {
+            for (String value : distinct(conn, group)) {
+                for (double factor : FACTORS) {
+                    conn.setAutoCommit(false);
+                    try {
+                        scale(conn, numeric, group, value, factor);
+                        if (differs(r, c, reading)) {
+                            return group + " = " + value + " scaled by " + factor;
+                        }
+                    } finally {
+                        conn.rollback();
+                        conn.setAutoCommit(true);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean differs(FigureResults r, FigureDef.ClaimDef c, FigureDef.Reading reading) {
+        Expectation.Outcome o = r.judge(c, reading);
+        return o.judged() && !o.holds();
+    }
+
+    /** Every number of the runs whose {@code group} column is {@code value}, in every table, times {@code factor}. */
+    private static void scale(Connection conn, Map<String, List<String>> numeric, String group, String value, double factor) throws SQLException {
+        String runs = "SELECT run_id FROM runs WHERE CAST(" + ResultsCsv.ident(group) + " AS VARCHAR) = " + ResultsCsv.literal(value);
+        try (Statement s = conn.createStatement()) {
+            for (Map.Entry<String, List<String>> t : numeric.entrySet()) {
+                List<String> sets = new ArrayList<>();
+                for (String col : t.getValue()) {
+                    sets.add(ResultsCsv.ident(col) + " = TRY_CAST(" + ResultsCsv.ident(col) + " * " + factor + " AS " + type(conn, t.getKey(), col) + ")");
+                }
+                if (!sets.isEmpty()) {
+                    s.execute("UPDATE " + ResultsCsv.ident(t.getKey()) + " SET " + String.join(", ", sets) + " WHERE run_id IN (" + runs + ")");
+                }
+            }
+        }
+    }
+
+    /** The numeric columns of every table that are results, not keys: no run or row identifiers, no scenario settings. */
+    private static Map<String, List<String>> numericColumns(Connection conn) throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (Statement s = conn.createStatement(); var rs = s.executeQuery("SELECT table_name, column_name FROM information_schema.columns"
+                + " WHERE table_schema = 'main' AND data_type IN ('BIGINT', 'INTEGER', 'DOUBLE') AND table_name IN (SELECT table_name FROM"
+                + " information_schema.tables WHERE table_type = 'BASE TABLE') ORDER BY table_name, ordinal_position")) {
+            while (rs.next()) {
+                String col = rs.getString(2);
+                if (!col.contains(".") && !List.of("seed", "point", "hosts", "job", "phase", "layer_index", "bucket", "event").contains(col)) {
+                    out.computeIfAbsent(rs.getString(1), k -> new ArrayList<>()).add(col);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static String type(Connection conn, String table, String col) throws SQLException {
+        try (var p = conn.prepareStatement("SELECT data_type FROM information_schema.columns WHERE table_name = ? AND column_name = ?")) {
+            p.setString(1, table);
+            p.setString(2, col);
+            try (var rs = p.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+
+    /** Columns of runs that tell runs apart: the seed, the point's name and every scenario setting that varies. */
+    private static List<String> groupingColumns(Connection conn) throws SQLException {
+        List<String> out = new ArrayList<>(List.of("seed", "scenario_name"));
+        try (Statement s = conn.createStatement(); var rs = s.executeQuery("SELECT column_name FROM information_schema.columns WHERE table_name = 'runs'"
+                + " AND column_name LIKE '%.%' ORDER BY ordinal_position")) {
+            List<String> dotted = new ArrayList<>();
+            while (rs.next()) {
+                dotted.add(rs.getString(1));
+            }
+            for (String d : dotted) {
+                if (distinct(conn, d).size() > 1) {
+                    out.add(d);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<String> distinct(Connection conn, String column) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = conn.createStatement(); var rs = s.executeQuery("SELECT DISTINCT CAST(" + ResultsCsv.ident(column) + " AS VARCHAR) FROM runs"
+                + " WHERE " + ResultsCsv.ident(column) + " IS NOT NULL ORDER BY 1 LIMIT 64")) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    /** The search itself can fail: a metric that ignores the data is never made to differ. */
+    @ParameterizedTest
+    @MethodSource("ledgerFigures")
+    void aMetricThatIgnoresTheDataCannotBeMadeToFail(Figure f) throws SQLException {
+        FigureDef def = FigureDef.parse(f.reproduction(), ReproduceCommand.definition(f.reproduction()));
+        Path dir = ROOT.resolve(f.folder());
+        if (!ResultsCsv.present(dir)) {
+            return; // the test above fails for it
+        }
+        try (FigureResults r = FigureResults.load(def, dir)) {
+            FigureDef.ClaimDef real = def.claims().get(0);
+            FigureDef.ClaimDef constant = new FigureDef.ClaimDef("constant", real.kind(), real.paper(), "",
+                    "SELECT seed, 2.0 AS value FROM results WHERE {where} GROUP BY seed", Expectation.parse(Map.of("above", 1, "in", "every-seed"), "t", "t"));
+            FigureDef.ClaimDef selectTrue = new FigureDef.ClaimDef("true", real.kind(), real.paper(), "", "SELECT true WHERE {where}", real.expect());
+            assertThat(falsify(r, constant, def.defaultReading())).isNull();
+            assertThat(falsify(r, selectTrue, def.defaultReading())).isNull();
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.lbsim.cli.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.cli.Main;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.command.LedgerCommand;
+import org.lbsim.cli.command.ReproduceCommand;
+
+/**
+ * The ledger pages in docs/papers/ are what the committed results in results/ give: regenerated
+ * here and compared byte for byte, so no number in them can drift from the data or be typed by hand.
+ */
+class LedgerTest {
+    private static final Path ROOT = RepositoryRoot.find();
+
+    static Stream<String> papers() {
+        return LedgerCommand.papers().stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("papers")
+    void everyPageIsWhatTheCommittedResultsGive(String paper) throws IOException {
+        Path page = ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(paper + ".md");
+        assertThat(page).as("run 'lbsim ledger' to write it").isRegularFile();
+        assertThat(LedgerCommand.page(paper, ROOT)).as(page + " differs from what the committed results give: run 'lbsim ledger'")
+                .isEqualTo(Files.readString(page, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void everyReproductionIsOnExactlyOnePage() {
+        Map<String, String> seen = new HashMap<>();
+        for (String paper : LedgerCommand.papers()) {
+            for (PaperDef.Entry e : LedgerCommand.paperDef(paper).entries()) {
+                if (e.attempted()) {
+                    assertThat(seen.put(e.reproduction(), paper)).as(e.reproduction() + " on two pages").isNull();
+                }
+            }
+        }
+        assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(ReproduceCommand.names());
+    }
+
+    @Test
+    void aReproductionInLedgerFormNamesThePaperWhosePageListsIt() {
+        for (String paper : LedgerCommand.papers()) {
+            for (PaperDef.Entry e : LedgerCommand.paperDef(paper).entries()) {
+                if (e.attempted() && FigureDef.isLedgerForm(ReproduceCommand.definition(e.reproduction()))) {
+                    assertThat(FigureDef.paperOf(ReproduceCommand.definition(e.reproduction()))).as(e.reproduction()).isEqualTo(paper);
+                }
+            }
+        }
+    }
+
+    /** The figures with committed results, as (paper, results folder). */
+    static List<String[]> withResults() {
+        List<String[]> out = new ArrayList<>();
+        for (String paper : LedgerCommand.papers()) {
+            for (PaperDef.Entry e : LedgerCommand.paperDef(paper).entries()) {
+                if (e.attempted()) {
+                    String folder = Ledger.folder(paper, e.reproduction(), ReproduceCommand.definition(e.reproduction()));
+                    if (ResultsCsv.present(ROOT.resolve(folder))) {
+                        out.add(new String[] {paper, folder});
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aDeletedNumberInTheResultsChangesThePageOrIsRefused(@TempDir Path tmp) throws IOException {
+        List<String[]> figures = withResults();
+        assertThat(figures).as("at least one figure has committed results").isNotEmpty();
+        for (String[] f : figures) {
+            Path copy = copyResults(tmp.resolve(f[1].replace('/', '_')));
+            String committed = Files.readString(ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(f[0] + ".md"));
+            for (String file : List.of("measures.csv", "runs.csv")) {
+                Path csv = copy.resolve(RESULTS_SUB).resolve(f[1]).resolve(file);
+                if (!Files.isRegularFile(csv)) {
+                    continue;
+                }
+                String original = Files.readString(csv);
+                // the last number of the second line, deleted
+                String[] lines = original.split("\n", -1);
+                lines[1] = lines[1].replaceFirst("-?[0-9][0-9.E-]*$", "");
+                assertThat(lines[1]).as(file + " has a number at the end of its first row").isNotEqualTo(original.split("\n")[1]);
+                Files.writeString(csv, String.join("\n", lines));
+                String page;
+                try {
+                    page = LedgerCommand.page(f[0], copy.resolve(RESULTS_SUB));
+                } catch (UserError e) {
+                    page = "refused: " + e.getMessage();
+                }
+                assertThat(page).as(file + " of " + f[1] + " without one number").isNotEqualTo(committed);
+                Files.writeString(csv, original);
+            }
+        }
+    }
+
+    private static final String RESULTS_SUB = "repo";
+
+    /** A copy of the committed results (the CSV files under results/) in {@code to}/repo. */
+    private static Path copyResults(Path to) throws IOException {
+        Path repo = to.resolve(RESULTS_SUB);
+        try (Stream<Path> files = Files.walk(ROOT.resolve(Ledger.RESULTS_DIR))) {
+            for (Path p : files.filter(x -> Files.isRegularFile(x) && x.toString().endsWith(".csv")).toList()) {
+                Path target = repo.resolve(ROOT.relativize(p).toString());
+                Files.createDirectories(target.getParent());
+                Files.copy(p, target);
+            }
+        }
+        return to;
+    }
+
+    @Test
+    void aPageEditedByHandFailsTheCheck(@TempDir Path tmp) throws IOException {
+        String paper = withResults().isEmpty() ? LedgerCommand.papers().get(0) : withResults().get(0)[0];
+        copyResults(tmp);
+        Path repo = tmp.resolve(RESULTS_SUB);
+        Path page = repo.resolve(LedgerCommand.PAGES_DIR).resolve(paper + ".md");
+        Files.createDirectories(page.getParent());
+        String text = Files.readString(ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(paper + ".md"));
+        Files.writeString(page, text);
+        assertThat(check(repo, paper)).isEqualTo(Main.OK);
+        int digit = text.indexOf("(n=");
+        assertThat(digit).as("the page shows a count").isPositive();
+        Files.writeString(page, text.substring(0, digit + 3) + "9" + text.substring(digit + 3));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = Main.execute(new String[] {"ledger", "--check", "--root", repo.toString(), "--paper", paper}, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(rc).isEqualTo(Main.BAD_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains(paper + ".md").contains("differs");
+    }
+
+    private static int check(Path repo, String paper) {
+        return Main.execute(new String[] {"ledger", "--check", "--root", repo.toString(), "--paper", paper}, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(new ByteArrayOutputStream()));
+    }
+}
