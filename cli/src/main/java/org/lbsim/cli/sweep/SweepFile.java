@@ -301,6 +301,7 @@ public final class SweepFile {
         if (!errors.isEmpty()) {
             throw UserError.lines(List.copyOf(errors.values()));
         }
+        refuseSeedOverflow(shownName, points, seeds);
         refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points");
         return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
     }
@@ -374,6 +375,19 @@ public final class SweepFile {
         List<Object> y = Overrides.parse(b + "=0").path();
         int n = Math.min(x.size(), y.size());
         return x.subList(0, n).equals(y.subList(0, n));
+    }
+
+    /** Seed i of a point is its seed + i: a point whose last seed would pass Long.MAX_VALUE (and wrap to negative seeds) is refused. */
+    private static void refuseSeedOverflow(String shownName, List<Point> points, int seeds) {
+        long highest = Long.MAX_VALUE - (seeds - 1);
+        for (Point p : points) {
+            long seed = p.scenario().seed();
+            if (seed > highest) {
+                throw UserError.at(shownName + ": " + p.describe(), "seed", "seed " + seed + " with " + seeds + " seeds per point would run seeds up to "
+                        + BigInteger.valueOf(seed).add(BigInteger.valueOf(seeds - 1)) + ", beyond the largest seed " + Long.MAX_VALUE
+                        + "; use a seed of at most " + highest);
+            }
+        }
     }
 
     /** Two points that would run the same scenario with the same seed (their seed ranges overlap) are refused. */
