@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.lbsim.config.Overrides;
+import org.lbsim.config.Scalars;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
 import org.lbsim.scenario.Scenario;
@@ -344,6 +345,11 @@ public final class SweepFile {
                 throw UserError.at(flag, key, "is not a field of this sweep's scenarios (the fields it varies: " + String.join(", ", varied) + ")");
             }
             for (String v : values) {
+                try {
+                    Overrides.scalar(v); // the reading of --set: 010 or 0x10 are refused here too
+                } catch (Scalars.Refused e) {
+                    throw UserError.at(flag, key, e.getMessage());
+                }
                 if (columns.stream().noneMatch(c -> c.containsKey(key) && matches(c.get(key), v))) {
                     throw UserError.at(flag, key, "no point of " + shown + " has " + key + " = '" + v + "' (its values: "
                             + String.join(", ", present) + ")");
