@@ -3,7 +3,6 @@ package org.lbsim.config;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
@@ -13,15 +12,13 @@ import org.lbsim.scenario.ScenarioException;
 /**
  * {@code --set path=value}: changes a scenario tree before it is bound. The path names keys
  * separated by dots, with list elements as {@code links[0]}; missing maps on the way are created,
- * and an index equal to a list's length appends to it. The value is read as a YAML scalar:
- * an integer, a decimal number, {@code true}/{@code false}, {@code null}, or else a string
- * (quote it, as in {@code name='"2024"'}, to keep digits as text).
+ * and an index equal to a list's length appends to it. The value is read as an unquoted value of
+ * a scenario file ({@link Scalars}): a decimal integer or number, {@code true}/{@code false},
+ * {@code null}, or else a string (quote it, as in {@code name='"2024"'}, to keep digits as text).
  */
 public final class Overrides {
     private static final Pattern SEGMENT = Pattern.compile("([A-Za-z_][A-Za-z0-9_-]*)((?:\\[[0-9]+\\])*)");
     private static final Pattern INDEX = Pattern.compile("\\[([0-9]+)\\]");
-    private static final Pattern INTEGER = Pattern.compile("[-+]?[0-9]+");
-    private static final Pattern DECIMAL = Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
 
     private Overrides() {
     }
@@ -82,7 +79,12 @@ public final class Overrides {
                 }
             }
         }
-        return new Assignment(argument, List.copyOf(path), format(path, path.size()), scalar(argument.substring(eq + 1)));
+        String field = format(path, path.size());
+        try {
+            return new Assignment(argument, List.copyOf(path), field, scalar(argument.substring(eq + 1)));
+        } catch (Scalars.Refused e) {
+            throw new OverrideException(argument, field, e.getMessage());
+        }
     }
 
     /** A new tree with every assignment applied in order; {@code tree} is not changed. */
@@ -182,35 +184,17 @@ public final class Overrides {
         return Optional.ofNullable(direct != null ? direct : viaType);
     }
 
-    /** The YAML-scalar reading of a {@code --set} value. */
+    /**
+     * The reading of a {@code --set} value: quoted text as it is, nothing as the empty string, else
+     * as a plain scalar of a scenario file ({@link Scalars#plain}, which refuses ambiguous numbers
+     * such as {@code 010} or {@code 0x400} with {@link Scalars.Refused}).
+     */
     public static Object scalar(String text) {
         String s = text.strip();
         if (s.length() >= 2 && (s.startsWith("\"") && s.endsWith("\"") || s.startsWith("'") && s.endsWith("'"))) {
             return s.substring(1, s.length() - 1);
         }
-        switch (s.toLowerCase(Locale.ROOT)) {
-            case "true":
-                return Boolean.TRUE;
-            case "false":
-                return Boolean.FALSE;
-            case "null":
-            case "~":
-                return null;
-            default:
-                break;
-        }
-        if (INTEGER.matcher(s).matches()) {
-            try {
-                long v = Long.parseLong(s);
-                return v >= Integer.MIN_VALUE && v <= Integer.MAX_VALUE ? (Object) (int) v : (Object) v;
-            } catch (NumberFormatException e) {
-                return new java.math.BigInteger(s);
-            }
-        }
-        if (DECIMAL.matcher(s).matches()) {
-            return Double.parseDouble(s);
-        }
-        return s;
+        return s.isEmpty() ? "" : Scalars.plain(s);
     }
 
     /** The dotted text of the first {@code n} segments, such as {@code failures.links[0]}. */

@@ -34,6 +34,9 @@ import org.lbsim.scenario.ScenarioException;
  * </ul>
  */
 public final class ScenarioBinder {
+    /** 2^53: every integer below it is exact as a double; from it on, a decimal may stand for a neighbouring integer. */
+    private static final double EXACT_DOUBLE_INTEGERS = 9007199254740992.0;
+
     private ScenarioBinder() {
     }
 
@@ -294,11 +297,20 @@ public final class ScenarioBinder {
             if (!(node instanceof Number n)) {
                 throw new ScenarioException(path, "expected a number, got " + describe(node));
             }
-            return n.doubleValue();
+            double d = n.doubleValue();
+            if (!Double.isFinite(d)) {
+                throw new ScenarioException(path, "must be a finite number, got " + n);
+            }
+            if (d == 0 && node instanceof BigDecimal b && b.signum() != 0) {
+                throw new ScenarioException(path, "'" + b + "' is too small to tell from 0; write 0 or a larger number");
+            }
+            return d;
         }
         if (type == boolean.class || type == Boolean.class) {
             if (!(node instanceof Boolean b)) {
-                throw new ScenarioException(path, "expected true or false, got " + describe(node));
+                String hint = node instanceof String s && s.matches("(?i)yes|no|on|off|y|n") ? " (write true or false; YAML 1.1's yes, no, on"
+                        + " and off are text to lbsim)" : "";
+                throw new ScenarioException(path, "expected true or false, got " + describe(node) + hint);
             }
             return b;
         }
@@ -329,6 +341,12 @@ public final class ScenarioBinder {
                 throw new ScenarioException(path, "expected an integer, got " + describe(node));
             }
             v = exact.toBigInteger();
+            boolean inRange = v.compareTo(BigInteger.valueOf(min)) >= 0 && v.compareTo(BigInteger.valueOf(max)) <= 0;
+            if (inRange && !(node instanceof BigDecimal) && Math.abs(d) >= EXACT_DOUBLE_INTEGERS) {
+                // a decimal such as 9.007199254740993e15 has already lost its last digits as a double
+                throw new ScenarioException(path, "expected an integer written out in digits, got " + describe(node)
+                        + " (from 2^53 on, a decimal may stand for a neighbouring integer)");
+            }
         } else {
             throw new ScenarioException(path, "expected an integer, got " + describe(node));
         }

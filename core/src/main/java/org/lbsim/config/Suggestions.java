@@ -11,10 +11,20 @@ public final class Suggestions {
 
     /**
      * The allowed name closest to {@code given}, if it is close enough to be a plausible typo:
-     * at most 1 edit for names up to 4 characters, 2 up to 8, 3 beyond. Case differences are free
-     * to spot but still count as one edit in total. Ties go to the first name in {@code allowed}.
+     * at most 1 edit for names up to 4 characters, 2 up to 8, 3 beyond. A name that differs only
+     * in case wins over every other ({@code kib} is {@code KiB}, not {@code KB}; {@code gbps} is
+     * {@code Gbps}, not {@code bps}); other case differences are free to spot but still count as one
+     * edit in total. Ties go to the first name in {@code allowed}.
      */
     public static Optional<String> closest(String given, Collection<String> allowed) {
+        if (allowed.contains(given)) {
+            return Optional.empty();
+        }
+        for (String candidate : allowed) {
+            if (candidate.equalsIgnoreCase(given)) {
+                return Optional.of(candidate);
+            }
+        }
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         String g = given.toLowerCase(Locale.ROOT);

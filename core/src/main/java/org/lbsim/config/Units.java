@@ -3,6 +3,7 @@ package org.lbsim.config;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -33,6 +34,12 @@ final class Units {
             this.units = units;
         }
     }
+
+    /** Spelled-out units, lower case, for suggestions only: a value has to use the short unit. */
+    private static final Map<String, String> SPELLINGS = Map.ofEntries(Map.entry("byte", "B"), Map.entry("bytes", "B"),
+            Map.entry("sec", "s"), Map.entry("secs", "s"), Map.entry("second", "s"), Map.entry("seconds", "s"), Map.entry("msec", "ms"),
+            Map.entry("usec", "us"), Map.entry("nsec", "ns"), Map.entry("psec", "ps"), Map.entry("gb/s", "Gbps"), Map.entry("gbit/s", "Gbps"),
+            Map.entry("mb/s", "Mbps"), Map.entry("mbit/s", "Mbps"), Map.entry("tb/s", "Tbps"), Map.entry("kb/s", "Kbps"));
 
     /** The field-name suffixes that carry a unit, and that unit. */
     private static final Map<String, Object[]> SUFFIXES = new LinkedHashMap<>();
@@ -95,15 +102,43 @@ final class Units {
                     throw new ScenarioException(path, "'" + text.strip() + "' is " + other.label + "; this field takes " + allowed);
                 }
             }
-            throw new ScenarioException(path, "unknown unit '" + m.group(2) + "'" + Suggestions.didYouMean(m.group(2), d.units.keySet())
-                    + "; this field takes " + allowed);
+            throw new ScenarioException(path, "unknown unit '" + m.group(2) + "'" + suggestion(m.group(2), d) + "; this field takes " + allowed);
         }
-        BigDecimal v = new BigDecimal(m.group(1)).multiply(factor).divide(d.units.get(fieldUnit), MathContext.DECIMAL128);
+        if (m.group(1).matches("0[0-9].*")) {
+            throw new ScenarioException(path, "'" + text.strip() + "' has a leading zero, which some readers take for octal; write the number"
+                    + " in decimal without leading zeros, such as " + m.group(1).replaceFirst("^0+(?=[0-9])", "") + m.group(2));
+        }
+        BigDecimal v;
+        try {
+            v = new BigDecimal(m.group(1)).multiply(factor).divide(d.units.get(fieldUnit), MathContext.DECIMAL128);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new ScenarioException(path, "'" + text.strip() + "' is beyond the range of numbers lbsim reads");
+        }
         if (integer && v.stripTrailingZeros().scale() > 0) {
             throw new ScenarioException(path, "'" + text.strip() + "' is not a whole number of " + fieldUnit + " (" + v.stripTrailingZeros().toPlainString()
                     + " " + fieldUnit + ")");
         }
         return v;
+    }
+
+    /** ", did you mean 'KiB'?" for a unit of the field's dimension, else what the unit is in another dimension, else "". */
+    private static String suggestion(String unit, Dimension d) {
+        String spelled = SPELLINGS.getOrDefault(unit.toLowerCase(Locale.ROOT), unit);
+        if (d.units.containsKey(spelled)) {
+            return ", did you mean '" + spelled + "'?";
+        }
+        String near = Suggestions.didYouMean(unit, d.units.keySet());
+        if (!near.isEmpty()) {
+            return near;
+        }
+        for (Dimension other : Dimension.values()) {
+            for (String u : other.units.keySet()) {
+                if (u.equalsIgnoreCase(spelled)) {
+                    return " (" + u + " is " + other.label + ")";
+                }
+            }
+        }
+        return "";
     }
 
     private static Dimension dimension(String unit) {

@@ -204,6 +204,9 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             ScenarioException.require(java.util.List.of("llama-7b", "llama-70b", "llama-405b").contains(model), "model",
                     "must be llama-7b, llama-70b or llama-405b, got '" + model + "'");
             ScenarioException.require(layers >= 0, "layers", "must be >= 0 (0 = the model's), got " + layers);
+            int modelLayers = packetsAndLayers(model)[1];
+            ScenarioException.require(layers <= modelLayers, "layers", "must be at most " + modelLayers + ", the layers " + model
+                    + " has (0 = all of them), got " + layers);
             ScenarioException.require(gpusPerServer >= 1, "gpusPerServer", "must be >= 1, got " + gpusPerServer);
             ScenarioException.require(servers == 0 || servers >= 2, "servers", "must be 0 (all) or >= 2, got " + servers);
             ScenarioException.require(gapNs >= 0 && Double.isFinite(gapNs), "gapNs", "must be >= 0 ns, got " + gapNs);
@@ -211,6 +214,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
         public static Fsdp defaults() {
             return new Fsdp("llama-7b", 0, 8, 0, 0);
+        }
+
+        /** OFAN 8.4: packets per flow and layers of each Llama 3 model (FP8, 4 KB payload). */
+        public static int[] packetsAndLayers(String model) {
+            return switch (model) {
+                case "llama-7b" -> new int[] {104, 32};
+                case "llama-70b" -> new int[] {418, 80};
+                case "llama-405b" -> new int[] {1570, 126};
+                default -> throw new IllegalArgumentException(model);
+            };
         }
     }
 

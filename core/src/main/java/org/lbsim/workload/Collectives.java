@@ -478,16 +478,6 @@ public final class Collectives {
 
     // ------------------------------------------------------------------------------------------ FSDP
 
-    /** OFAN 8.4: packets per flow and layers of each Llama 3 model (FP8, 4 KB payload). */
-    static int[] fsdpModel(String model) {
-        return switch (model) {
-            case "llama-7b" -> new int[] {104, 32};
-            case "llama-70b" -> new int[] {418, 80};
-            case "llama-405b" -> new int[] {1570, 126};
-            default -> throw new IllegalArgumentException(model);
-        };
-    }
-
     /**
      * OFAN 8.4: the backward pass of FSDP over servers x gpusPerServer GPUs, servers placed at random;
      * inter-server traffic as gpusPerServer parallel rings (logical GPU i sends to i + gpusPerServer mod
@@ -502,8 +492,8 @@ public final class Collectives {
             throw new ScenarioException("servers", "needs " + servers + " servers x " + g + " GPUs = " + servers * g
                     + " hosts, the fabric has " + t.hostCount());
         }
-        int[] model = fsdpModel(spec.model());
-        int layers = spec.layers() == 0 ? model[1] : Math.min(spec.layers(), model[1]);
+        int[] model = WorkloadSpec.Fsdp.packetsAndLayers(spec.model());
+        int layers = spec.layers() == 0 ? model[1] : spec.layers();
         long bytes = (long) model[0] * mtuBytes;
         // random server placement: logical server s runs on physical server slot[s]; GPU j of a server is its j-th host
         int[] slot = range(t.hostCount() / g);

@@ -174,7 +174,8 @@ class ScenarioBinderTest {
                 .isEqualTo("loadBalancing: expected a map, got the string \"ofan\" (to choose the type, write loadBalancing.type: ofan, or loadBalancing: {type: ofan})");
         assertThat(error(map("failures", map("links", map("a", "e0"))))).isEqualTo("failures.links: expected a list, got a map");
         assertThat(error(map("failures", map("links", list("e0-a0"))))).isEqualTo("failures.links[0]: expected a map, got the string \"e0-a0\"");
-        assertThat(error(map("switches", map("ecn", map("enabled", "yes"))))).isEqualTo("switches.ecn.enabled: expected true or false, got the string \"yes\"");
+        assertThat(error(map("switches", map("ecn", map("enabled", "yes"))))).isEqualTo("switches.ecn.enabled: expected true or false, got the string \"yes\""
+                + " (write true or false; YAML 1.1's yes, no, on and off are text to lbsim)");
         assertThat(error(map("name", 42))).isEqualTo("name: expected a string, got the integer 42 (put it in quotes to use it as text)");
         assertThat(error(map("topology", map("hostLink", map("rateGbps", "fast")))))
                 .isEqualTo("topology.hostLink.rateGbps: expected a number or a rate with a unit (bps, Kbps, Mbps, Gbps, Tbps), got the string \"fast\"");

@@ -1,34 +1,31 @@
 package org.lbsim.cli.files;
 
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.JsonStreamContext;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.util.StringQuotingChecker;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.Locale;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.reader.ReaderException;
 import org.lbsim.cli.UserError;
+import org.lbsim.config.Scalars;
 
 /** Reading scenario files into generic trees, and writing trees back as YAML. */
 public final class Yaml {
-    private static final YAMLMapper READER = YAMLMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
-    private static final YAMLMapper WRITER = YAMLMapper.builder()
+    private static final YAMLMapper WRITER = YAMLMapper.builder(YAMLFactory.builder().stringQuotingChecker(new Quoting()).build())
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES) // plain text unquoted ...
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS) // ... but "2024" or "0x10" quoted, so it stays a string
@@ -61,74 +58,39 @@ public final class Yaml {
         return parse(text, shownName);
     }
 
+    /**
+     * The tree of one YAML document ({@link YamlReader}: lbsim's reading of unquoted values,
+     * aliases resolved); null for an empty text. Any problem is a {@link UserError} naming
+     * {@code shownName}.
+     */
     public static Object parse(String text, String shownName) {
-        try (JsonParser p = READER.createParser(text)) {
-            if (p.nextToken() == null) {
-                return null;
-            }
-            Object tree = READER.readValue(p, Object.class);
-            if (p.nextToken() != null) {
-                throw UserError.at(shownName + ":" + p.currentLocation().getLineNr(), "",
-                        "a second YAML document starts here; put one scenario in a file");
-            }
-            return tree;
-        } catch (JsonProcessingException e) {
+        try {
+            return YamlReader.read(text, shownName);
+        } catch (MarkedYAMLException e) {
             throw syntaxError(e, shownName);
-        } catch (IOException e) {
-            throw UserError.at(shownName, "", "cannot read: " + e.getMessage());
+        } catch (ReaderException e) {
+            String before = text.substring(0, Math.min(text.length(), Math.max(0, e.getPosition())));
+            int line = (int) before.chars().filter(c -> c == '\n').count() + 1;
+            int column = before.length() - before.lastIndexOf('\n');
+            throw UserError.at(shownName + ":" + line + ":" + column, "", String.format(Locale.ROOT,
+                    "YAML syntax error: special characters are not allowed (U+%04X)", e.getCodePoint()));
+        } catch (YAMLException e) {
+            throw UserError.at(shownName, "", "YAML syntax error: " + oneLine(e.getMessage()));
         }
     }
 
-    private static UserError syntaxError(JsonProcessingException e, String file) {
-        for (Throwable c = e; c != null; c = c.getCause()) {
-            if (c instanceof MarkedYAMLException m && m.getProblemMark() != null) {
-                Mark at = m.getProblemMark();
-                StringBuilder problem = new StringBuilder(oneLine(m.getProblem()));
-                Mark ctx = m.getContextMark();
-                if (m.getContext() != null && ctx != null && (ctx.getLine() != at.getLine() || ctx.getColumn() != at.getColumn())) {
-                    problem.append(" (").append(oneLine(m.getContext())).append(" that starts at line ").append(ctx.getLine() + 1)
-                            .append(", column ").append(ctx.getColumn() + 1).append(")");
-                }
-                return UserError.at(file + ":" + (at.getLine() + 1) + ":" + (at.getColumn() + 1), "", "YAML syntax error: " + problem);
-            }
+    private static UserError syntaxError(MarkedYAMLException m, String file) {
+        Mark at = m.getProblemMark();
+        if (at == null) {
+            return UserError.at(file, "", "YAML syntax error: " + oneLine(m.getProblem() != null ? m.getProblem() : m.getMessage()));
         }
-        String message = oneLine(e.getOriginalMessage());
-        if (message.startsWith("Duplicate field '") && e.getProcessor() instanceof JsonParser p) {
-            String path = path(p.getParsingContext());
-            return UserError.at(file, path, "duplicate key (line " + e.getLocation().getLineNr() + ")");
+        StringBuilder problem = new StringBuilder(oneLine(m.getProblem()));
+        Mark ctx = m.getContextMark();
+        if (m.getContext() != null && ctx != null && (ctx.getLine() != at.getLine() || ctx.getColumn() != at.getColumn())) {
+            problem.append(" (").append(oneLine(m.getContext())).append(" that starts at line ").append(ctx.getLine() + 1)
+                    .append(", column ").append(ctx.getColumn() + 1).append(")");
         }
-        if (message.startsWith("Malformed numeric value") && e.getProcessor() instanceof JsonParser p) {
-            // .nan, .inf and the like: name the field rather than only the position
-            String path = path(p.getParsingContext());
-            String line = e.getLocation() != null && e.getLocation().getLineNr() > 0 ? ":" + e.getLocation().getLineNr() : "";
-            return UserError.at(file + line, path.isEmpty() ? "" : path, "must be a finite number; .nan, .inf and -.inf are not allowed ("
-                    + message + ")");
-        }
-        if (e.getLocation() != null && e.getLocation().getLineNr() > 0) {
-            return UserError.at(file + ":" + e.getLocation().getLineNr() + ":" + e.getLocation().getColumnNr(), "",
-                    "YAML syntax error: " + message);
-        }
-        return UserError.at(file, "", "YAML syntax error: " + message);
-    }
-
-    /** A parser context as a dotted path, such as {@code failures.links[1].a}. */
-    private static String path(JsonStreamContext ctx) {
-        Deque<String> parts = new ArrayDeque<>();
-        for (JsonStreamContext c = ctx; c != null && !c.inRoot(); c = c.getParent()) {
-            if (c.inObject()) {
-                parts.push(c.getCurrentName() == null ? "?" : c.getCurrentName());
-            } else if (c.inArray()) {
-                parts.push("[" + Math.max(0, c.getCurrentIndex()) + "]");
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        for (String part : parts) {
-            if (sb.length() > 0 && !part.startsWith("[")) {
-                sb.append('.');
-            }
-            sb.append(part);
-        }
-        return sb.toString();
+        return UserError.at(file + ":" + (at.getLine() + 1) + ":" + (at.getColumn() + 1), "", "YAML syntax error: " + problem);
     }
 
     public static String oneLine(String s) {
@@ -145,6 +107,28 @@ public final class Yaml {
             return WRITER.writeValueAsString(tree);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot write as YAML: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** Quotes every string that {@link YamlReader} would not read back unquoted as the same text ("1:20", "0o17", "<<"). */
+    private static final class Quoting extends StringQuotingChecker.Default {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean needToQuoteName(String name) {
+            return super.needToQuoteName(name) || "<<".equals(name);
+        }
+
+        @Override
+        public boolean needToQuoteValue(String value) {
+            if (super.needToQuoteValue(value)) {
+                return true;
+            }
+            try {
+                return !value.equals(Scalars.plain(value));
+            } catch (Scalars.Refused e) {
+                return true;
+            }
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.lbsim.config.Overrides;
+import org.lbsim.config.Scalars;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
 import org.lbsim.scenario.Scenario;
@@ -301,6 +302,7 @@ public final class SweepFile {
         if (!errors.isEmpty()) {
             throw UserError.lines(List.copyOf(errors.values()));
         }
+        refuseSeedOverflow(shownName, points, seeds);
         refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points");
         return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
     }
@@ -345,6 +347,11 @@ public final class SweepFile {
                 throw UserError.at(flag, key, "is not a field of this sweep's scenarios (the fields it varies: " + String.join(", ", varied) + ")");
             }
             for (String v : values) {
+                try {
+                    Overrides.scalar(v); // the reading of --set: 010 or 0x10 are refused here too
+                } catch (Scalars.Refused e) {
+                    throw UserError.at(flag, key, e.getMessage());
+                }
                 if (columns.stream().noneMatch(c -> c.containsKey(key) && matches(c.get(key), v))) {
                     throw UserError.at(flag, key, "no point of " + shown + " has " + key + " = '" + v + "' (its values: "
                             + String.join(", ", present) + ")");
@@ -376,6 +383,19 @@ public final class SweepFile {
         List<Object> y = Overrides.parse(b + "=0").path();
         int n = Math.min(x.size(), y.size());
         return x.subList(0, n).equals(y.subList(0, n));
+    }
+
+    /** Seed i of a point is its seed + i: a point whose last seed would pass Long.MAX_VALUE (and wrap to negative seeds) is refused. */
+    private static void refuseSeedOverflow(String shownName, List<Point> points, int seeds) {
+        long highest = Long.MAX_VALUE - (seeds - 1);
+        for (Point p : points) {
+            long seed = p.scenario().seed();
+            if (seed > highest) {
+                throw UserError.at(shownName + ": " + p.describe(), "seed", "seed " + seed + " with " + seeds + " seeds per point would run seeds up to "
+                        + BigInteger.valueOf(seed).add(BigInteger.valueOf(seeds - 1)) + ", beyond the largest seed " + Long.MAX_VALUE
+                        + "; use a seed of at most " + highest);
+            }
+        }
     }
 
     /** Two points that would run the same scenario with the same seed (their seed ranges overlap) are refused. */

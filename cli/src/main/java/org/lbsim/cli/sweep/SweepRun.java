@@ -1,7 +1,6 @@
 package org.lbsim.cli.sweep;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.NotSerializableException;
@@ -10,6 +9,7 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import org.lbsim.cli.files.Yaml;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
@@ -36,13 +36,7 @@ public record SweepRun(String runId, String scenarioYaml, String baseDir, double
 
     /** The scenario the YAML describes, bound as {@code lbsim run} binds a file. */
     public Scenario scenario() {
-        Object tree;
-        try {
-            tree = new YAMLMapper().readValue(scenarioYaml, Object.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException("run " + runId + ": unreadable scenario YAML", e);
-        }
-        return ScenarioBinder.bind(tree);
+        return ScenarioBinder.bind(Yaml.parse(scenarioYaml, "run " + runId)); // read as lbsim reads a scenario file
     }
 
     /** Simulates the run (the same calls as a local sweep's worker); never throws: a failure is the outcome's error. */
