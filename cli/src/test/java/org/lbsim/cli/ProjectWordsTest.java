@@ -153,7 +153,7 @@ class ProjectWordsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"a session of the benchmark helper", "the NIC may issue a NACK", "issues nothing", "round robin over 4 uplinks",
-            "three rounds of alternated runs", "sessionId 3", "tissue 4"})
+            "three rounds of alternated runs", "sessionId 3", "tissues 4"})
     void ordinaryWordsAreNot(String text) {
         assertThat(RECORD_NUMBER.matcher(text).find()).isFalse();
     }
