@@ -15,7 +15,7 @@ gives both traces:
   edge of both trees is one flow from parent to child, all flows start at t = 0. --tree-shape says
   which two trees:
     heap : tree 1 in heap layout (order[i] is the parent of order[2i+1] and order[2i+2]), tree 2 the
-           same layout over the reversed order (session 6's construction; it has no source)
+           same layout over the reversed order (lbsim's own construction; it has no source)
     nccl : the trees of the NCCL source the paper cites ([21], v2.17.1-1, src/graph/trees.cc,
            ncclGetBtree / ncclGetDtree): tree 1 over ranks 0..N-1 with rank 0 as a root with one
            child, every other rank's parent and children found from its lowest set bit; tree 2 the
@@ -27,7 +27,7 @@ gives both traces:
            a host that sends two, so no flow has a whole sender NIC and a whole receiver NIC to itself.
   --tree-edge says how much one tree edge carries, the one thing the paper does not state:
     half  : half of the message (NCCL splits a message over its two trees, each tree carries half);
-            the reading pro-fig8 ran since session 6 (tree-16m.csv, tree-1m.csv)
+            pro-fig8's default reading (tree-16m.csv, tree-1m.csv)
     whole : the whole message, as every flow of the ring does ("The message size is 16MB by
             default" read as the size of every flow of the trace)
 --check regenerates every trace that a pro-fig8 YAML holds inline and says whether each is

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Whole-process times of lbsim commands, interleaved (bench/README.md, session 10: where a small run's time goes).
+# Whole-process times of lbsim commands, interleaved (bench/README.md, "Start-up": where a small run's time goes).
 # usage: bench/startup-times.py REPS 'label1=cmd1' 'label2=cmd2' ...
 #   Runs every command REPS times in turn; OUT in a command is replaced by a fresh run folder (deleted after).
 #   Prints per label the median / min wall ms and process CPU ms (user + sys of the process and its children, so git

@@ -25,7 +25,7 @@ import org.lbsim.sim.Simulation;
  * Fields: {@code setup_s} building the run (topology, routing, network, transport),
  * {@code sim_s} the event loop plus result collection ({@link PreparedRun#run()}),
  * {@code events_per_s} and {@code hops_per_s} over {@code sim_s}, {@code events_per_hop} kernel events
- * per packet-hop (issue 21's "at most 1.2" target; independent of the machine), {@code peak_heap_mb} the sum of
+ * per packet-hop (target: at most 1.2; independent of the machine), {@code peak_heap_mb} the sum of
  * the peak usage of the heap memory pools, {@code vmhwm_mb} the peak resident set size of this
  * process (from /proc/self/status, -1 where unavailable), {@code uptime_s} the JVM uptime when the
  * line is printed.

@@ -44,7 +44,7 @@ public final class BuildInfo {
 
     /**
      * {@link #gitCommit} and {@link #gitDirty}, looked up on a thread of their own: {@code run} starts it before
-     * simulating and reads it after, so the two git processes overlap the simulation (issue 21: start-up).
+     * simulating and reads it after, so the two git processes overlap the simulation.
      */
     public static FutureTask<Source> sourceInBackground() {
         FutureTask<Source> task = new FutureTask<>(() -> new Source(gitCommit(), gitDirty()));

@@ -40,8 +40,8 @@ public final class Main implements Callable<Integer> {
 
     /**
      * The subcommands, in the order of {@code lbsim --help}. Added in {@link #execute} rather than in the
-     * annotation, so that a command line naming one builds picocli's model of that one only (issue 21:
-     * reflecting over all eleven took about as long as the JVM's own start).
+     * annotation, so that a command line naming one builds picocli's model of that one only
+     * (reflecting over all eleven takes about as long as the JVM's own start).
      */
     private static final List<Class<?>> COMMANDS = List.of(RunCommand.class, ValidateCommand.class, InitCommand.class, ListCommand.class,
             ExplainCommand.class, SweepCommand.class, QueryCommand.class, ExportCommand.class, PlotCommand.class, ReportCommand.class,
@@ -67,7 +67,7 @@ public final class Main implements Callable<Integer> {
         boolean debug = Arrays.asList(args).contains("--debug");
         Main main = new Main(out, err);
         RunCommand plain = RunCommand.plain(args, main);
-        if (plain != null) { // a plain run, read without picocli (issue 21: start-up)
+        if (plain != null) { // a plain run, read without picocli (start-up time)
             try {
                 return plain.call();
             } catch (Throwable t) {

@@ -260,12 +260,12 @@ class DocsLinksTest {
 
     @Test
     void anchorsAreGithubs() {
-        assertThat(slug("Which code produced each table of fig1-fig14 (issue 19's \"every row from the current code\")"))
-                .isEqualTo("which-code-produced-each-table-of-fig1-fig14-issue-19s-every-row-from-the-current-code");
-        assertThat(slug("themis-fig1: the HPCC / ConWeave ns-3 NACK readings (session 7)"))
-                .isEqualTo("themis-fig1-the-hpcc--conweave-ns-3-nack-readings-session-7");
-        assertThat(slug("HOST DR's core order: `interleaved` is now the default"))
-                .isEqualTo("host-drs-core-order-interleaved-is-now-the-default");
+        assertThat(slug("Which code produced each table of fig1-fig14 (the rule's \"every row from the current code\")"))
+                .isEqualTo("which-code-produced-each-table-of-fig1-fig14-the-rules-every-row-from-the-current-code");
+        assertThat(slug("themis-fig1: the HPCC / ConWeave ns-3 NACK readings (k = 8)"))
+                .isEqualTo("themis-fig1-the-hpcc--conweave-ns-3-nack-readings-k--8");
+        assertThat(slug("HOST DR's core order: `interleaved` is the default"))
+                .isEqualTo("host-drs-core-order-interleaved-is-the-default");
         assertThat(slug("See [sweeps](sweeps.md) now")).isEqualTo("see-sweeps-now");
         assertThat(anchors("# A\n## A\n```\n# A\n```\n### A\n## A-1\n"))
                 .containsExactlyInAnyOrder("a", "a-1", "a-2", "a-1-1");

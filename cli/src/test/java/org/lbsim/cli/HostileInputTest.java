@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The examples of issue 11, one each: inputs that used to hang, explode or print wrong numbers with
- * exit 0 now get exit 2 with one line naming the field (before any simulation), or a completed,
- * correct run that says how it ended.
+ * Hostile inputs, one each: inputs that could hang, explode or print wrong numbers with exit 0 get
+ * exit 2 with one line naming the field (before any simulation), or a completed, correct run that
+ * says how it ended.
  */
 class HostileInputTest {
     /** A 16-host fat tree, 64 KiB messages: milliseconds per run. */

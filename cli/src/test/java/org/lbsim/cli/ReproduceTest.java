@@ -184,7 +184,7 @@ class ReproduceTest {
         assertThat(ReproduceCommand.verdict("query failed: boom", claim)).isEqualTo("not computed (query failed: boom)");
     }
 
-    /** Issue 19: every OFAN figure's report judges the paper's statements ("the paper / lbsim / verdict"), so each file has claims. */
+    /** Every OFAN figure's report judges the paper's statements ("the paper / lbsim / verdict"), so each file has claims. */
     @Test
     @SuppressWarnings("unchecked")
     void every_ofan_figure_judges_the_papers_statements_in_claims() {
@@ -273,7 +273,7 @@ class ReproduceTest {
     }
 
     /**
-     * {@code sweepOf: NAME} (issue 16): pro-fig9, pro-fig12 and dlbf-fig5 run exactly their source's
+     * {@code sweepOf: NAME}: pro-fig9, pro-fig12 and dlbf-fig5 run exactly their source's
      * sweep (files, sweep, quickSweep), with their own claims, tables and plots.
      */
     @ParameterizedTest

@@ -11,7 +11,7 @@ public interface CongestionControl {
     /** Earliest time the next data packet may start; {@code <= nowPs} means now. */
     long earliestSendPs(long nowPs, long inflightBytes);
 
-    /** Whether {@link #earliestSendPs} only reads state, so asking it once more changes nothing (issue 21). */
+    /** Whether {@link #earliestSendPs} only reads state, so asking it once more changes nothing. */
     default boolean earliestSendPsIsPure() {
         return false;
     }
@@ -19,7 +19,7 @@ public interface CongestionControl {
     /**
      * Whether {@link #earliestSendPs}, once later than now, gives that same time at every instant before it
      * until this queue pair sends, starts ({@link #onStart}) or hears of a new rho_max: no ACK, NACK, CNP or
-     * timeout moves it. Its host may then leave such a queue pair unasked while it is held back (issue 21).
+     * timeout moves it. Its host may then leave such a queue pair unasked while it is held back.
      */
     default boolean pacingIgnoresFeedback() {
         return false;

@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The event set of a partitioned run ({@link PartitionedSimulator}): a 4-ary min-heap ordered by
  * (time, creation time, creator sequence), a key that each partition computes alone, so that the
- * order of events does not depend on how the fabric is split (issue 21). The creator sequence is
+ * order of events does not depend on how the fabric is split. The creator sequence is
  * {@code creator << 40 | that creator's own counter}: unique per event, so the order is total.
  * Each entry is five consecutive longs (time, creation time, creator sequence, handler and kind, tag).
  */

@@ -7,7 +7,7 @@ import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 
 /**
- * A conservative parallel kernel (issue 21, {@code --threads N}): the components are split into
+ * A conservative parallel kernel ({@code --threads N}): the components are split into
  * partitions (by the topology node each is {@linkplain #place placed} at), each with its own event
  * set, and the partitions run side by side in synchronisation windows. A window starts at the
  * earliest pending event T of the whole run and covers [T, T + lookahead), where the lookahead is at

@@ -3,7 +3,7 @@ package org.lbsim.kernel;
 import java.util.Arrays;
 
 /**
- * What a partition receives from the others at the start of a window (issue 21), sorted once by the
+ * What a partition receives from the others at the start of a window, sorted once by the
  * partitioned kernel's key (time, creation time, creator sequence) and read in that order beside the
  * partition's own event heap, instead of being pushed into the heap one by one. At k = 32 these are 57 %
  * of all events, and each push and pop of the 4-ary heap (about 1,700 entries deep then) costs a chain
@@ -13,7 +13,7 @@ import java.util.Arrays;
  * <p>The sort packs each entry's time (relative to the earliest) and its index into one {@code long}
  * and sorts those; equal times are then put in (creation time, sequence) order. A window whose
  * arrivals span more than {@link #MAX_SPAN_PS} or number more than {@link #MAX_ENTRIES} cannot be
- * packed and goes into the heap as before.
+ * packed and goes into the heap, one push per arrival.
  */
 final class WindowIntake {
     private static final int INDEX_BITS = 21;

@@ -20,7 +20,7 @@ import org.lbsim.topology.Topology;
 public final class HostDestinationRotation implements LoadBalancer {
     /** The order a pointer visits its switches in. */
     public record Params(
-            @Doc("order of the switches a pointer rotates over: 'interleaved' (default; consecutive switches behind different uplinks of the source edge switch, so each flow visits each uplink once every k/2 packets, the period App. E's model assumes, and the order of the authors' htsim DRB) or 'index' (by switch number: in a fat tree the k/2 cores behind one aggregation switch follow each other, so k/2 consecutive packets take the same edge uplink; the default before session 9)") String order) {
+            @Doc("order of the switches a pointer rotates over: 'interleaved' (default; consecutive switches behind different uplinks of the source edge switch, so each flow visits each uplink once every k/2 packets, the period App. E's model assumes, and the order of the authors' htsim DRB) or 'index' (by switch number: in a fat tree the k/2 cores behind one aggregation switch follow each other, so k/2 consecutive packets take the same edge uplink)") String order) {
         public Params {
             ScenarioException.require(ORDER_INDEX.equals(order) || ORDER_INTERLEAVED.equals(order), "order",
                     "must be '" + ORDER_INDEX + "' or '" + ORDER_INTERLEAVED + "', got '" + order + "'");

@@ -17,7 +17,7 @@ import org.lbsim.kernel.Time;
  * Where nothing needs the dequeue instant (lossy, private buffer, no egress stage, no rate change
  * or failure during the run, link delay longer than the gap), {@link Network#handOnAtEnqueue} turns
  * the port into a {@link Departures#atEnqueue}: a FIFO's departure is known at enqueue, so the frame
- * goes to the link at once and the queue settles lazily; see {@link AtEnqueue} (issue 21).
+ * goes to the link at once and the queue settles lazily; see {@link AtEnqueue}.
  */
 public final class EgressPort implements EventHandler {
     private final Network network;
@@ -46,7 +46,7 @@ public final class EgressPort implements EventHandler {
     private Departures departures = new Exact();
 
     // The lazy path's state (AtEnqueue's), kept in the port rather than in the AtEnqueue object, so that
-    // an enqueue touches the port and the ring, not a third object (issue 21: at k = 24 the first touch
+    // an enqueue touches the port and the ring, not a third object (at k = 24 the first touch
     // of that object was 6 % of the run's samples). HotSpot lays out the longs in declaration order,
     // first: the ones every enqueue touches are declared before the PFC and drop counters.
     /**
@@ -574,7 +574,7 @@ public final class EgressPort implements EventHandler {
     }
 
     /**
-     * Issue 21, one event per hop: on a FIFO port that nothing pauses, a frame admitted at t starts at
+     * One event per hop: on a FIFO port that nothing pauses, a frame admitted at t starts at
      * max(t, end of the previous frame's gap), exactly when the exact path's wake-up would start it, so
      * it is handed to the link at once with its final last-bit time. The frames still holding buffer
      * (admitted, gap not yet over) are kept as (end of gap, size) in a small ring and released lazily at

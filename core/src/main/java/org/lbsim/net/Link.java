@@ -8,7 +8,7 @@ import org.lbsim.kernel.Simulator;
  * keeps them in a FIFO and has exactly one pending wake-up, for the head's arrival. The FIFO is
  * threaded through {@link Packet#next}, and each packet also carries the arrival time of the one
  * behind it, so that scheduling the next head reads the packet being delivered (hot) instead of the
- * next one, which is cold in large fabrics (issue 21). (A ring of primitive arrival times did the same
+ * next one, which is cold in large fabrics. (A ring of primitive arrival times did the same
  * but cost up to a bandwidth-delay product of slots per link: +37 MB of heap in S2.)
  */
 public final class Link implements PayloadHandler {

@@ -490,7 +490,7 @@ public final class Network implements PortStates {
     }
 
     /**
-     * Issue 21, one event per hop: every switch port that can ({@link EgressPort#handOnAtEnqueue()})
+     * One event per hop: every switch port that can ({@link EgressPort#handOnAtEnqueue()})
      * hands frames to its link at enqueue from now on, unless something reads port counters during the
      * run ({@link #watchTxBytes()}). Call at most once, after the switches are programmed and the links
      * down from time zero are set, before the run, and only if the run changes no link while it runs;
@@ -510,7 +510,7 @@ public final class Network implements PortStates {
     }
 
     /**
-     * Issue 21: NICs leave out wake-ups whose outcome is known ({@link Nic#skipIdleWakes}); not in a
+     * NICs leave out wake-ups whose outcome is known ({@link Nic#skipIdleWakes}); not in a
      * lossless fabric (a NIC can be paused and resumed). Call at most once, before the run, under the
      * same conditions as {@link #handOnAtEnqueue()}. Returns how many NICs do.
      */

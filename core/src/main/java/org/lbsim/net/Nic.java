@@ -35,7 +35,7 @@ public final class Nic implements PacketReceiver, EventHandler {
     /** The one link into this NIC (null: unknown or several, then no wake-up is ever skipped). */
     private Link incoming;
     private int incomingLinks;
-    /** Issue 21: skip wake-ups whose outcome is known (see {@link #skipIdleWakes}); off on the exact path. */
+    /** Skip wake-ups whose outcome is known (see {@link #skipIdleWakes}); off on the exact path. */
     private boolean skipIdleWakes;
     private long wakesSkipped;
     /** The end of gap whose wake-up was skipped last; a kick at or before it would contradict the proof. */
@@ -130,7 +130,7 @@ public final class Nic implements PacketReceiver, EventHandler {
     }
 
     /**
-     * Issue 21: from now on, leave out the transmitter's wake-ups whose outcome is already known: the one
+     * From this call on, leave out the transmitter's wake-ups whose outcome is already known: the one
      * at the end of a frame's gap when the stack is empty and nothing can reach it before then
      * ({@link PacketSource#idleThrough}), and (through {@link #idleNow}) the one a stack would ask for
      * only to find nothing to send. Event order is unchanged (docs/architecture.md, "NIC wake-ups whose
@@ -161,7 +161,7 @@ public final class Nic implements PacketReceiver, EventHandler {
     /**
      * Whether a kick now would only schedule a wake-up for now (the transmitter is free, no wake-up is
      * pending) and nothing is still to arrive at this instant: then a stack that knows the wake-up would
-     * find nothing may leave it out (issue 21). Always false on the exact path.
+     * find nothing may leave it out. Always false on the exact path.
      */
     public boolean idleNow() {
         long now = sim.nowPs();
@@ -173,7 +173,7 @@ public final class Nic implements PacketReceiver, EventHandler {
         wakesSkipped++;
     }
 
-    /** Wake-ups left out because their outcome was known (issue 21). */
+    /** Wake-ups left out because their outcome was known. */
     public long wakesSkipped() {
         return wakesSkipped;
     }

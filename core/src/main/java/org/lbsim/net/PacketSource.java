@@ -11,7 +11,7 @@ public interface PacketSource {
     /**
      * Whether {@link #poll} would surely find nothing and change nothing at every instant up to and including
      * {@code tPs}, unless a packet arrives first: nothing queued and nothing local (a timer, a start) due by
-     * then. False when unsure; then the NIC keeps its wake-up (issue 21).
+     * then. False when unsure; then the NIC keeps its wake-up.
      */
     default boolean idleThrough(long tPs) {
         return false;

@@ -9,7 +9,7 @@ import org.lbsim.topology.Topology;
 import org.lbsim.workload.Workload;
 
 /**
- * How a run with {@code --threads N} is split (issue 21) and what it supports. Pods (a fat tree's
+ * How a run with {@code --threads N} is split and what it supports. Pods (a fat tree's
  * edge and aggregation switches with their hosts; a leaf-spine's leaves with their hosts) go to the
  * partitions in contiguous blocks, and the switches of no pod (cores, spines) are dealt out in
  * blocks too. The lookahead is the smallest propagation delay of any link of the fabric, which does
@@ -21,7 +21,7 @@ import org.lbsim.workload.Workload;
  * {@value #HOSTS_PER_PARTITION} hosts each) makes each partition's window touch a small part of the
  * fabric's memory, which stays in cache, where a run in global time order touches all of it between
  * two visits of any one port: at k = 24 and 32 one thread runs the event loop about twice as fast as
- * the sequential kernel (bench/README.md, session 13).
+ * the sequential kernel (bench/README.md, "Large fabrics").
  *
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
  * congestion controls and loss recoveries must keep their state per switch, per port, per host or
@@ -70,7 +70,7 @@ public final class Partitioning {
         }
     }
 
-    /** Hosts from which {@code --threads} pays off (bench/README.md, session 13: S2's 1,024 hosts 1.4-1.6x faster with 2 threads, S1's 128 slower). */
+    /** Hosts from which {@code --threads} pays off (bench/README.md, "Large fabrics": S2's 1,024 hosts 1.4-1.6x faster with 2 threads, S1's 128 slower). */
     public static final int HOSTS_WHERE_THREADS_PAY = 1024;
 
     /** Whether a partitioned run ({@code --threads}) supports this run: its scenario and its built workload. */

@@ -68,8 +68,8 @@ public final class Simulation {
     private static final long WORKER_STACK_BYTES = 8L << 20;
 
     /**
-     * Like {@link #prepare(Scenario, Path)}, as a partitioned run on {@code threads} threads (issue 21,
-     * {@code --threads}; 1 and more give identical results, which differ from the sequential run's by
+     * Like {@link #prepare(Scenario, Path)}, as a partitioned run on {@code threads} threads
+     * ({@code --threads}; 1 and more give identical results, which differ from the sequential run's by
      * tie-level amounts: see {@link org.lbsim.kernel.PartitionedSimulator}); 0 = the sequential run.
      * Throws {@link ScenarioException} for what a partitioned run does not support ({@link Partitioning}).
      */
@@ -93,7 +93,7 @@ public final class Simulation {
 
     /**
      * Like {@link #prepare(Scenario, Path)}, but every switch port wakes up per dequeued frame (the
-     * exact path) instead of handing frames on at enqueue where it could (issue 21); the results are
+     * exact path) instead of handing frames on at enqueue where it could; the results are
      * the same, only the event count differs. For differential tests and comparisons; on the command
      * line {@code -Dlbsim.exactPorts=true} (e.g. in {@code LBSIM_OPTS}) does the same.
      */
@@ -104,7 +104,7 @@ public final class Simulation {
     /**
      * Like {@link #prepare(Scenario, Path)}, on the sequential kernel {@code kernel} makes (a fresh
      * {@link Simulator} or a subclass): for tools that observe the kernel, such as the bench's event
-     * trace recorder (issue 21). A run of the product never passes anything but {@code Simulator::new}.
+     * trace recorder. A run of the product never passes anything but {@code Simulator::new}.
      */
     public static PreparedRun prepareOn(Scenario scenario, Path baseDir, java.util.function.Supplier<Simulator> kernel) {
         return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, 0, kernel);
@@ -272,11 +272,11 @@ public final class Simulation {
         PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)
                 : new PortLoads(network, sim, Time.us(metrics.portLoadsFromUs()), Time.us(metrics.portLoadsToUs()));
         if (!exactPorts && !failures.duringRun()) {
-            network.handOnAtEnqueue(); // issue 21: one event per hop where the dequeue instant is known at enqueue
-            network.skipIdleNicWakes(); // issue 21: no NIC wake-up whose outcome is known
+            network.handOnAtEnqueue(); // one event per hop where the dequeue instant is known at enqueue
+            network.skipIdleNicWakes(); // no NIC wake-up whose outcome is known
         }
         if (!exactPorts) {
-            transport.skipPacedLooks(); // issue 21: no look at queue pairs that pacing still holds back (failures during the run included)
+            transport.skipPacedLooks(); // no look at queue pairs that pacing still holds back (failures during the run included)
         }
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],

@@ -29,7 +29,7 @@ public final class EvenSplitLoad {
         boolean[] queued = new boolean[nodes];
         long[] heap = new long[nodes];
         // Destinations one at a time: push every source's unit down the DAG of shortest paths to dst.
-        // Only the nodes flow reaches are resolved and walked (issue 21: a single flow reaches a few
+        // Only the nodes flow reaches are resolved and walked (a single flow reaches a few
         // hundred of k = 32's 9,472 nodes), in the order of the walk over every node: by distance to dst
         // descending, ties by node. A node joins the walk when it first receives flow, always from a node
         // earlier in that order, so it is queued before its turn and every sum is added in the same order

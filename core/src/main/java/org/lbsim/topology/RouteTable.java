@@ -14,7 +14,7 @@ import java.util.Map;
  * multi-NIC server, each simply gives its host a class of its own where its column differs.
  *
  * <p>At k = 32 (8,192 hosts, 1,280 switches) the table is 1,280 x 512 ToR classes (2.6 MB) instead
- * of 1,280 x 8,192 (42 MB), so a switch's row of lookups stays in cache (issue 21).
+ * of 1,280 x 8,192 (42 MB), so a switch's row of lookups stays in cache.
  *
  * <p>Columns arrive one destination at a time, in order; {@link #add} copies what it keeps.
  */

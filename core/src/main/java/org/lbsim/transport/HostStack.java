@@ -21,14 +21,14 @@ public final class HostStack implements PacketSource {
     /**
      * The round-robin ring of queue pairs with something to send, in serving order from slot 0 (circular):
      * slots [0, activeCount), {@code cursorSlot} the next to serve. Kept in arrays so that a look walks
-     * contiguous memory and joining or leaving touches no other queue pair (issue 21).
+     * contiguous memory and joining or leaving touches no other queue pair.
      */
     private SenderQp[] ring = new SenderQp[4];
     /**
      * Per slot: the send time the last look found when pacing that no feedback moves held its queue pair
      * back (a fixed rate), or Long.MIN_VALUE. Until that time, while no pacing changes ({@link
      * #pacingChanged} clears them all) and the queue pair stays in the ring, a look would find the same
-     * and change nothing else, so the walk passes it on this answer (issue 21).
+     * and change nothing else, so the walk passes it on this answer.
      */
     private long[] ringHeldPs = new long[4];
     private int cursorSlot;
@@ -39,7 +39,7 @@ public final class HostStack implements PacketSource {
     private boolean lastWasData;
     private long minEligiblePs = Long.MAX_VALUE;
     /**
-     * Issue 21: after a look at the whole ring found every queue pair in it held back by pacing that no
+     * After a look at the whole ring found every queue pair in it held back by pacing that no
      * feedback moves, the earliest of their send times; until then another look finds nothing and changes
      * nothing, unless a queue pair joins or leaves the ring or a pacing changes ({@link #pacingChanged}).
      * Long.MIN_VALUE when no such look stands. (A rho_max sender's all-to-all after a failure kicked
@@ -182,7 +182,7 @@ public final class HostStack implements PacketSource {
         java.util.Arrays.fill(ringHeldPs, 0, activeCount, Long.MIN_VALUE);
     }
 
-    /** Queue pairs a look passed on what their last look found, without asking them (issue 21). */
+    /** Queue pairs a look passed on what their last look found, without asking them. */
     public long heldQpsPassed() {
         return heldQpsPassed;
     }
@@ -191,7 +191,7 @@ public final class HostStack implements PacketSource {
         skipPacedLooks = true;
     }
 
-    /** Looks at the ring left out because every queue pair in it was still held back by pacing (issue 21). */
+    /** Looks at the ring left out because every queue pair in it was still held back by pacing. */
     public long pacedLooksSkipped() {
         return pacedLooksSkipped;
     }
@@ -202,7 +202,7 @@ public final class HostStack implements PacketSource {
     }
 
     /**
-     * Issue 21: nothing queued, no queue pair in the ring, and nothing local due by {@code tPs} (no timer of
+     * Nothing queued, no queue pair in the ring, and nothing local due by {@code tPs} (no timer of
      * this host, no start), so a poll up to then finds nothing and changes nothing unless a packet arrives.
      */
     @Override
@@ -276,7 +276,7 @@ public final class HostStack implements PacketSource {
     /** The queue pair may have something to send: put it in the ring and wake the NIC. */
     void activate(SenderQp qp) {
         if (!qp.active && activeCount == 0 && control.isEmpty() && nic.idleNow() && quietAtNow() && qp.idleUntilFeedback()) {
-            // Issue 21: the NIC would wake now, after the events already due now (none of them concerns this
+            // The NIC would wake now, after the events already due now (none of them concerns this
             // host), poll only this queue pair, find nothing and drop it from the ring again. Do what that
             // wake-up would have done, without it.
             sentInBatch = 0;
@@ -348,7 +348,7 @@ public final class HostStack implements PacketSource {
         return timerFloorPs > now && transport.noStartPendingThrough(now);
     }
 
-    /** Activations that needed no wake-up of the NIC (issue 21). */
+    /** Activations that needed no wake-up of the NIC. */
     public long activationsSkipped() {
         return activationsSkipped;
     }

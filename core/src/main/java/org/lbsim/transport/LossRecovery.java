@@ -13,7 +13,7 @@ public interface LossRecovery {
 
     /**
      * Whether {@link #nextPsn} returns -1 now and keeps doing so, with no side effect, until an ACK, a NACK
-     * or the timer changes this recovery's state (issue 21: the NIC need not wake up to ask). False when unsure.
+     * or the timer changes this recovery's state (so the NIC need not wake up to ask). False when unsure.
      */
     default boolean idleUntilFeedback() {
         return false;

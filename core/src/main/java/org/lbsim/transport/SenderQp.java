@@ -246,7 +246,7 @@ public final class SenderQp {
     /**
      * Whether {@link #poll} would now return null, take this queue pair out of the ring and change nothing
      * else: no extra waiting, a congestion control without pacing side effects that lets it send now,
-     * a loss recovery that has nothing to send until feedback, and a timer already armed (issue 21).
+     * a loss recovery that has nothing to send until feedback, and a timer already armed.
      */
     boolean idleUntilFeedback() {
         long now = sim.nowPs();

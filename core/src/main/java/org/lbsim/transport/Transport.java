@@ -584,7 +584,7 @@ public final class Transport implements EventHandler {
     }
 
     /**
-     * Issue 21: hosts leave out a look at their queue pairs when the last one found all of them held back by
+     * Hosts leave out a look at their queue pairs when the last one found all of them held back by
      * pacing that no feedback moves, until the earliest may send (HostStack); the run is the same.
      */
     public void skipPacedLooks() {
@@ -602,7 +602,7 @@ public final class Transport implements EventHandler {
         return n;
     }
 
-    /** Queue pairs the hosts' looks passed on what their last look found, without asking them (issue 21). */
+    /** Queue pairs the hosts' looks passed on what their last look found, without asking them. */
     public long heldQpsPassed() {
         long n = 0;
         for (HostStack stack : stacks) {
@@ -755,7 +755,7 @@ public final class Transport implements EventHandler {
 
     /**
      * No queue pair starts at or before {@code tPs}: none is pending by then, and none can be added by a
-     * completion (no dependent connections, no persistent queue pairs), issue 21.
+     * completion (no dependent connections, no persistent queue pairs).
      */
     boolean noStartThrough(long tPs) {
         return wakePs > tPs && !startsOnCompletion;

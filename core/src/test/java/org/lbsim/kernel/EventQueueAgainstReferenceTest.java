@@ -10,11 +10,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The kernel's event queue against a plain reference, {@link PriorityQueue} on (time, insertion
- * sequence), driven like the kernel drives it (issue 21): a clock that follows the pops; bursts of
+ * sequence), driven like the kernel drives it: a clock that follows the pops; bursts of
  * events at the same instant; a frame time and an ACK time as fixed delays; retransmission timers
  * re-armed far ahead and cancelled lazily (a generation in the tag: stale wake-ups are popped and
  * ignored, as {@code SenderQp} does); phases whose density changes by orders of magnitude (what made
- * the session-10 calendar candidate re-tune); and the occasional event before the earliest one (the
+ * the calendar queue candidate re-tune); and the occasional event before the earliest one (the
  * clock stopped at a time limit). Every pop must give the reference's event: time, handler, kind, tag.
  */
 class EventQueueAgainstReferenceTest {

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A window's intake, read beside the heap as the partitioned kernel reads them, gives exactly the
- * order of (time, creation time, creator sequence) that the heap alone gives (issue 21): windows of
+ * order of (time, creation time, creator sequence) that the heap alone gives: windows of
  * arrivals with many equal times and equal creation times, local events pushed while the window runs,
  * what lies beyond the window's end carried over in the heap, and windows too wide to pack.
  */

@@ -27,7 +27,7 @@ import org.lbsim.topology.Topology;
 
 /**
  * HOST DR's `order: interleaved` (OFAN App. E: each flow visits each uplink of its edge switch once
- * every k/2 packets; the default since session 9) against the switch-number order (k/2 cores behind
+ * every k/2 packets; the default) against the switch-number order (k/2 cores behind
  * one aggregation switch in a row), on fat trees, for every pair of hosts in different pods.
  */
 class HostDrInterleavedOrderTest {

@@ -24,7 +24,7 @@ import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.topology.Topology;
 
 /**
- * Failures during a run (issue 13 item 5): a link or switch that fails at a time loses the packets
+ * Failures during a run: a link or switch that fails at a time loses the packets
  * on its wire and queued for it at that moment, routing converges detection delay + G later, a link
  * that comes back carries traffic again, a degraded link serializes at its new rate; every run here
  * goes through {@link CheckedRun}, so packets are conserved and buffers consistent after each.

@@ -22,7 +22,7 @@ import org.lbsim.scenario.SwitchSpec;
 import org.lbsim.scenario.WorkloadSpec;
 
 /**
- * Issue 21, one event per hop: a port that hands frames to its link at enqueue and settles its queue
+ * One event per hop: a port that hands frames to its link at enqueue and settles its queue
  * lazily must give the run the exact path gives (every result to the picosecond, drops at the same
  * packets, the same ECN marks, queue integrals and maxima), with fewer events. Differential over
  * seeded random small fabrics: buffers small enough to drop, ECN thresholds that mark, schemes that

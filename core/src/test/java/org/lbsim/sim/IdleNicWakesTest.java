@@ -27,7 +27,7 @@ import org.lbsim.transport.NicSelectiveRepeat;
 import org.lbsim.transport.SackThreshold;
 
 /**
- * Issue 21: a NIC leaves out the wake-ups whose outcome is known (the one at the end of a frame's gap
+ * A NIC leaves out the wake-ups whose outcome is known (the one at the end of a frame's gap
  * when its stack is empty and nothing can reach it by then, and the one an ACK would ask for when its
  * queue pair has nothing left to send). The run must be the exact path's to the picosecond, NIC by NIC
  * and port by port, with fewer events; and no kick may ever land in a window whose wake-up was left out

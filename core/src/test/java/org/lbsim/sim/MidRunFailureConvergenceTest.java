@@ -12,7 +12,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 
 /**
- * Issue 13 item 5's acceptance, at the size the suite can afford: OFAN Fig. 4's setting (k = 8
+ * A failure during a run, at the size the suite can afford: OFAN Fig. 4's setting (k = 8
  * fabric, all-to-all at rho_max, erasure with the adaptive timer), two aggregation-core links failing
  * at t = 50 us in the middle of the collective, routing converging after G = 0, 8 base RTTs or never.
  * Fig. 4 (and 5.2's text) shows SWITCH_PKT_AR's CCT growing with G: until routes converge its switches keep

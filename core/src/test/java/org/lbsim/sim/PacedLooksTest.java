@@ -14,7 +14,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 
 /**
- * Issue 21: a host whose last look found every queue pair of its ring held back by pacing that no
+ * A host whose last look found every queue pair of its ring held back by pacing that no
  * feedback moves (a rho_max sender) does not look again before the earliest may send, unless a queue
  * pair joins or leaves the ring, a collective step starts, or rho_max changes during the run. The run
  * must be the exact path's (every look made) to the picosecond. Settings: rho_max all-to-alls with a

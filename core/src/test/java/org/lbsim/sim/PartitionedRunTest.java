@@ -21,7 +21,7 @@ import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
 
 /**
- * Issue 21, {@code --threads N}: a partitioned run gives the same result however many partitions it
+ * {@code --threads N}: a partitioned run gives the same result however many partitions it
  * has (1, 2 or 3), for every supported scheme, congestion control and loss recovery, on fat trees and
  * leaf-spines, over several seeds; and it refuses what it does not support, naming the field.
  */

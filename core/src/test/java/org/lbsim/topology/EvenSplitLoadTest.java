@@ -171,7 +171,7 @@ class EvenSplitLoadTest {
         assertThat(EvenSplitLoad.portLoads(t, fib, dst, src)).isEqualTo(wholeFabricWalk(t, fib, dst, src));
     }
 
-    /** The loads as computed before issue 21's change: every node sorted and walked for every destination. */
+    /** The reference walk: every node sorted and walked for every destination. */
     private static double[] wholeFabricWalk(Topology t, Fib fib, int[] src, int[] dst) {
         int nodes = t.nodeCount();
         double[] load = new double[t.portCount()];

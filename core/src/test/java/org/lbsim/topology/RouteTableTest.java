@@ -11,7 +11,7 @@ import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.TopologySpec;
 
 /**
- * The FIB is stored per destination class (issue 21): every (switch, destination host) lookup must
+ * The FIB is stored per destination class: every (switch, destination host) lookup must
  * still return exactly the group that was computed for that pair, host-specific routes included.
  */
 class RouteTableTest {

@@ -13,8 +13,8 @@ import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.TopologySpec;
 
 /**
- * Routing reuses a destination's distances for the next destination attached the same way (issue 21:
- * the k = 32 FIB in a fraction of the time); the FIB must be the one the full computation builds,
+ * Routing reuses a destination's distances for the next destination attached the same way (the
+ * k = 32 FIB in a fraction of the time); the FIB must be the one the full computation builds,
  * array for array (groups, their order and local indices, classes), on healthy and failed fabrics.
  */
 class RoutingReuseTest {

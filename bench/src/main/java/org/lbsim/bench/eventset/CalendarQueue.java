@@ -4,9 +4,9 @@ import java.util.Arrays;
 
 /**
  * A calendar queue (R. Brown, CACM 31(10), 1988) with the kernel's exact order (time, then insertion
- * sequence): the session-10 candidate that was the kernel's {@code EventQueue} on branch s10-events
- * (commit 5ad5ba2) and was taken out again because end to end it was not reliably faster (bench/README.md,
- * "Session 10"). 3-6x faster than the 4-ary heap on the replayed traces.
+ * sequence): a candidate for the kernel's {@code EventQueue} (tried there at commit 5ad5ba2), not used
+ * because end to end it was not reliably faster (bench/README.md, "Event set"). 3-6x faster than the
+ * 4-ary heap on the replayed traces.
  *
  * <ul>
  *   <li>A ring of {@code 2^bits} buckets of {@code 2^shift} ps. Bucket {@code n mod 2^bits} holds the

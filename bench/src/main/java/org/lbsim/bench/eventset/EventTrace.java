@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * The event-set operations of one sequential run, in order (issue 21, "Event set"): for every push,
+ * The event-set operations of one sequential run, in order (bench/README.md, "Event set"): for every push,
  * how many events were popped since the previous push and the new event's time relative to the
  * kernel's now; then the pops after the last push. Replaying it against a queue performs exactly the
  * run's pushes and pops, with the run's times, ties and pending sizes (see {@link #replayChecksum}).

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code /tmp/s10-events/traces}, file {@code NAME.trace}) against a candidate event set: every push
  * and pop of the run, in order, with its times and ties. One operation = the whole trace; divide by
  * the trace's events for ns per event (one push + one pop). Before measuring, each candidate's pop
- * order is checked against the session-9 heap's on the same trace.
+ * order is checked against the kernel's 4-ary heap on the same trace.
  *
  * <pre>java -jar bench/target/lbsim-bench.jar EventTraceBench -p trace=S1,S2,S3</pre>
  */

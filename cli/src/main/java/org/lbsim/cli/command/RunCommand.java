@@ -82,7 +82,7 @@ public final class RunCommand implements Callable<Integer> {
      * read without picocli, as picocli reads it (the same conversions: {@code Path.of}, {@code Integer.valueOf},
      * {@code Long.valueOf}, {@code Double.valueOf}); null for anything else (help, version, an {@code @argument}
      * file, {@code --opt=value}, {@code --}, an unknown or repeated option, a missing or dash-led value, a value
-     * picocli would refuse), which picocli then parses and reports as before. Issue 21: picocli builds its
+     * picocli would refuse), which picocli then parses and reports. Why: picocli builds its
      * model by reflection from Java 5 class files that class-data sharing cannot keep, ~0.2 s of CPU in a
      * 128-host run whose simulation takes 0.4 s.
      */

@@ -44,7 +44,7 @@ public final class ConWeave extends org.lbsim.lb.tor.TorProgramScheme implements
             @Doc("us a reorder queue waits when no phase-0 timing is known (run.py:266 leaf-spine: 200)") double defaultReorderWaitUs,
             @Doc("reorder queues per ToR port towards a host; a flow that finds none free is not reordered (conweave-p4 macro.p4: 3 stages x 8 at 100G; 0 = unlimited as in ns-3)") int reorderQueuesPerPort,
             @Doc("bytes of an RTT_REPLY, CLEAR or NOTIFY packet (ns-3: 64)") int controlBytes,
-            @Doc("RTT_REPLY, CLEAR and NOTIFY leave every switch port from its strict-priority control queue, outside the buffer and PFC, as ns-3 sends them with ACK priority (conweave-routing.cc:311, :358; switch-node.cc:228-232, :293-296); false = in the data FIFO, charged to the trigger's ingress port (sessions 6-7)") boolean controlPriority) {
+            @Doc("RTT_REPLY, CLEAR and NOTIFY leave every switch port from its strict-priority control queue, outside the buffer and PFC, as ns-3 sends them with ACK priority (conweave-routing.cc:311, :358; switch-node.cc:228-232, :293-296); false = in the data FIFO, charged to the trigger's ingress port") boolean controlPriority) {
         public Params {
             ScenarioException.require(replyDeadlineExtraUs >= 0, "replyDeadlineExtraUs", "must be >= 0, got " + replyDeadlineExtraUs);
             ScenarioException.require(pathPauseUs >= 0, "pathPauseUs", "must be >= 0, got " + pathPauseUs);
