@@ -28,8 +28,12 @@ public final class LedgerPage {
         for (Ledger.FigureResult f : figures) {
             md.append("| ");
             if (f.def() == null) {
-                md.append(cell(f.entry().figure())).append(" | | | | ").append(cell(f.verdict())).append(" | ")
-                        .append(f.entry().attempted() ? "`lbsim reproduce " + f.entry().reproduction() + "`" : "").append(" | | |\n");
+                if (f.entry().attempted()) {
+                    md.append(cell(f.entry().figure())).append(" | | | | ").append(cell(f.verdict())).append(" | `lbsim reproduce ")
+                            .append(f.entry().reproduction()).append("` | | |\n");
+                } else {
+                    md.append(cell(f.entry().figure())).append(" | ").append(cell(f.entry().notAttempted())).append(" | | | not attempted | | | |\n");
+                }
                 continue;
             }
             FigureDef d = f.def();
