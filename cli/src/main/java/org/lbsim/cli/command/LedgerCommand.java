@@ -8,11 +8,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BiFunction;
 import org.lbsim.cli.Main;
 import org.lbsim.cli.UserError;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.ledger.Ledger;
 import org.lbsim.cli.ledger.PaperDef;
+import org.lbsim.cli.ledger.Probe;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -97,6 +99,11 @@ public final class LedgerCommand implements Callable<Integer> {
 
     /** The page of one paper as the results under {@code root} give it. */
     public static String page(String name, Path root) {
-        return Ledger.page(paperDef(name), ReproduceCommand::definition, root);
+        return page(name, root, Probe::run);
+    }
+
+    /** The same, with the probes run by {@code probe}. */
+    public static String page(String name, Path root, BiFunction<String, Map<String, Object>, Probe.Fingerprint> probe) {
+        return Ledger.page(paperDef(name), ReproduceCommand::definition, root, probe);
     }
 }

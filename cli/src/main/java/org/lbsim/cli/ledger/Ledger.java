@@ -57,7 +57,8 @@ public final class Ledger {
      *
      * @param raw the reproduction's definition as read (for {@code sweepOf} and {@code tables})
      */
-    public static FigureResult evaluate(PaperDef.Entry entry, String paper, Map<String, Object> raw, Path repoRoot) {
+    public static FigureResult evaluate(PaperDef.Entry entry, String paper, Map<String, Object> raw, Path repoRoot,
+                                        java.util.function.BiFunction<String, Map<String, Object>, Probe.Fingerprint> probe) {
         if (!entry.attempted()) {
             return new FigureResult(entry, null, null, null, List.of(), Status.NOT_ATTEMPTED, "not attempted: " + entry.notAttempted(), "", null);
         }
@@ -67,7 +68,7 @@ public final class Ledger {
                     + " comparisons; `lbsim reproduce " + entry.reproduction() + "` prints its verdicts", "", null);
         }
         Path dir = repoRoot.resolve(folder);
-        return evaluateAt(entry, raw, folder, dir, ResultsCsv.present(dir) ? Probe.run(entry.reproduction(), raw) : null);
+        return evaluateAt(entry, raw, folder, dir, ResultsCsv.present(dir) ? probe.apply(entry.reproduction(), raw) : null);
     }
 
     /**
@@ -155,11 +156,15 @@ public final class Ledger {
                 Double.parseDouble(f.get(4)) / 3.6e6, commits, kernels, digest);
     }
 
-    /** The markdown page of one paper. */
-    public static String page(PaperDef paper, Function<String, Map<String, Object>> definitions, Path repoRoot) {
+    /**
+     * The markdown page of one paper; {@code probe} runs a figure's probe with today's code
+     * ({@link Probe#run}, or a memo of it where one process draws many pages).
+     */
+    public static String page(PaperDef paper, Function<String, Map<String, Object>> definitions, Path repoRoot,
+                              java.util.function.BiFunction<String, Map<String, Object>, Probe.Fingerprint> probe) {
         List<FigureResult> figures = new ArrayList<>();
         for (PaperDef.Entry e : paper.entries()) {
-            figures.add(evaluate(e, paper.name(), e.attempted() ? definitions.apply(e.reproduction()) : Map.of(), repoRoot));
+            figures.add(evaluate(e, paper.name(), e.attempted() ? definitions.apply(e.reproduction()) : Map.of(), repoRoot, probe));
         }
         return LedgerPage.render(paper, figures);
     }

@@ -26,8 +26,15 @@ import org.lbsim.cli.command.ReproduceCommand;
  * The ledger pages in docs/papers/ are what the committed results in results/ give: regenerated
  * here and compared byte for byte, so no number in them can drift from the data or be typed by hand.
  */
+@org.junit.jupiter.api.TestInstance(org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS)
 class LedgerTest {
     private static final Path ROOT = RepositoryRoot.find();
+    /** Each figure's probe, run once for all the pages this class draws (one instance for the class's tests). */
+    private final Map<String, Probe.Fingerprint> probes = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private String page(String paper, Path root) {
+        return LedgerCommand.page(paper, root, (name, raw) -> probes.computeIfAbsent(name, n -> Probe.run(n, raw)));
+    }
 
     static Stream<String> papers() {
         return LedgerCommand.papers().stream();
@@ -38,7 +45,7 @@ class LedgerTest {
     void everyPageIsWhatTheCommittedResultsGive(String paper) throws IOException {
         Path page = ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(paper + ".md");
         assertThat(page).as("run 'lbsim ledger' to write it").isRegularFile();
-        assertThat(LedgerCommand.page(paper, ROOT)).as(page + " differs from what the committed results give: run 'lbsim ledger'")
+        assertThat(page(paper, ROOT)).as(page + " differs from what the committed results give: run 'lbsim ledger'")
                 .isEqualTo(Files.readString(page, StandardCharsets.UTF_8));
     }
 
@@ -102,7 +109,7 @@ class LedgerTest {
                 Files.writeString(csv, String.join("\n", lines));
                 String page;
                 try {
-                    page = LedgerCommand.page(f[0], copy.resolve(RESULTS_SUB));
+                    page = page(f[0], copy.resolve(RESULTS_SUB));
                 } catch (UserError e) {
                     page = "refused: " + e.getMessage();
                 }
