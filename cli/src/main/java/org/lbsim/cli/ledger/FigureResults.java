@@ -106,13 +106,6 @@ public final class FigureResults implements AutoCloseable {
         return claim.expect().judge(rows.values());
     }
 
-    /** One number of the results (the first column of the first row), or null. */
-    public Object scalar(String sql) throws SQLException {
-        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            return rs.next() ? rs.getObject(1) : null;
-        }
-    }
-
     /** Rows of a query as strings. */
     public List<List<String>> rows(String sql) throws SQLException {
         List<List<String>> out = new ArrayList<>();

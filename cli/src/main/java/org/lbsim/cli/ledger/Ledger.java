@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -176,10 +175,5 @@ public final class Ledger {
             n.merge(f.status(), 1, Integer::sum);
         }
         return n;
-    }
-
-    /** Distinct values in order. */
-    static List<String> distinct(List<String> values) {
-        return new ArrayList<>(new LinkedHashSet<>(values));
     }
 }
