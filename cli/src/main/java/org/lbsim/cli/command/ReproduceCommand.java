@@ -474,7 +474,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         Map<String, String> cells = new LinkedHashMap<>();
         String[] lines = buf.toString(StandardCharsets.UTF_8).split("\n");
         for (int i = 1; i < lines.length; i++) {
-            String[] f = splitCsv(lines[i]);
+            String[] f = ResultsCsv.splitFields(lines[i]).toArray(String[]::new);
             if (f.length < 6) {
                 continue;
             }
@@ -498,33 +498,5 @@ public final class ReproduceCommand implements Callable<Integer> {
             sb.append('\n');
         }
         return sb.toString();
-    }
-
-    private static String[] splitCsv(String line) {
-        List<String> out = new ArrayList<>();
-        StringBuilder cur = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char ch = line.charAt(i);
-            if (quoted) {
-                if (ch == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    cur.append('"');
-                    i++;
-                } else if (ch == '"') {
-                    quoted = false;
-                } else {
-                    cur.append(ch);
-                }
-            } else if (ch == '"') {
-                quoted = true;
-            } else if (ch == ',') {
-                out.add(cur.toString());
-                cur.setLength(0);
-            } else if (ch != '\r') {
-                cur.append(ch);
-            }
-        }
-        out.add(cur.toString());
-        return out.toArray(String[]::new);
     }
 }

@@ -265,8 +265,8 @@ public final class ResultsCsv {
         }
     }
 
-    /** The fields of one CSV line written by this class (no line breaks inside quotes). */
-    static List<String> splitFields(String line) {
+    /** The fields of one CSV line (RFC 4180 quoting, no line break inside a field; a CR outside quotes is dropped). */
+    public static List<String> splitFields(String line) {
         List<String> out = new ArrayList<>();
         StringBuilder cur = new StringBuilder();
         boolean quoted = false;
@@ -286,7 +286,7 @@ public final class ResultsCsv {
             } else if (ch == ',') {
                 out.add(cur.toString());
                 cur.setLength(0);
-            } else {
+            } else if (ch != '\r') {
                 cur.append(ch);
             }
         }
