@@ -179,7 +179,8 @@ class HostileLimitsTest {
 
     @Test
     void theWallClockLimitStopsARunStillBeingBuilt() throws IOException {
-        Path f = file("big.yaml", B.replace("k: 4", "k: 32").replace("65536", "4096"));
+        // a k = 40 fat tree (16000 hosts) takes seconds to build; the build gets at least 1 s
+        Path f = file("big.yaml", B.replace("k: 4", "k: 40").replace("65536", "4096"));
         Path out = dir.resolve("run");
         MainTest.Result r = capped("run", f.toString(), "--max-wall-seconds", "0.2", "--out", out.toString());
         assertThat(r.errorLine()).isEqualTo("lbsim: --max-wall-seconds 0.2: the wall-clock limit passed while the run was being read, checked"

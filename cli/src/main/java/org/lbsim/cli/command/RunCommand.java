@@ -68,7 +68,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--max-wall-seconds", paramLabel = "S",
             description = "Stop after S seconds of wall-clock time, reading and building the run included: a simulation still running is then"
-                    + " reported as ended by the wall limit; a run still being built is refused, nothing written. Default: no limit.")
+                    + " reported as ended by the wall limit; a run still being built after S (and at least 1 s) is refused, nothing written."
+                    + " Default: no limit.")
     Double maxWallSeconds;
 
     /**
@@ -148,7 +149,11 @@ public final class RunCommand implements Callable<Integer> {
         if (threads != null && (threads < 1 || threads > 64)) {
             throw UserError.at("--threads " + threads, "", "must be between 1 and 64");
         }
-        ScenarioLoader.Loaded loaded = withinWallLimit(wall, wallStart, () -> threads == null ? scenario.load() : scenario.load(threads));
+        ScenarioLoader.Loaded loaded;
+        // on the process's own stderr only: a caller that passed its streams reads what it asked for
+        try (BuildTicker ticker = BuildTicker.start(main.err, !quiet && main.err == System.err, scenario.file)) {
+            loaded = withinWallLimit(wall, wallStart, () -> threads == null ? scenario.load() : scenario.load(threads));
+        }
         Scenario s = loaded.scenario();
         if (out != null && Files.exists(out)) {
             throw UserError.at(out.toString(), "", "already exists; choose another --out or remove it");
@@ -193,8 +198,10 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * Reads, checks and builds the run within the wall-clock limit {@code wall} counted from {@code startNanos}
-     * (0 = no limit): when it passes first, the build is interrupted and the run refused with one line,
-     * before anything is written. The simulation then gets what is left of the limit.
+     * (0 = no limit), but never less than {@link #MIN_BUILD_SECONDS}: when that passes first, the build is
+     * interrupted and the run refused with one line, before anything is written. The simulation then gets
+     * what is left of the limit (none when a limit shorter than a quick build has passed: the run ends at its
+     * first check, reported as ended by the wall limit).
      */
     static <T> T withinWallLimit(double wall, long startNanos, Callable<T> build) {
         if (wall == 0) {
@@ -210,7 +217,7 @@ public final class RunCommand implements Callable<Integer> {
         Thread builder = new Thread(null, task, "lbsim-build", BUILD_STACK_BYTES);
         builder.setDaemon(true);
         builder.start();
-        long left = startNanos + (long) Math.min(wall * 1e9, Long.MAX_VALUE / 4.0) - System.nanoTime();
+        long left = startNanos + (long) Math.min(Math.max(wall, MIN_BUILD_SECONDS) * 1e9, Long.MAX_VALUE / 4.0) - System.nanoTime();
         try {
             return task.get(Math.max(0, left), java.util.concurrent.TimeUnit.NANOSECONDS);
         } catch (java.util.concurrent.TimeoutException e) {
@@ -231,6 +238,9 @@ public final class RunCommand implements Callable<Integer> {
             throw new UserError("interrupted while the run was being built");
         }
     }
+
+    /** The least time reading and building get before --max-wall-seconds stops them: a quick build always completes. */
+    static final double MIN_BUILD_SECONDS = 1;
 
     /** The building thread's stack, as the launcher gives the main thread (-Xss8m). */
     private static final long BUILD_STACK_BYTES = 8L << 20;

@@ -174,8 +174,10 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             }
             threads = capped;
         }
-        SweepFile sweep = SweepFile.load(file, seeds, quick, quiet ? null : main.err).only(only);
-        PhaseProgress phases = new PhaseProgress(quiet ? null : main.err, "sweep " + sweep.name);
+        // the process's own stderr only: a caller that passed its streams (tests, the Java API) reads what it asked for
+        java.io.PrintStream phaseLines = quiet || main.err != System.err ? null : main.err;
+        SweepFile sweep = SweepFile.load(file, seeds, quick, phaseLines).only(only);
+        PhaseProgress phases = new PhaseProgress(phaseLines, "sweep " + sweep.name);
         Path dir = out != null ? out : Path.of("sweeps", sweep.name);
         Path dbFile = dir.resolve(ResultsStore.DEFAULT_FILE);
         String shownDb = ScenarioLoader.shownPath(dbFile);
