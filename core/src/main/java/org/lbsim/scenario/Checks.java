@@ -45,6 +45,14 @@ public final class Checks {
                 "must be a number of Gb/s between " + fmt(MIN_RATE_GBPS) + " and " + fmt(MAX_RATE_GBPS) + ", got " + fmt(gbps));
     }
 
+    /** A value for messages as a file would say it: 0.0005 rather than 5.0E-4; very large or small ones as {@link #fmt}. */
+    public static String plain(double v) {
+        if (!Double.isFinite(v) || v != 0 && (Math.abs(v) < 1e-9 || Math.abs(v) >= 1e15)) {
+            return fmt(v);
+        }
+        return new java.math.BigDecimal(Double.toString(v)).stripTrailingZeros().toPlainString();
+    }
+
     /** Shortest text of a double for messages: 1e+30 as 1.0E30, 1000000 as 1000000. */
     public static String fmt(double v) {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {

@@ -91,7 +91,8 @@ public record FailureSpec(
             ScenarioException.require(!hasLink(link) || node.isEmpty(), "node", "give either link or node, not both");
             if (action.equals("degrade")) {
                 ScenarioException.require(node.isEmpty(), "node", "a switch cannot be degraded; degrade one of its links");
-                ScenarioException.require(rateGbps > 0 && Double.isFinite(rateGbps), "rateGbps", "must be > 0 Gb/s for degrade, got " + rateGbps);
+                ScenarioException.require(rateGbps >= Checks.MIN_RATE_GBPS && Double.isFinite(rateGbps), "rateGbps", "must be at least "
+                        + Checks.fmt(Checks.MIN_RATE_GBPS) + " Gb/s for degrade (rates are kept in whole Mb/s), got " + Checks.plain(rateGbps));
             } else if (given) {
                 ScenarioException.require(rateGbps == 0, "rateGbps", "is only for action degrade, got " + rateGbps + " with " + action);
             }

@@ -91,6 +91,20 @@ final class Feasibility {
             long n = a.hosts() == 0 ? hosts : a.hosts();
             flows = n * (n - 1);
             bytes = a.messageBytes();
+        } else if (w instanceof WorkloadSpec.Collective c) {
+            generated(s, List.of(c.asJob()), List.of(), "workload.");
+            return;
+        } else if (w instanceof WorkloadSpec.Jobs js) {
+            generated(s, js.jobs(), js.background(), "workload.jobs");
+            return;
+        } else if (w instanceof WorkloadSpec.Fsdp f) {
+            int[] model = org.lbsim.scenario.WorkloadSpec.Fsdp.packetsAndLayers(f.model());
+            long servers = f.servers() == 0 ? hosts / f.gpusPerServer() : f.servers();
+            long layers = f.layers() == 0 ? model[1] : Math.min(f.layers(), model[1]);
+            double n = (double) servers * f.gpusPerServer();
+            refuseFlows("workload.servers", layers * 2 * Math.max(0, servers - 1) * n, layers + " layers x 2 collectives x "
+                    + Math.max(0, servers - 1) + " steps x " + (long) n + " ranks", BYTES_PER_WAITING_QP);
+            return;
         } else {
             return; // a trace is checked once read
         }
@@ -106,6 +120,81 @@ final class Feasibility {
         }
         heap("workload.messageBytes", qps + " queue pairs of " + packetsPerQp + " packets each",
                 qps * BYTES_PER_QP + multiplySaturated(qps, packetsPerQp) * BYTES_PER_PACKET);
+    }
+
+    /** The most flows a workload may have (queue pairs are addressed with 30 bits). */
+    static final long MAX_FLOWS = 1L << 30;
+
+    /**
+     * Before a collective or jobs workload is generated: its flows from the spec (iterations x steps x
+     * ranks, background counts, Poisson arrivals expected from load x rate x duration), refused above
+     * {@link #MAX_FLOWS} or the heap, naming the entry that crosses the limit.
+     */
+    private static void generated(Scenario s, List<WorkloadSpec.JobSpec> jobs, List<WorkloadSpec.BackgroundSpec> background, String prefix) {
+        long hosts = s.topology().hostCount();
+        long free = hosts;
+        double flows = 0;
+        double bytes = 0;
+        for (int i = 0; i < jobs.size(); i++) {
+            WorkloadSpec.JobSpec j = jobs.get(i);
+            long n = j.hosts() == 0 ? free : Math.min(j.hosts(), Math.max(free, 2));
+            free = Math.max(0, free - n);
+            double perIteration = flowsPerIteration(j.op(), j.algorithm(), n, j.receivers());
+            flows += perIteration * j.iterations();
+            bytes += perIteration * j.iterations() * BYTES_PER_WAITING_QP;
+            String field = prefix.endsWith(".") ? prefix + "iterations" : prefix + "[" + i + "].iterations";
+            refuse(field, flows, bytes, String.format(Locale.ROOT, "%d iterations x %.0f flows of %s/%s on %d ranks", j.iterations(), perIteration,
+                    j.op(), j.algorithm(), n));
+        }
+        long fastestMbps = InputBounds.Fabric.of(s.topology(), s.packets()).fastestMbps();
+        for (int i = 0; i < background.size(); i++) {
+            WorkloadSpec.BackgroundSpec b = background.get(i);
+            String at = "workload.background[" + i + "]";
+            if (b.type().equals("poisson")) {
+                // every free host: durationUs x load x rate / mean flow size arrivals on average
+                double mean = org.lbsim.workload.Collectives.meanFlowBytes(b.cdf());
+                double expected = Math.max(2, free) * b.durationUs() * b.load() * fastestMbps / (mean * 8);
+                flows += expected;
+                bytes += expected * (BYTES_PER_QP + packets((long) mean, s.packets().mtuBytes()) * BYTES_PER_PACKET);
+                refuse(at + ".durationUs", flows, bytes, String.format(Locale.ROOT, "about %.0f Poisson arrivals (%d hosts x %s us at load %s of"
+                        + " %s Gb/s, mean flow %.0f B)", expected, Math.max(2, free), org.lbsim.scenario.Checks.fmt(b.durationUs()),
+                        org.lbsim.scenario.Checks.fmt(b.load()), org.lbsim.scenario.Checks.fmt(fastestMbps / 1000.0), mean));
+            } else {
+                double n = (double) b.flows() * (b.bothWays() ? 2 : 1);
+                flows += n;
+                bytes += n * (BYTES_PER_QP + (double) packets(b.bytes(), s.packets().mtuBytes()) * BYTES_PER_PACKET);
+                refuse(at + ".flows", flows, bytes, String.format(Locale.ROOT, "%.0f long-lived flows", n));
+            }
+        }
+    }
+
+    /** Flows of one iteration of a collective on {@code n} ranks (an upper bound where steps overlap). */
+    static double flowsPerIteration(String op, String algorithm, long n, int receivers) {
+        double m = n;
+        return switch (op + "/" + algorithm) {
+            case "all-reduce/ring" -> 2 * (m - 1) * m;
+            case "reduce-scatter/ring", "all-gather/ring", "broadcast/ring", "reduce/ring" -> (m - 1) * m;
+            case "all-reduce/tree" -> 4 * (m - 1);
+            case "reduce/tree", "broadcast/tree" -> m - 1;
+            case "all-to-all/parallel", "all-to-all/staggered" -> m * (m - 1);
+            default -> op.equals("permutation") ? m : m - Math.min(receivers, m - 1);
+        };
+    }
+
+    private static void refuse(String field, double flows, double bytes, String what) {
+        refuseFlows(field, flows, what, 0);
+        heap(field, "the workload's " + String.format(Locale.ROOT, "%.0f", flows) + " flows (here " + what + ")",
+                bytes >= Long.MAX_VALUE / 2.0 ? Long.MAX_VALUE / 2 : (long) bytes);
+    }
+
+    private static void refuseFlows(String field, double flows, String what, long bytesPerFlow) {
+        if (flows > MAX_FLOWS) {
+            throw new ScenarioException(field, String.format(Locale.ROOT, "the workload would have about %.0f flows (%s), more than a run"
+                    + " can hold (2^30 = %d); make it smaller", flows, what, MAX_FLOWS));
+        }
+        if (bytesPerFlow > 0) {
+            heap(field, String.format(Locale.ROOT, "%.0f flows (%s)", flows, what), (long) (flows * bytesPerFlow));
+        }
     }
 
     /**

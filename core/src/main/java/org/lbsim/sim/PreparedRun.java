@@ -80,6 +80,15 @@ public final class PreparedRun {
      * run then ends as {@link RunResult#WALL_LIMIT}, its results depend on the machine).
      */
     public RunResult run(double maxWallSeconds) {
+        return run(maxWallSeconds, System.nanoTime());
+    }
+
+    /**
+     * As {@link #run(double)}, the wall-clock limit counted from {@code wallStartNanos} ({@link System#nanoTime}), such as
+     * when reading and building the run began, so that the limit covers every phase; a limit already passed stops the
+     * simulation at its first check.
+     */
+    public RunResult run(double maxWallSeconds, long wallStartNanos) {
         if (result != null) {
             throw new IllegalStateException("a prepared run can run only once");
         }
@@ -88,7 +97,7 @@ public final class PreparedRun {
         }
         long wallStart = System.nanoTime();
         if (maxWallSeconds > 0) {
-            long deadline = wallStart + (long) Math.min(maxWallSeconds * 1e9, Long.MAX_VALUE / 4.0);
+            long deadline = wallStartNanos + (long) Math.min(maxWallSeconds * 1e9, Long.MAX_VALUE / 4.0);
             sim.setWallDeadlineNanos(deadline == 0 ? 1 : deadline);
         }
         // When the last connection completes, freeze the fabric statistics at that instant, then let

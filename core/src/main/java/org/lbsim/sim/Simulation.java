@@ -64,6 +64,19 @@ public final class Simulation {
         return prepare(scenario, baseDir, null, QueuePairScheme::of, exactPortsRequested(), 0, 0, Simulator::new);
     }
 
+    /**
+     * The checks {@link #prepare(Scenario, Path)} makes on the scenario alone before it builds anything: time
+     * inputs within the longest simulated time, timers no shorter than the fabric can resolve (one frame at
+     * its fastest link; a timeout also one hop's delay), the forwarding tables and the size of a generated
+     * workload against the heap and the flow limit. Cheap; throws {@link ScenarioException} naming the field.
+     */
+    public static void checkBeforeBuilding(Scenario scenario) {
+        InputBounds.times(scenario);
+        InputBounds.timers(scenario);
+        Feasibility.fabric(scenario);
+        Feasibility.workloadSize(scenario);
+    }
+
     /** Stack size of a partitioned run's worker threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK_BYTES = 8L << 20;
 
@@ -137,9 +150,9 @@ public final class Simulation {
             Partitioning.checkSupported(scenario);
         }
         RandomStreams rng = new RandomStreams(scenario.seed());
-        Feasibility.fabric(scenario);
-        Feasibility.workloadSize(scenario);
+        checkBeforeBuilding(scenario);
         Topology topology = Topologies.build(scenario.topology());
+        stopIfInterrupted();
         boolean[] down;
         try {
             down = LinkFailures.resolve(topology, scenario.failures(), rng.stream("failures"));
@@ -152,6 +165,7 @@ public final class Simulation {
         }
         Fib healthy = Routing.compute(topology, new boolean[topology.linkCount()]);
         Fib converged = failedLinks == 0 ? healthy : Routing.compute(topology, down);
+        stopIfInterrupted();
 
         Workload workload;
         try {
@@ -162,9 +176,11 @@ public final class Simulation {
         if (threads > 0) {
             Partitioning.checkSupported(workload);
         }
+        stopIfInterrupted();
         List<Flow> flows = workload.flows();
         boolean dependent = workload.hasDependencies();
         Feasibility.flows(scenario, flows, topology, healthy);
+        stopIfInterrupted();
 
         if (failedLinks > 0) {
             for (int i = 0; i < flows.size(); i++) {
@@ -223,6 +239,7 @@ public final class Simulation {
                         failures.mttrUs(), rng)
                 : null;
 
+        stopIfInterrupted();
         QueuePairs queuePairs = queuePairs(flows, scenario.nic().qpsPerConnection(), topology, healthy, pk, rhoMax);
         List<QpContext> qps = queuePairs.contexts();
         LoadBalancer[] lbOfQp = qps.stream().map(q -> lbByClass[q.trafficClass()]).toArray(LoadBalancer[]::new);
@@ -281,6 +298,16 @@ public final class Simulation {
         return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
                 dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
                 timeline, distinct(lbByClass));
+    }
+
+    /**
+     * Building stops between its phases when the thread was interrupted (a caller that gave up on it, such as
+     * {@code --max-wall-seconds} passing while the run is built), rather than finishing work nobody waits for.
+     */
+    static void stopIfInterrupted() {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new java.util.concurrent.CancellationException("building the run was interrupted");
+        }
     }
 
     /** Each scheme of the run once, in traffic-class order. */

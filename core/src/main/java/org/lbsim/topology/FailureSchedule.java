@@ -62,7 +62,8 @@ public final class FailureSchedule {
                     long full = t.rateMbps(port);
                     rateMbps = Math.round(e.rateGbps() * 1000);
                     if (rateMbps < 1 || rateMbps > full) {
-                        throw new ScenarioException(field + ".rateGbps", "must be > 0 and at most the link's " + full / 1000.0 + " Gb/s, got " + e.rateGbps());
+                        throw new ScenarioException(field + ".rateGbps", "must be between " + org.lbsim.scenario.Checks.fmt(org.lbsim.scenario.Checks.MIN_RATE_GBPS)
+                                + " Gb/s and the link's " + full / 1000.0 + " Gb/s, got " + org.lbsim.scenario.Checks.plain(e.rateGbps()));
                     }
                 }
                 String target = e.link().a() + "-" + e.link().b() + (e.link().index() == 0 ? "" : "#" + e.link().index());

@@ -176,6 +176,9 @@ public final class Collectives {
         int[][] wait = new int[n][0];
         String name = spec.name().isEmpty() ? "job" + id : spec.name();
         for (int it = 0; it < spec.iterations(); it++) {
+            if (Thread.currentThread().isInterrupted()) { // the caller gave up on the build (a wall-clock limit)
+                throw new java.util.concurrent.CancellationException("building the workload was interrupted");
+            }
             String prefix = spec.iterations() == 1 ? "" : "iter" + (it + 1) + "/";
             List<String> names = phases(spec.op(), spec.algorithm());
             int base = phaseNames.size();
@@ -394,6 +397,15 @@ public final class Collectives {
     /** ConWeave's default workload, AliCloud storage (conweave-ns3 traffic_gen/AliStorage2019.txt; run.py:147). */
     private static final double[][] ALI_STORAGE = {{0, 0}, {4_000, 22.93}, {8_000, 69.21}, {16_000, 80.61}, {32_000, 90.47},
             {64_000, 93.53}, {128_000, 96.77}, {256_000, 97.53}, {2_000_000, 100}};
+
+    /** Mean flow size in bytes of a background CDF by name (web-search, hadoop, ali-storage). */
+    public static double meanFlowBytes(String cdf) {
+        return meanBytes(switch (cdf) {
+            case "hadoop" -> HADOOP;
+            case "ali-storage" -> ALI_STORAGE;
+            default -> WEB_SEARCH;
+        });
+    }
 
     /** Mean of a piecewise-linear CDF. */
     static double meanBytes(double[][] cdf) {

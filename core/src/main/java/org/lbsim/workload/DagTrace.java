@@ -22,6 +22,8 @@ import java.util.TreeSet;
  * are skipped. Errors name the file, the line and the column.
  */
 public final class DagTrace {
+    private static final double MAX_NS = org.lbsim.scenario.Checks.MAX_TIME_US * 1000;
+    private static final String MAX = org.lbsim.scenario.Checks.fmt(MAX_NS);
     private static final String[] COLUMNS = {"id", "src", "dst", "bytes", "deps", "gap_ns", "start_ns", "job", "phase", "class"};
     private static final int REQUIRED = 6;
 
@@ -145,10 +147,11 @@ public final class DagTrace {
         try {
             v = Double.parseDouble(s);
         } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got '" + s + "'");
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds between 0 and " + MAX + ", got '" + s + "'");
         }
-        if (!(v >= 0) || Double.isInfinite(v)) {
-            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds >= 0, got " + s);
+        // beyond the longest simulated time the picosecond arithmetic would overflow
+        if (!(v >= 0) || !(v <= MAX_NS)) {
+            throw new TraceFormatException(file, line, column, "must be a number of nanoseconds between 0 and " + MAX + ", got " + s);
         }
         return v;
     }

@@ -29,19 +29,47 @@ final class TraceColumns {
      * {@code expectedHeader}.
      */
     static void read(Reader in, String file, String expectedHeader, Header header, Row row) throws IOException {
+        read(in, file, expectedHeader, header, row, maxRows());
+    }
+
+    /** The longest line of a trace, in characters: far beyond any row, short enough that an endless stream is refused at once. */
+    static final int MAX_LINE_CHARS = 1 << 20;
+    /** What one row costs while the file is read and its flows built, generously (for {@link #maxRows}). */
+    private static final long BYTES_PER_ROW = 256;
+
+    /** The most rows a trace may have: 2^30 flows, and fewer when this JVM's heap could not hold them. */
+    static long maxRows() {
+        return Math.min(1L << 30, Runtime.getRuntime().maxMemory() / 10 * 8 / BYTES_PER_ROW);
+    }
+
+    /**
+     * As {@link #read(Reader, String, String, Header, Row)}, refusing more than {@code maxRows} data rows.
+     * Spreadsheet exports read as written: a UTF-8 byte-order mark before the header, CRLF or CR line
+     * ends, and cells in double quotes ({@code "1"}, with {@code ""} for a quote inside) are accepted.
+     */
+    static void read(Reader in, String file, String expectedHeader, Header header, Row row, long maxRows) throws IOException {
         BufferedReader r = new BufferedReader(in);
         int[] index = null;
         int columns = 0;
         int lineNo = 0;
-        int rows = 0;
+        long rows = 0;
+        StringBuilder buffer = new StringBuilder();
         String line;
-        while ((line = r.readLine()) != null) {
+        while ((line = line(r, buffer, file, lineNo + 1)) != null) {
             lineNo++;
+            if (lineNo == 1 && line.startsWith("\uFEFF")) {
+                line = line.substring(1);
+            }
             String trimmed = line.strip();
             if (trimmed.isEmpty() || trimmed.startsWith("#")) {
                 continue;
             }
-            String[] cells = trimmed.split(",", -1);
+            String[] cells = cells(trimmed, file, lineNo);
+            if (index != null && rows >= maxRows) {
+                throw new TraceFormatException(file, lineNo, "", "more than " + maxRows + " rows, more flows than a run can hold (2^30)"
+                        + " or this JVM's heap ("  + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) can build; use a shorter trace, or"
+                        + " give Java more heap (LBSIM_OPTS=-Xmx<size>)");
+            }
             if (index == null) {
                 index = header.index(cells, file, lineNo);
                 columns = cells.length;
@@ -58,6 +86,81 @@ final class TraceColumns {
         }
         if (rows == 0) {
             throw new TraceFormatException(file, lineNo, "", "the trace has a header but no flows");
+        }
+    }
+
+    /** The next line without its end (LF, CRLF or CR), null at the end; a line over {@link #MAX_LINE_CHARS} is refused. */
+    private static String line(BufferedReader r, StringBuilder sb, String file, int lineNo) throws IOException {
+        sb.setLength(0);
+        int c;
+        while ((c = r.read()) >= 0) {
+            if (c == '\n') {
+                return sb.toString();
+            }
+            if (c == '\r') {
+                r.mark(1);
+                if (r.read() != '\n') {
+                    r.reset();
+                }
+                return sb.toString();
+            }
+            if (sb.length() >= MAX_LINE_CHARS) {
+                throw new TraceFormatException(file, lineNo, "", "the line is longer than " + MAX_LINE_CHARS + " characters; expected CSV rows"
+                        + " (is this a trace file?)");
+            }
+            sb.append((char) c);
+        }
+        return sb.length() == 0 ? null : sb.toString();
+    }
+
+    /** The comma-separated cells of a line; a cell in double quotes may hold commas, and "" stands for one quote. */
+    static String[] cells(String line, String file, int lineNo) {
+        if (line.indexOf('"') < 0) {
+            return line.split(",", -1);
+        }
+        java.util.List<String> out = new java.util.ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        int i = 0;
+        int n = line.length();
+        while (true) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            if (i < n && line.charAt(i) == '"') {
+                i++;
+                while (true) {
+                    if (i >= n) {
+                        throw new TraceFormatException(file, lineNo, "", "a quoted value is not closed (a '\"' is missing)");
+                    }
+                    char c = line.charAt(i++);
+                    if (c == '"') {
+                        if (i < n && line.charAt(i) == '"') {
+                            cell.append('"');
+                            i++;
+                        } else {
+                            break;
+                        }
+                    } else {
+                        cell.append(c);
+                    }
+                }
+                while (i < n && line.charAt(i) == ' ') {
+                    i++;
+                }
+                if (i < n && line.charAt(i) != ',') {
+                    throw new TraceFormatException(file, lineNo, "", "unexpected text after a quoted value: expected ',' at column " + (i + 1));
+                }
+            } else {
+                while (i < n && line.charAt(i) != ',') {
+                    cell.append(line.charAt(i++));
+                }
+            }
+            out.add(cell.toString());
+            cell.setLength(0);
+            if (i >= n) {
+                return out.toArray(new String[0]);
+            }
+            i++; // the comma
         }
     }
 

@@ -260,7 +260,7 @@ class FailuresDuringRunTest {
             case "at -1 us" -> "atUs: must be a finite time >= 0 us, got -1.0";
             case "node h0" -> "failures.events[0].node: no switch named 'h0' in this fat-tree (switches are named e0 .. c3)";
             case "no such link" -> "failures.events[0].link: there is no link between e0 and c0";
-            case "rate above the link's" -> "failures.events[0].rateGbps: must be > 0 and at most the link's 800.0 Gb/s, got 900.0";
+            case "rate above the link's" -> "failures.events[0].rateGbps: must be between 0.001 Gb/s and the link's 800.0 Gb/s, got 900";
             case "edge switch down for good" -> "failures.events: after the last event (e2 down at 1.0 us) host ";
             default -> "failures.events[0].link.index: must be < 1 (parallel links between e0 and a0), got 1";
         };
@@ -279,7 +279,7 @@ class FailuresDuringRunTest {
         assertThatThrownBy(() -> new Event(1, new FailureSpec.FailedLink("e0", "a0", 0), "a0", "down", 0))
                 .hasMessage("node: give either link or node, not both");
         assertThatThrownBy(() -> Event.node(1, "a0", "degrade")).hasMessage("node: a switch cannot be degraded; degrade one of its links");
-        assertThatThrownBy(() -> Event.link(1, "e0", "a0", 0, "degrade", 0)).hasMessage("rateGbps: must be > 0 Gb/s for degrade, got 0.0");
+        assertThatThrownBy(() -> Event.link(1, "e0", "a0", 0, "degrade", 0)).hasMessage("rateGbps: must be at least 0.001 Gb/s for degrade (rates are kept in whole Mb/s), got 0");
         assertThatThrownBy(() -> Event.link(1, "e0", "a0", 0, "down", 100)).hasMessage("rateGbps: is only for action degrade, got 100.0 with down");
         assertThatThrownBy(() -> new Event(Double.POSITIVE_INFINITY, null, "a0", "down", 0)).hasMessageStartingWith("atUs: must be a finite time");
         assertThatThrownBy(() -> new FailureSpec(List.of(), 0, 0, List.of(), -1, List.of(), 0, 10, 0))

@@ -91,13 +91,24 @@ public final class PlotCommand implements Callable<Integer> {
     @Option(names = "--quiet", description = "Print nothing on success.")
     boolean quiet;
 
+    /** The longest --title or --y-title: a title is one or two lines of a figure, and wrapping a much longer one takes minutes. */
+    static final int MAX_TITLE_CHARS = 200;
+
     @Override
     public Integer call() {
+        checkLength("--title", title);
+        checkLength("--y-title", yTitle);
         ReportInputs in = ReportInputs.of(input);
         try {
             return in.isRun() ? runFigures(in.runFolder()) : databaseFigure(in.database());
         } catch (PlotException e) {
             throw new UserError(e.getMessage());
+        }
+    }
+
+    private static void checkLength(String option, String text) {
+        if (text != null && text.length() > MAX_TITLE_CHARS) {
+            throw UserError.at(option, "", "must be at most " + MAX_TITLE_CHARS + " characters, got " + text.length());
         }
     }
 

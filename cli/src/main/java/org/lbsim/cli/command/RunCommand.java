@@ -67,7 +67,9 @@ public final class RunCommand implements Callable<Integer> {
     Integer threads;
 
     @Option(names = "--max-wall-seconds", paramLabel = "S",
-            description = "Stop the simulation after S seconds of wall-clock time (the run is then reported as ended by the wall limit). Default: no limit.")
+            description = "Stop after S seconds of wall-clock time, reading and building the run included: a simulation still running is then"
+                    + " reported as ended by the wall limit; a run still being built after S (and at least 1 s) is refused, nothing written."
+                    + " Default: no limit.")
     Double maxWallSeconds;
 
     /**
@@ -142,11 +144,16 @@ public final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        long wallStart = System.nanoTime();
         double wall = wallLimit(maxWallSeconds);
         if (threads != null && (threads < 1 || threads > 64)) {
             throw UserError.at("--threads " + threads, "", "must be between 1 and 64");
         }
-        ScenarioLoader.Loaded loaded = threads == null ? scenario.load() : scenario.load(threads);
+        ScenarioLoader.Loaded loaded;
+        // on the process's own stderr only: a caller that passed its streams reads what it asked for
+        try (BuildTicker ticker = BuildTicker.start(main.err, !quiet && main.err == System.err, scenario.file)) {
+            loaded = withinWallLimit(wall, wallStart, () -> threads == null ? scenario.load() : scenario.load(threads));
+        }
         Scenario s = loaded.scenario();
         if (out != null && Files.exists(out)) {
             throw UserError.at(out.toString(), "", "already exists; choose another --out or remove it");
@@ -171,7 +178,7 @@ public final class RunCommand implements Callable<Integer> {
         RunResult result;
         // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
         try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && main.out == System.out)) {
-            result = loaded.prepared().run(wall);
+            result = loaded.prepared().run(wall, wallStart);
         }
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, threads, started, BuildInfo.await(source)));
         String runId = db == null ? null : record(written, s, result);
@@ -187,6 +194,59 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return Main.OK;
+    }
+
+    /**
+     * Reads, checks and builds the run within the wall-clock limit {@code wall} counted from {@code startNanos}
+     * (0 = no limit), but never less than {@link #MIN_BUILD_SECONDS}: when that passes first, the build is
+     * interrupted and the run refused with one line, before anything is written. The simulation then gets
+     * what is left of the limit (none when a limit shorter than a quick build has passed: the run ends at its
+     * first check, reported as ended by the wall limit).
+     */
+    static <T> T withinWallLimit(double wall, long startNanos, Callable<T> build) {
+        if (wall == 0) {
+            try {
+                return build.call();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        FutureTask<T> task = new FutureTask<>(build);
+        Thread builder = new Thread(null, task, "lbsim-build", BUILD_STACK_BYTES);
+        builder.setDaemon(true);
+        builder.start();
+        long left = startNanos + (long) Math.min(Math.max(wall, MIN_BUILD_SECONDS) * 1e9, Long.MAX_VALUE / 4.0) - System.nanoTime();
+        try {
+            return task.get(Math.max(0, left), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            builder.interrupt();
+            throw UserError.at("--max-wall-seconds " + fmtSeconds(wall), "", "the wall-clock limit passed while the run was being read, checked"
+                    + " and built, before simulating; nothing was written (raise the limit, or make the run smaller)");
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            builder.interrupt();
+            Thread.currentThread().interrupt();
+            throw new UserError("interrupted while the run was being built");
+        }
+    }
+
+    /** The least time reading and building get before --max-wall-seconds stops them: a quick build always completes. */
+    static final double MIN_BUILD_SECONDS = 1;
+
+    /** The building thread's stack, as the launcher gives the main thread (-Xss8m). */
+    private static final long BUILD_STACK_BYTES = 8L << 20;
+
+    private static String fmtSeconds(double s) {
+        return s == Math.rint(s) && s < 1e15 ? Long.toString((long) s) : Double.toString(s);
     }
 
     /** The --max-wall-seconds value checked: 0 when not given. */

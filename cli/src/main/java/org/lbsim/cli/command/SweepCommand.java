@@ -45,6 +45,7 @@ import org.lbsim.cli.BuildInfo;
 import org.lbsim.cli.Main;
 import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.files.ScenarioLoader;
+import org.lbsim.cli.sweep.PhaseProgress;
 import org.lbsim.cli.sweep.SweepFile;
 import org.lbsim.cli.UserError;
 import org.lbsim.cli.files.Yaml;
@@ -59,6 +60,9 @@ import org.lbsim.cli.files.Yaml;
                 "  lbsim sweep examples/sweep-schemes.yaml --quick --out /tmp/schemes",
                 "  ./lbsim-spark sweep examples/sweep-schemes.yaml --engine spark --master 'local[2]'"})
 public final class SweepCommand implements java.util.concurrent.Callable<Integer> {
+    /** The most simulation threads (--jobs x --threads) per core; beyond it --jobs is lowered, with a notice. */
+    static final int THREADS_PER_CORE = 4;
+
     /** Stack size of the simulation threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK = 8L << 20;
 
@@ -71,7 +75,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (created if missing; reused to resume). Default: sweeps/<name>.")
     Path out;
 
-    @Option(names = "--jobs", paramLabel = "N", description = "Runs simulated at once (local engine). Default: the number of cores.")
+    @Option(names = "--jobs", paramLabel = "N", description = "Runs simulated at once (local engine), lowered with a notice to at most 4 simulation"
+            + " threads (--jobs x --threads) per core. Default: the number of cores.")
     Integer jobs;
 
     @Option(names = "--engine", paramLabel = "NAME", defaultValue = LOCAL,
@@ -111,7 +116,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     Integer threadsPerRun;
 
     @Option(names = "--max-wall-seconds", paramLabel = "S",
-            description = "Stop each run after S seconds of wall-clock time (recorded as ended by the wall limit). Default: no limit.")
+            description = "Stop each run after S seconds of wall-clock time, its build included (recorded as ended by the wall limit). Default: no limit.")
     Double maxWallSeconds;
 
     static final String LOCAL = "local";
@@ -152,12 +157,27 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         }
         kernel = RunRecord.kernelOf(threadsPerRun);
         Map<String, String> conf = engineConf(engineConf);
-        SweepFile sweep = SweepFile.load(file, seeds, quick).only(only);
         // each run takes threadsPerRun cores: by default as many runs at once as that leaves
-        int threads = jobs != null ? jobs : Math.max(1, Runtime.getRuntime().availableProcessors() / (threadsPerRun == null ? 1 : threadsPerRun));
+        int cores = Runtime.getRuntime().availableProcessors();
+        int perRun = threadsPerRun == null ? 1 : threadsPerRun;
+        int threads = jobs != null ? jobs : Math.max(1, cores / perRun);
         if (threads < 1 || threads > 4096) {
             throw UserError.at("--jobs " + threads, "", "must be between 1 and 4096");
         }
+        if ((long) threads * perRun > (long) THREADS_PER_CORE * cores && threads > 1) {
+            // more simulation threads than the machine runs at once only adds memory (a built run each) and switching
+            int capped = Math.max(1, THREADS_PER_CORE * cores / perRun);
+            if (!quiet) {
+                main.err.printf(Locale.ROOT, "lbsim: --jobs %d%s is %d simulation threads on %d core%s; running %d job%s at once (at most %d"
+                        + " threads per core)%n", threads, threadsPerRun == null ? "" : " x --threads " + perRun, (long) threads * perRun, cores,
+                        cores == 1 ? "" : "s", capped, capped == 1 ? "" : "s", THREADS_PER_CORE);
+            }
+            threads = capped;
+        }
+        // the process's own stderr only: a caller that passed its streams (tests, the Java API) reads what it asked for
+        java.io.PrintStream phaseLines = quiet || main.err != System.err ? null : main.err;
+        SweepFile sweep = SweepFile.load(file, seeds, quick, phaseLines).only(only);
+        PhaseProgress phases = new PhaseProgress(phaseLines, "sweep " + sweep.name);
         Path dir = out != null ? out : Path.of("sweeps", sweep.name);
         Path dbFile = dir.resolve(ResultsStore.DEFAULT_FILE);
         String shownDb = ScenarioLoader.shownPath(dbFile);
@@ -165,21 +185,22 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             throw UserError.at(dir.toString(), "", "is a file, expected the sweep's output folder");
         }
 
-        List<Job> all = new ArrayList<>(sweep.runs());
-        Map<Path, String> fingerprints = new LinkedHashMap<>();
-        for (SweepFile.Point p : sweep.points) {
-            String fingerprint = traceFingerprint(sweep, p, fingerprints);
-            for (int i = 0; i < sweep.seeds; i++) {
-                long seed = p.scenario().seed() + i;
-                Scenario s = p.scenario().withSeed(seed);
-                all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint
-                        + (threadsPerRun == null ? "" : PARTITIONED_MARK)));
-            }
-        }
-
         ThreadPoolExecutor pool = pool(threads);
         try {
-            validate(sweep, pool);
+            // first, so that a trace is read (and an endless one refused) before it is fingerprinted
+            validate(sweep, pool, phases);
+            List<Job> all = new ArrayList<>(sweep.runs());
+            Map<Path, String> fingerprints = new LinkedHashMap<>();
+            for (SweepFile.Point p : sweep.points) {
+                phases.step("listing runs", all.size(), sweep.runs());
+                String fingerprint = traceFingerprint(sweep, p, fingerprints);
+                for (int i = 0; i < sweep.seeds; i++) {
+                    long seed = p.scenario().seed() + i;
+                    Scenario s = p.scenario().withSeed(seed);
+                    all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint
+                            + (threadsPerRun == null ? "" : PARTITIONED_MARK)));
+                }
+            }
             try {
                 Files.createDirectories(dir);
             } catch (IOException e) {
@@ -263,7 +284,14 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         String hex = cache.get(f);
         if (hex == null) {
             try {
-                hex = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(f)));
+                java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+                try (java.io.InputStream in = Files.newInputStream(f)) {
+                    byte[] buffer = new byte[1 << 16];
+                    for (int n; (n = in.read(buffer)) > 0; ) {
+                        sha.update(buffer, 0, n);
+                    }
+                }
+                hex = java.util.HexFormat.of().formatHex(sha.digest());
             } catch (IOException e) {
                 throw UserError.at(sweep.shown + ": " + p.describe(), "workload.file", "cannot read " + ScenarioLoader.shownPath(f) + ": " + e.getMessage());
             } catch (java.security.NoSuchAlgorithmException e) {
@@ -280,7 +308,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     }
 
     /** Prepares every point with its first seed (fabric, failed links, trace), in parallel; the first error by point order wins. */
-    private void validate(SweepFile sweep, ExecutorService pool) {
+    private void validate(SweepFile sweep, ExecutorService pool, PhaseProgress phases) {
         List<Future<?>> checks = new ArrayList<>();
         for (SweepFile.Point p : sweep.points) {
             checks.add(pool.submit(() -> {
@@ -289,6 +317,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             }));
         }
         for (int i = 0; i < checks.size(); i++) {
+            phases.step("checking points", i, checks.size());
             try {
                 checks.get(i).get();
             } catch (ExecutionException e) {
@@ -388,7 +417,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 Done d;
                 progress.runStarted(j.runId());
                 try {
-                    RunResult r = prepare(j.scenario(), sweep.baseDir).run(wallSeconds);
+                    long began = System.nanoTime(); // --max-wall-seconds counts the build too
+                    RunResult r = prepare(j.scenario(), sweep.baseDir).run(wallSeconds, began);
                     if (keepRuns) {
                         writeRunFolder(sweep, dir, j, r, version, commit);
                     }

@@ -19,7 +19,11 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ScenarioLoader.Loaded loaded = scenario.load();
+        ScenarioLoader.Loaded loaded;
+        // the process's own stderr only: a caller that passed its streams reads what it asked for
+        try (BuildTicker ticker = BuildTicker.start(main.err, main.err == System.err, scenario.file)) {
+            loaded = scenario.load();
+        }
         int hosts = loaded.prepared().topology().hostCount();
         int flows = loaded.prepared().flows().size();
         main.out.println(scenario.file + ": ok (" + hosts + " hosts, " + flows + " flows)");

@@ -47,7 +47,7 @@ public final class Yaml {
         }
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = bounded(file, shownName);
         } catch (NoSuchFileException e) {
             throw UserError.at(shownName, "", "no such file");
         } catch (CharacterCodingException e) {
@@ -55,7 +55,42 @@ public final class Yaml {
         } catch (IOException e) {
             throw UserError.at(shownName, "", "cannot read: " + e.getMessage());
         }
+        longLines(text, shownName);
         return parse(text, shownName);
+    }
+
+    /** The largest scenario or sweep file read: the YAML reader's own limit of 3 Mi code points. */
+    public static final int MAX_FILE_BYTES = 3 << 20;
+    /** The longest line of a scenario or sweep file: the YAML reader takes seconds over a single value of megabytes. */
+    public static final int MAX_LINE_CHARS = 1 << 16;
+
+    /** The file as UTF-8 text, refused when it is longer than {@link #MAX_FILE_BYTES} (an endless stream such as /dev/zero too). */
+    private static String bounded(Path file, String shownName) throws IOException {
+        byte[] bytes;
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw UserError.at(shownName, "", "is larger than " + (MAX_FILE_BYTES >> 20) + " MiB; a scenario or sweep file is at most "
+                    + MAX_FILE_BYTES + " bytes (is this the right file?)");
+        }
+        return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+    }
+
+    /** Refuses a line longer than {@link #MAX_LINE_CHARS}, naming it, before the YAML reader spends seconds on it. */
+    private static void longLines(String text, String shownName) {
+        int line = 1;
+        int start = 0;
+        for (int i = 0; i <= text.length(); i++) {
+            if (i == text.length() || text.charAt(i) == '\n') {
+                if (i - start > MAX_LINE_CHARS) {
+                    throw UserError.at(shownName + ":" + line, "", "the line is " + (i - start) + " characters long, more than the "
+                            + MAX_LINE_CHARS + " a scenario or sweep file may have on one line");
+                }
+                line++;
+                start = i + 1;
+            }
+        }
     }
 
     /**

@@ -97,6 +97,14 @@ public final class SweepFile {
      * @param quick         {@code --quick}: apply the {@code quick:} overrides, one seed unless {@code --seeds}, name + "-quick"
      */
     public static SweepFile load(String shownName, Integer seedsOverride, boolean quick) {
+        return load(shownName, seedsOverride, quick, null);
+    }
+
+    /**
+     * As {@link #load(String, Integer, boolean)}, with a line on {@code err} now and then while a large
+     * grid's points are bound and compared ({@link PhaseProgress}); null for none.
+     */
+    public static SweepFile load(String shownName, Integer seedsOverride, boolean quick, java.io.PrintStream err) {
         Path file = Path.of(shownName).toAbsolutePath().normalize();
         Object tree = Yaml.read(file, shownName);
         if (!(tree instanceof Map<?, ?> top)) {
@@ -120,6 +128,10 @@ public final class SweepFile {
             if (!(top.get("name") instanceof String n) || !NAME.matcher(n).matches()) {
                 throw UserError.at(shownName, "name", "expected letters, digits, '.', '_' or '-' (it names the runs), got "
                         + ScenarioBinder.describe(top.get("name")));
+            }
+            if (n.length() > Scenario.MAX_NAME_LENGTH) {
+                throw UserError.at(shownName, "name", "must be at most " + Scenario.MAX_NAME_LENGTH + " characters (it names the runs and"
+                        + " their folder), got " + n.length());
             }
             name = n;
         }
@@ -273,6 +285,7 @@ public final class SweepFile {
         }
         varied.addAll(grid.keySet());
 
+        PhaseProgress progress = new PhaseProgress(err, "sweep " + name);
         List<Point> points = new ArrayList<>();
         List<String> keys = new ArrayList<>(grid.keySet());
         // every distinct error of the sweep at once (the first point showing each), not one per run
@@ -285,6 +298,7 @@ public final class SweepFile {
                 for (int k = 0; k < keys.size(); k++) {
                     assignments.put(keys.get(k), grid.get(keys.get(k)).get(odometer[k]));
                 }
+                progress.step("binding points", index, combos);
                 Point bound = bind(shownName, index++, base, assignments, errors);
                 if (bound != null) {
                     points.add(bound);
@@ -303,7 +317,7 @@ public final class SweepFile {
             throw UserError.lines(List.copyOf(errors.values()));
         }
         refuseSeedOverflow(shownName, points, seeds);
-        refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points");
+        refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points", progress);
         return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
     }
 
@@ -399,9 +413,11 @@ public final class SweepFile {
     }
 
     /** Two points that would run the same scenario with the same seed (their seed ranges overlap) are refused. */
-    private static void refuseDuplicates(String shownName, List<Point> points, int seeds, String field) {
+    private static void refuseDuplicates(String shownName, List<Point> points, int seeds, String field, PhaseProgress progress) {
         Map<String, List<Point>> byScenario = new LinkedHashMap<>();
-        for (Point p : points) {
+        for (int i = 0; i < points.size(); i++) {
+            progress.step("comparing points", i, points.size());
+            Point p = points.get(i);
             String key = Yaml.write(org.lbsim.config.ScenarioTree.toTree(p.scenario().withSeed(0)));
             List<Point> same = byScenario.computeIfAbsent(key, k -> new ArrayList<>());
             for (Point q : same) {
