@@ -387,8 +387,8 @@ public final class ResultsReader implements AutoCloseable {
             throw new PlotException(option + " " + sql + ": cannot check the SQL: " + e.getMessage(), e);
         }
         String error = n.path("error_message").asText("").strip().replaceAll("\\s*\\R\\s*", " ");
-        if (n.path("error").asBoolean(false) && error.startsWith("Parser Error")) {
-            throw new PlotException(option + " " + sql + ": not an SQL expression: " + error);
+        if (n.path("error").asBoolean(false) && n.path("error_type").asText().equals("parser")) {
+            throw new PlotException(shown + ": query failed (" + option + " " + sql + "): Parser Error: " + error);
         }
         com.fasterxml.jackson.databind.JsonNode statements = n.path("statements");
         com.fasterxml.jackson.databind.JsonNode node = statements.path(0).path("node");
