@@ -63,31 +63,39 @@ public final class Main implements Callable<Integer> {
     }
 
     /** Runs one command line; never calls System.exit and never throws. */
-    public static int execute(String[] args, PrintStream out, PrintStream err) {
+    public static int execute(String[] args, PrintStream rawOut, PrintStream rawErr) {
         boolean debug = Arrays.asList(args).contains("--debug");
+        PrintStream out = ControlCharacters.guard(rawOut);
+        PrintStream err = ControlCharacters.guard(rawErr);
         Main main = new Main(out, err);
         RunCommand plain = RunCommand.plain(args, main);
         if (plain != null) { // a plain run, read without picocli (start-up time)
+            int rc;
             try {
-                return plain.call();
+                rc = plain.call();
             } catch (Throwable t) {
-                return failure(t, debug, err);
+                rc = failure(t, debug, err);
             } finally {
                 out.flush();
                 err.flush();
             }
+            return outputWritten(rc, out, err);
         }
         CommandLine cmd = parser(main, args);
+        CommandLine query = cmd.getSubcommands().get("query");
+        if (query != null) {
+            query.setUnmatchedOptionsArePositionalParams(true); // SQL may start with a -- comment
+        }
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         cmd.setParameterExceptionHandler((e, a) -> {
             CommandLine failed = e.getCommandLine();
             String help = failed == null || failed == cmd ? "lbsim --help" : "lbsim " + failed.getCommandName() + " --help";
-            String message = Yaml.oneLine(e.getMessage());
+            String message = ControlCharacters.escape(Yaml.oneLine(e.getMessage()));
             if (e instanceof CommandLine.UnmatchedArgumentException u && failed == cmd && !u.getUnmatched().isEmpty()
                     && a.length > 0 && a[0].equals(u.getUnmatched().get(0)) && !a[0].startsWith("-")) {
                 List<String> commands = List.copyOf(cmd.getSubcommands().keySet());
-                err.println("lbsim: unknown command '" + a[0] + "'"
+                err.println("lbsim: unknown command '" + ControlCharacters.escape(a[0]) + "'"
                         + Suggestions.closest(a[0], commands).map(x -> ", did you mean '" + x + "'?").orElse("")
                         + " (commands: " + String.join(", ", commands) + "; see '" + help + "')");
                 return BAD_INPUT;
@@ -96,14 +104,31 @@ public final class Main implements Callable<Integer> {
             return BAD_INPUT;
         });
         cmd.setExecutionExceptionHandler((e, c, parsed) -> failure(e, debug, err));
+        int rc;
         try {
-            return cmd.execute(args);
+            rc = cmd.execute(args);
         } catch (Throwable t) { // errors (out of memory, stack overflow) pass through picocli
-            return failure(t, debug, err);
+            rc = failure(t, debug, err);
         } finally {
             out.flush();
             err.flush();
         }
+        return outputWritten(rc, out, err);
+    }
+
+    /** The error of output that could not be written: standard output closed (a pipe into head) or its disk full. */
+    public static UserError outputLost() {
+        return new UserError("standard output: cannot write (closed, e.g. a pipe into head, or its disk is full); the output is incomplete");
+    }
+
+    /** {@code rc}, or exit code 2 with {@link #outputLost} when a successful command's output could not all be written. */
+    private static int outputWritten(int rc, PrintStream out, PrintStream err) {
+        if (out.checkError() && rc == OK) {
+            err.println("lbsim: " + outputLost().getMessage());
+            err.flush();
+            return BAD_INPUT;
+        }
+        return rc;
     }
 
     /** picocli's model of {@code lbsim} with the subcommand {@code args} name, or all of them when they name none. */
@@ -137,8 +162,15 @@ public final class Main implements Callable<Integer> {
     }
 
     public static int failure(Throwable t, boolean debug, PrintStream err) {
-        if (t instanceof UserError) {
-            err.println("lbsim: " + t.getMessage());
+        if (t instanceof UserError u) {
+            for (String line : u.lines()) {
+                err.println("lbsim: " + ControlCharacters.escape(line));
+            }
+            return BAD_INPUT;
+        }
+        if (t instanceof java.nio.file.InvalidPathException p) {
+            // a path given on the command line or in a file that the file system cannot name (a NUL character)
+            err.println("lbsim: " + ControlCharacters.escape(p.getInput()) + ": not a valid path (" + ControlCharacters.escape(p.getReason()) + ")");
             return BAD_INPUT;
         }
         if (t instanceof OutOfMemoryError) {
@@ -146,7 +178,7 @@ public final class Main implements Callable<Integer> {
                     + " smaller, or give Java more heap, e.g. LBSIM_OPTS=-Xmx16g ./lbsim ... (JAVA_OPTS works too)");
             return INTERNAL_ERROR;
         }
-        String message = t.getMessage() == null ? "" : ": " + Yaml.oneLine(t.getMessage());
+        String message = t.getMessage() == null ? "" : ": " + ControlCharacters.escape(Yaml.oneLine(t.getMessage()));
         err.println("lbsim: internal error: " + t.getClass().getName() + message
                 + (debug ? "" : " (run with --debug for the stack trace)"));
         if (debug) {

@@ -47,7 +47,8 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         String shown = db.toString();
         Path dir = out != null ? out : db.toAbsolutePath().normalize().getParent();
-        try (Connection c = QueryCommand.open(db, shown)) {
+        // its COPY statements are lbsim's own, into the folder the user named
+        try (Connection c = QueryCommand.open(db, shown, true)) {
             List<String> tables = tables(c);
             if (tables.isEmpty()) {
                 throw new UserError(shown + ": has no tables to export");

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -126,6 +127,14 @@ public final class PlotCommand implements Callable<Integer> {
         RunFigures.Result r = RunFigures.of(RunData.fromFolder(dir, input.toString()), Charts.Size.DEFAULT);
         for (Figure fig : r.figures()) {
             Path file = target.resolve(fig.name() + "." + f.extension());
+            refuseForeign(Figure.csvBeside(file), out != null ? "--out " + out : ScenarioLoader.shownPath(target));
+            if (Files.exists(file) && !Files.exists(Figure.csvBeside(file))) {
+                throw UserError.at(out != null ? "--out " + out : ScenarioLoader.shownPath(target), "", ScenarioLoader.shownPath(file)
+                        + " exists and was not written by lbsim plot (no figure data beside it); move it or choose another folder");
+            }
+        }
+        for (Figure fig : r.figures()) {
+            Path file = target.resolve(fig.name() + "." + f.extension());
             ReportInputs.writeAtomically(file, f == Figure.Format.PNG ? fig.png() : fig.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                     file.toString());
             Path data = Figure.csvBeside(file);
@@ -206,6 +215,7 @@ public final class PlotCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.at("--out " + target, "", e.getMessage());
         }
+        refuseForeign(Figure.csvBeside(target), "--out " + target);
         ReportInputs.writeAtomically(target, f == Figure.Format.PNG ? figure.png() : figure.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 target.toString());
         Path data = Figure.csvBeside(target);
@@ -233,6 +243,17 @@ public final class PlotCommand implements Callable<Integer> {
         }
         List<Object> buffers = db.rows(col, metric, List.of(), where).stream().map(Grouped.Row::x).distinct().toList();
         return buffers.size() == 1 && buffers.get(0) instanceof Number n && n.doubleValue() > 0 ? n.doubleValue() / 1e3 : Double.NaN;
+    }
+
+    /**
+     * The data of a figure goes beside it as CSV, a file the user did not name: it may replace only the data of an
+     * earlier figure ({@link Figure#isFigureData}), never another file. Checked before anything is written.
+     */
+    private static void refuseForeign(Path data, String option) {
+        if (Files.exists(data) && !Figure.isFigureData(data)) {
+            throw UserError.at(option, "", ScenarioLoader.shownPath(data) + " exists and is not figure data written by lbsim plot, and the figure's"
+                    + " data goes there; move it or choose another --out");
+        }
     }
 
     private static int[] size(String s) {

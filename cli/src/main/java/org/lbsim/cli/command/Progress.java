@@ -110,14 +110,14 @@ final class Progress {
 
     private void printLine(String line) {
         lastPrintNs = System.nanoTime();
-        out.println(line);
+        out.println(org.lbsim.cli.ControlCharacters.escape(line)); // one line, whatever the point's values hold
         out.flush();
     }
 
     /** A message on its own line (a failed run), without breaking the terminal's progress line. */
     synchronized void message(PrintStream stream, String line) {
         if (terminal && lastWidth > 0) {
-            out.print("\r" + " ".repeat(lastWidth) + "\r");
+            clearLine(out, lastWidth);
             out.flush();
             lastWidth = 0;
         }
@@ -149,12 +149,23 @@ final class Progress {
         }
     }
 
+    /**
+     * Blanks a terminal's progress line of {@code width} characters and returns to its start; the carriage
+     * returns go as bytes, since printed text has its control characters escaped (ControlCharacters).
+     */
+    static void clearLine(PrintStream out, int width) {
+        out.write('\r');
+        out.print(" ".repeat(width));
+        out.write('\r');
+    }
+
     private void print(long now) {
         lastPrintNs = now;
-        String line = line(now);
+        String line = org.lbsim.cli.ControlCharacters.escape(line(now));
         if (terminal) {
             int pad = Math.max(0, lastWidth - line.length());
-            out.print("\r" + line + " ".repeat(pad));
+            out.write('\r'); // as a byte: printed text has its control characters escaped (ControlCharacters)
+            out.print(line + " ".repeat(pad));
             lastWidth = line.length();
         } else {
             out.println(line);

@@ -139,14 +139,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         String sweepName = (String) sweep.getOrDefault("name", def.getOrDefault("sweepOf", name));
         Path dir = out != null ? out : Path.of("reproductions", quick ? name + "-quick" : name);
         boolean fresh = !Files.exists(dir);
+        refuseForeignFolder(dir, out != null ? "--out " + out : ScenarioLoader.shownPath(dir));
         Files.createDirectories(dir);
         @SuppressWarnings("unchecked")
         Map<String, Object> files = (Map<String, Object>) def.getOrDefault("files", Map.of());
         for (Map.Entry<String, Object> f : files.entrySet()) {
             Files.writeString(dir.resolve(f.getKey()), String.valueOf(f.getValue()), StandardCharsets.UTF_8);
         }
-        Path sweepFile = dir.resolve("sweep.yaml");
-        Files.writeString(sweepFile, "# written by lbsim reproduce " + name + "\n" + Yaml.write(sweep), StandardCharsets.UTF_8);
+        Path sweepFile = dir.resolve(SWEEP_FILE);
+        Files.writeString(sweepFile, MARKER + name + "\n" + Yaml.write(sweep), StandardCharsets.UTF_8);
 
         List<String> sweepArgs = new ArrayList<>(List.of("sweep", sweepFile.toString(), "--out", dir.toString()));
         if (quick) {
@@ -346,6 +347,45 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
         String v = lines[1].strip();
         return v.startsWith("\"") && v.endsWith("\"") && v.length() >= 2 ? v.substring(1, v.length() - 1).replace("\"\"", "\"") : v;
+    }
+
+    /** The sweep file of a reproduction's folder; its first line, {@link #MARKER} and the name, marks the folder as one. */
+    static final String SWEEP_FILE = "sweep.yaml";
+    static final String MARKER = "# written by lbsim reproduce ";
+
+    /**
+     * A reproduction writes README.md, report.html, tables and plots into its folder, replacing what is there: it
+     * does so only in a folder it made (one whose sweep.yaml starts with {@link #MARKER}, of any reproduction, since
+     * figures can share runs, or one holding a figure's committed results) or an empty one. Any other existing folder is refused, before anything is written.
+     */
+    static void refuseForeignFolder(Path dir, String shown) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        if (!Files.isDirectory(dir)) {
+            throw UserError.at(shown, "", "is a file, expected a folder for the reproduction");
+        }
+        if (ResultsCsv.present(dir)) {
+            return; // a figure's committed results (a fresh clone has only those): resumed from them
+        }
+        Path sweepFile = dir.resolve(SWEEP_FILE);
+        if (Files.isRegularFile(sweepFile)) {
+            try (java.io.BufferedReader r = Files.newBufferedReader(sweepFile, StandardCharsets.UTF_8)) {
+                String first = r.readLine();
+                if (first != null && first.startsWith(MARKER)) {
+                    return;
+                }
+            } catch (java.nio.charset.CharacterCodingException e) {
+                // not lbsim's: refused below
+            }
+        }
+        try (var entries = Files.list(dir)) {
+            if (entries.findAny().isEmpty()) {
+                return;
+            }
+        }
+        throw UserError.at(shown, "", "already exists and holds no earlier reproduction (no " + SWEEP_FILE + " written by lbsim reproduce);"
+                + " choose another --out or remove it");
     }
 
     /** A folder this command created for a sweep that was refused before running: left as it was found (absent). */

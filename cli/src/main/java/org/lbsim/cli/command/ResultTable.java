@@ -32,25 +32,65 @@ final class ResultTable {
     static ResultTable read(ResultSet rs) throws SQLException {
         ResultSetMetaData md = rs.getMetaData();
         int n = md.getColumnCount();
-        List<String> columns = new ArrayList<>(n);
+        List<String> columns = columns(md);
         boolean[] numeric = new boolean[n];
         for (int i = 0; i < n; i++) {
-            columns.add(md.getColumnLabel(i + 1));
             numeric[i] = isNumeric(md.getColumnType(i + 1)) || md.getColumnTypeName(i + 1).matches("(?i)U?(HUGE|BIG|SMALL|TINY)?INT(EGER)?|DECIMAL.*");
         }
         List<Object[]> rows = new ArrayList<>();
         while (rs.next()) {
-            Object[] row = new Object[n];
-            for (int i = 0; i < n; i++) {
-                Object v = rs.getObject(i + 1);
-                if (v != null && !(v instanceof Number || v instanceof Boolean || v instanceof String)) {
-                    v = rs.getString(i + 1); // dates, lists, structs ... as DuckDB spells them
-                }
-                row[i] = v;
-            }
-            rows.add(row);
+            rows.add(row(rs, n));
         }
         return new ResultTable(columns, numeric, rows);
+    }
+
+    private static List<String> columns(ResultSetMetaData md) throws SQLException {
+        List<String> columns = new ArrayList<>(md.getColumnCount());
+        for (int i = 0; i < md.getColumnCount(); i++) {
+            columns.add(md.getColumnLabel(i + 1));
+        }
+        return columns;
+    }
+
+    private static Object[] row(ResultSet rs, int n) throws SQLException {
+        Object[] row = new Object[n];
+        for (int i = 0; i < n; i++) {
+            Object v = rs.getObject(i + 1);
+            if (v != null && !(v instanceof Number || v instanceof Boolean || v instanceof String)) {
+                v = rs.getString(i + 1); // dates, lists, structs ... as DuckDB spells them
+            }
+            row[i] = v;
+        }
+        return row;
+    }
+
+    /** Characters of CSV gathered before they are printed (the stream is written in pieces of about this size). */
+    private static final int CSV_CHUNK = 1 << 16;
+
+    /**
+     * The result as CSV ({@link #csv()}), written to {@code out} row by row as the engine produces them: no row is
+     * kept, so any number of rows fits. Stops with {@link org.lbsim.cli.Main#outputLost} when {@code out} can no longer be written
+     * (a closed pipe, a full disk). {@code printed[0]} counts the rows printed so far.
+     */
+    static void streamCsv(ResultSet rs, java.io.PrintStream out, long[] printed) throws SQLException {
+        ResultSetMetaData md = rs.getMetaData();
+        int n = md.getColumnCount();
+        StringBuilder sb = new StringBuilder(CSV_CHUNK + 1024);
+        csvLine(sb, columns(md).toArray());
+        long rows = 0;
+        while (rs.next()) {
+            csvLine(sb, row(rs, n));
+            rows++;
+            if (sb.length() >= CSV_CHUNK) {
+                out.print(sb);
+                printed[0] = rows;
+                sb.setLength(0);
+                if (out.checkError()) {
+                    throw org.lbsim.cli.Main.outputLost();
+                }
+            }
+        }
+        out.print(sb);
     }
 
     private static boolean isNumeric(int sqlType) {

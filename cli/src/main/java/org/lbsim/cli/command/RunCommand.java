@@ -28,12 +28,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import org.lbsim.cli.BuildInfo;
+import org.lbsim.cli.ControlCharacters;
 import org.lbsim.cli.LbsimFiles;
 import org.lbsim.cli.Main;
 import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.UserError;
+import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
+import org.lbsim.cli.store.StoreException;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Simulate a scenario and write a run folder: scenario.yaml (the effective scenario), " +
@@ -174,10 +177,15 @@ public final class RunCommand implements Callable<Integer> {
             if (!Files.exists(db)) {
                 RunFolder.checkWritable(db, "--db " + db);
             }
+            try {
+                ResultsStore.checkBeforeWriting(db, "--db " + db);
+            } catch (StoreException e) {
+                throw new UserError(e.getMessage());
+            }
         }
         RunResult result;
         // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
-        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && main.out == System.out)) {
+        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && org.lbsim.cli.ControlCharacters.isStdout(main.out))) {
             result = loaded.prepared().run(wall, wallStart);
         }
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, threads, started, BuildInfo.await(source)));
@@ -289,7 +297,7 @@ public final class RunCommand implements Callable<Integer> {
     static void printSummary(PrintStream o, PreparedRun prepared, RunResult r, String folder) {
         Scenario s = prepared.scenario();
         RunResult.Counters c = r.counters();
-        o.printf(Locale.ROOT, "scenario     %s (seed %d)%n", s.name(), s.seed());
+        o.printf(Locale.ROOT, "scenario     %s (seed %d)%n", ControlCharacters.escape(s.name()), s.seed());
         o.printf(Locale.ROOT, "fabric       %s%n", fabric(s.topology()));
         o.printf(Locale.ROOT, "scheme       %s / %s / %s%n", s.loadBalancing().type(), s.congestionControl().type(), s.lossRecovery().type());
         o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
@@ -300,7 +308,7 @@ public final class RunCommand implements Callable<Integer> {
                 Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc),
                 r.oversubscribed() ? ", counts the " + ratio(r) + ":1 oversubscribed uplinks" : "");
         for (org.lbsim.metrics.JobResult j : r.jobs()) {
-            o.printf(Locale.ROOT, "job %-8s %s, %d ranks: JCT %s, ideal %s (x%.4f)%s%n", j.name(), j.collective(), j.ranks(),
+            o.printf(Locale.ROOT, "job %-8s %s, %d ranks: JCT %s, ideal %s (x%.4f)%s%n", ControlCharacters.escape(j.name()), j.collective(), j.ranks(),
                     PreparedRun.formatPs(j.jctPs()), PreparedRun.formatPs(j.idealPs()), j.slowdown(),
                     j.background() || j.jctPs() <= 0 ? "" : String.format(Locale.ROOT, ", algbw %.2f GB/s, busbw %.2f GB/s", j.algbwGBps(), j.busbwGBps()));
         }

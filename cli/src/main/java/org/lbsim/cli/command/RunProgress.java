@@ -82,7 +82,8 @@ final class RunProgress implements AutoCloseable {
 
     private void print(String line) {
         int pad = Math.max(0, lastWidth - line.length());
-        out.print("\r" + line + " ".repeat(pad));
+        out.write('\r'); // as a byte: printed text has its control characters escaped (ControlCharacters)
+        out.print(line + " ".repeat(pad));
         out.flush();
         lastWidth = line.length();
     }
@@ -99,7 +100,7 @@ final class RunProgress implements AutoCloseable {
         }
         synchronized (this) {
             if (lastWidth > 0) {
-                out.print("\r" + " ".repeat(lastWidth) + "\r");
+                Progress.clearLine(out, lastWidth);
                 out.flush();
                 lastWidth = 0;
             }

@@ -387,7 +387,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         }
         store.addColumns(columnSets);
 
-        boolean terminal = Progress.stdoutIsTerminal() && main.out == System.out;
+        boolean terminal = Progress.stdoutIsTerminal() && org.lbsim.cli.ControlCharacters.isStdout(main.out);
         Progress progress = new Progress(quiet ? nullStream() : main.out, terminal && !quiet, "sweep " + sweep.name, all.size(), already);
         if (!quiet) {
             String counts = String.format(Locale.ROOT, "sweep %s: %d point%s x %d seed%s = %d run%s", sweep.name, sweep.points.size(),

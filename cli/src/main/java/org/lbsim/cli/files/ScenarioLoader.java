@@ -72,7 +72,8 @@ public final class ScenarioLoader {
     public static String shownPath(Path p) {
         Path cwd = Path.of("").toAbsolutePath();
         Path abs = p.toAbsolutePath().normalize();
-        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
+        // for display only: a name with a line break or an escape sequence stays one visible line
+        return org.lbsim.cli.ControlCharacters.escape(abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString());
     }
 
     /** Every error of the file at once, one line each, each blamed on the file or the --set that caused it. */

@@ -187,6 +187,31 @@ public final class Figure {
     }
 
     /** The file of the data next to a figure file: {@code q.png} -> {@code q.csv}. */
+    /**
+     * Whether a file holds a figure's data as lbsim writes it ({@link Charts}): its first line is one of the
+     * headers lbsim's figures have (series and time_us, series and fraction_at_most_x, degree_at_most and
+     * fraction_of_arrivals, group ... runs,mean,ci95_low,ci95_high,stddev,min,max). Such a file may be replaced
+     * by the data of a new figure of the same name; any other file may not.
+     */
+    public static boolean isFigureData(Path file) {
+        String first;
+        try (java.io.BufferedReader r = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            char[] head = new char[4096];
+            int n = r.read(head);
+            String text = n <= 0 ? "" : new String(head, 0, n);
+            int end = text.indexOf('\n');
+            if (end < 0) {
+                return false;
+            }
+            first = text.substring(0, end);
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+        return first.startsWith("series,time_us,") || first.startsWith("series,") && first.endsWith(",fraction_at_most_x")
+                || first.equals("degree_at_most,fraction_of_arrivals")
+                || first.startsWith("group,") && first.endsWith(",runs,mean,ci95_low,ci95_high,stddev,min,max");
+    }
+
     public static Path csvBeside(Path figureFile) {
         String n = figureFile.getFileName().toString();
         int dot = n.lastIndexOf('.');

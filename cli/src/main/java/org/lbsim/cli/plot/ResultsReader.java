@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.config.Suggestions;
 import org.lbsim.metrics.TimeSeries;
 
@@ -84,6 +85,8 @@ public final class ResultsReader implements AutoCloseable {
             c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), p);
             try (Statement s = c.createStatement()) {
                 s.execute("SET autoinstall_known_extensions = false");
+                // options such as --where become SQL: whatever they say, the engine reaches no file but this database
+                ResultsStore.sealFiles(s);
             }
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("the DuckDB JDBC driver is missing from the class path", e);
@@ -216,7 +219,8 @@ public final class ResultsReader implements AutoCloseable {
     public Metric metric(String given) {
         String g = given.strip();
         if (!IDENTIFIER.matcher(g).matches()) {
-            return new Metric("(" + g + ")", g, 1, false);
+            requireExpression(g, "--y");
+            return new Metric("(\n" + g + "\n)", g, 1, false);
         }
         int at = g.indexOf('@');
         if (at >= 0) {
@@ -323,7 +327,9 @@ public final class ResultsReader implements AutoCloseable {
         }
         sql.append(" FROM ").append(view());
         if (where != null && !where.isBlank()) {
-            sql.append(" WHERE (").append(where).append(")");
+            requireExpression(where, "--where");
+            // on lines of its own: a trailing -- comment ends with its line
+            sql.append(" WHERE (\n").append(where).append("\n)");
         }
         sql.append(" ORDER BY v.sweep NULLS FIRST, v.point NULLS FIRST, v.seed, v.run_id");
         List<Grouped.Row> out = new ArrayList<>();
@@ -352,6 +358,49 @@ public final class ResultsReader implements AutoCloseable {
             throw new PlotException(shown + ": query failed" + where2 + ": " + oneLine(e), e);
         }
         return out;
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * Refuses SQL from an option that is not exactly one expression (several statements, a closing
+     * parenthesis followed by clauses of its own, an unclosed comment or string): DuckDB's parser reads it as the
+     * only item of {@code SELECT (...)}, which must then have nothing else, no FROM, WHERE, ORDER BY or second statement.
+     *
+     * @param option the option that gave it, for messages ({@code --where})
+     */
+    public void requireExpression(String sql, String option) {
+        String json;
+        try (PreparedStatement ps = conn.prepareStatement("SELECT json_serialize_sql(?)")) {
+            ps.setString(1, "SELECT (\n" + sql + "\n)");
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                json = rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new PlotException(option + " " + sql + ": cannot check the SQL: " + oneLine(e), e);
+        }
+        com.fasterxml.jackson.databind.JsonNode n;
+        try {
+            n = JSON.readTree(json);
+        } catch (java.io.IOException e) {
+            throw new PlotException(option + " " + sql + ": cannot check the SQL: " + e.getMessage(), e);
+        }
+        String error = n.path("error_message").asText("").strip().replaceAll("\\s*\\R\\s*", " ");
+        if (n.path("error").asBoolean(false) && n.path("error_type").asText().equals("parser")) {
+            throw new PlotException(shown + ": query failed (" + option + " " + sql + "): Parser Error: " + error);
+        }
+        com.fasterxml.jackson.databind.JsonNode statements = n.path("statements");
+        com.fasterxml.jackson.databind.JsonNode node = statements.path(0).path("node");
+        // an error other than the parser's: a statement that is not a SELECT (COPY, ATTACH ...)
+        boolean one = !n.path("error").asBoolean(false) && statements.size() == 1 && node.path("type").asText().equals("SELECT_NODE") && node.path("select_list").size() == 1
+                && node.path("from_table").path("type").asText().equals("EMPTY") && node.path("where_clause").isNull()
+                && node.path("group_expressions").isEmpty() && node.path("having").isNull() && node.path("qualify").isNull()
+                && node.path("sample").isNull() && node.path("modifiers").isEmpty() && node.path("cte_map").path("map").isEmpty();
+        if (!one) {
+            throw new PlotException(option + " " + sql + ": must be one SQL expression (a condition or a value over the columns),"
+                    + " not several statements or clauses");
+        }
     }
 
     /** Any query, each row as an ordered column map (values as JDBC returns them, decimals as Double). */

@@ -163,7 +163,7 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
             if (yaml.isEmpty()) {
                 notes.add("the folder has no scenario.yaml");
             }
-            Map<?, ?> summary = JSON.readValue(summaryFile.toFile(), Map.class);
+            Map<?, ?> summary = readJson(summaryFile, shown + "/summary.json");
             Map<String, Object> s = new LinkedHashMap<>();
             Map<String, Object> sn = snakeKeys(summary);
             // folders written before the renames of 0.1 (docs/results.md) say scenario and cctIncreasePercent
@@ -194,7 +194,12 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
                 // the runs / counters names: ooo_samples, ooo_arrivals (outOfOrderArrivals before 0.1), ooo_max_degree, ooo_max_held
                 numbers(snakeKeys(o)).forEach((k, v) -> ooo.put("ooo_" + (k.equals("out_of_order_arrivals") ? "arrivals" : k), v));
             }
-            double[] fct = readFct(dir.resolve("flows.csv"), shown + "/flows.csv");
+            double[] fct = new double[0];
+            if (Files.isRegularFile(dir.resolve("flows.csv"))) {
+                fct = readFct(dir.resolve("flows.csv"), shown + "/flows.csv");
+            } else {
+                notes.add("the folder has no flows.csv: no flow completion times, so no FCT CDF");
+            }
             List<TimeSeries> series = List.of();
             Path seriesFile = dir.resolve("series.csv");
             if (Files.isRegularFile(seriesFile)) {
@@ -210,7 +215,7 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
                 notes.add("the folder has no ooo.csv: no out-of-order CDF");
             }
             Map<String, Object> meta = Files.isRegularFile(dir.resolve("meta.json"))
-                    ? snakeKeys(JSON.readValue(dir.resolve("meta.json").toFile(), Map.class)) : Map.of();
+                    ? snakeKeys(readJson(dir.resolve("meta.json"), shown + "/meta.json")) : Map.of();
             String title = dir.toAbsolutePath().normalize().getFileName() == null ? shown : dir.toAbsolutePath().normalize().getFileName().toString();
             List<Map<String, Object>> jobs = new ArrayList<>();
             if (summary.get("jobs") instanceof List<?> js) {
@@ -226,6 +231,23 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
         } catch (IOException e) {
             throw new PlotException(shown + ": cannot read the run folder: " + e.getMessage(), e);
         }
+    }
+
+    /** A JSON object from a file; a file that is not one (truncated, edited) is named with the line and column of the fault. */
+    private static Map<?, ?> readJson(Path file, String shown) throws IOException {
+        Object v;
+        try {
+            v = JSON.readValue(file.toFile(), Object.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+            String where = at != null && at.getLineNr() > 0 ? ":" + at.getLineNr() + ":" + at.getColumnNr() : "";
+            String problem = String.valueOf(e.getOriginalMessage()).strip().replaceAll("\\s*\\R\\s*", " ");
+            throw new PlotException(shown + where + ": not valid JSON (" + problem + "); the file is damaged or truncated", e);
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            throw new PlotException(shown + ": expected a JSON object, as lbsim run writes it");
+        }
+        return m;
     }
 
     /** What the lower bound (and a job's ideal) of an oversubscribed fabric counts, for the report's notes. */
@@ -303,9 +325,6 @@ public record RunData(String title, String scenarioYaml, Map<String, Object> sum
     }
 
     private static double[] readFct(Path file, String shown) throws IOException {
-        if (!Files.isRegularFile(file)) {
-            return new double[0];
-        }
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String header = r.readLine();
             int col = header == null ? -1 : Arrays.asList(header.split(",")).indexOf("fct_ps");

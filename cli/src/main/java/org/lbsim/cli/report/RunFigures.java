@@ -35,7 +35,11 @@ public final class RunFigures {
             }
             fct.put("finished flows (" + us.length + ")", us);
         }
-        add(figures, missing, Charts.cdf("fct-cdf", "Flow completion time", "FCT (\u00b5s)", fct, false, size), "flow FCT CDF: no flow finished");
+        // a source can lack the flows of a run that finished some (a run folder without flows.csv)
+        boolean finished = run.summary().get("flows_finished") instanceof Number n && n.longValue() > 0;
+        add(figures, missing, Charts.cdf("fct-cdf", "Flow completion time", "FCT (\u00b5s)", fct, false, size), "flow FCT CDF: "
+                + (finished ? "the source has no flow completion times of its " + run.summary().get("flows_finished") + " finished flows"
+                + " (a run folder without flows.csv)" : "no flow finished"));
 
         List<TimeSeries> queues = all.stream().filter(s -> s.name().startsWith("queue.max ")).toList();
         Map<String, double[]> queueSamples = new LinkedHashMap<>();

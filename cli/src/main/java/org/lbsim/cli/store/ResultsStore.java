@@ -124,7 +124,7 @@ public final class ResultsStore implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new StoreException(shown + ": cannot create its folder: " + e.getMessage(), e);
         }
-        Connection c = connect(file, shown, false);
+        Connection c = connect(file, shown, false, true, false);
         ResultsStore store = new ResultsStore(shown, c);
         try {
             store.createTables();
@@ -162,21 +162,44 @@ public final class ResultsStore implements AutoCloseable {
         }
     }
 
-    /** A read-only connection to an existing database, for queries and exports. */
+    /**
+     * A read-only connection to an existing database, for queries: the engine can neither change a table nor
+     * reach any other file (no COPY TO, ATTACH or read_csv of a path), whatever SQL it is given.
+     */
     public static Connection openReadOnly(Path file, String shown) {
+        return openReadOnly(file, shown, false);
+    }
+
+    /**
+     * A read-only connection to an existing database; with {@code fileAccess} its SQL may read and write
+     * other files (COPY TO, read_csv): for {@code lbsim export}, whose SQL is lbsim's own, and for
+     * {@code lbsim query --allow-files}.
+     */
+    public static Connection openReadOnly(Path file, String shown, boolean fileAccess) {
+        return openReadOnly(file, shown, fileAccess, false);
+    }
+
+    /**
+     * As {@link #openReadOnly(Path, String, boolean)}; with {@code streamResults} a result's rows come as the engine
+     * produces them rather than all at once (any size fits), but an error while executing reads only "Invalid result set".
+     */
+    public static Connection openReadOnly(Path file, String shown, boolean fileAccess, boolean streamResults) {
         if (!Files.exists(file)) {
             throw new StoreException(shown + ": no such file");
         }
         if (Files.isDirectory(file)) {
             throw new StoreException(shown + ": is a directory, expected a DuckDB database file");
         }
-        return connect(file, shown, true);
+        return connect(file, shown, true, fileAccess, streamResults);
     }
 
-    private static Connection connect(Path file, String shown, boolean readOnly) {
+    private static Connection connect(Path file, String shown, boolean readOnly, boolean fileAccess, boolean streamResults) {
         Properties p = new Properties();
         if (readOnly) {
             p.setProperty("duckdb.read_only", "true");
+        }
+        if (streamResults) {
+            p.setProperty("jdbc_stream_results", "true");
         }
         try {
             Class.forName("org.duckdb.DuckDBDriver");
@@ -184,6 +207,12 @@ public final class ResultsStore implements AutoCloseable {
             try (Statement s = c.createStatement()) {
                 // never reach out to the network for extensions (parquet and csv are built in)
                 s.execute("SET autoinstall_known_extensions = false");
+                if (!fileAccess) {
+                    sealFiles(s);
+                }
+            } catch (SQLException e) {
+                c.close();
+                throw e;
             }
             return c;
         } catch (ClassNotFoundException e) {
@@ -194,6 +223,9 @@ public final class ResultsStore implements AutoCloseable {
             if (lock.find()) {
                 throw new StoreException(shown + ": is open for writing in another process (PID " + lock.group(1)
                         + ", a running sweep?); DuckDB allows one writer and no readers meanwhile: try again when it has finished", e, true);
+            }
+            if (m.contains("not a valid DuckDB database file")) {
+                throw new StoreException(shown + ": is not a DuckDB database file; choose another file (it was left unchanged)", e);
             }
             throw new StoreException(shown + ": cannot open the database: " + m, e);
         }
@@ -215,7 +247,88 @@ public final class ResultsStore implements AutoCloseable {
         return m.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 
+    /**
+     * Closes the engine of a connection to every file but its database, for good: {@code enable_external_access}
+     * off, then the configuration locked so that no statement can turn it back on.
+     */
+    public static void sealFiles(Statement s) throws SQLException {
+        s.execute("SET enable_external_access = false");
+        s.execute("SET lock_configuration = true");
+    }
+
+    /**
+     * Refuses, before anything is simulated, a database file that a later {@link #open} would refuse: not a
+     * DuckDB file, or one whose tables are not lbsim's. Reads it read-only and changes nothing; a missing file
+     * passes (it will be created), and so does one open for writing in another process (it is checked when
+     * opened, before any change).
+     */
+    public static void checkBeforeWriting(Path file, String shown) {
+        if (!Files.exists(file)) {
+            return;
+        }
+        if (Files.isDirectory(file)) {
+            throw new StoreException(shown + ": is a directory, expected a DuckDB database file");
+        }
+        Connection c;
+        try {
+            c = connect(file, shown, true, false, false);
+        } catch (StoreException e) {
+            if (e.locked()) {
+                return;
+            }
+            throw e;
+        }
+        try (c) {
+            foreignSchema(c, shown);
+        } catch (SQLException e) {
+            throw new StoreException(shown + ": cannot read the database: " + message(e), e);
+        }
+    }
+
+    /** The columns of {@code runs} that every lbsim results database has had (later ones are added when it is opened). */
+    private static final List<String> RUNS_FIRST_COLUMNS = List.of("run_id", "sweep", "point", "seed", "scenario_name", "scenario_yaml", "hosts",
+            "flows", "flows_finished", "cct_ps", "lower_bound_ps", "cct_increase_pct", "rho_max_mbps", "simulated_ps", "events", "packet_hops",
+            "drops", "link_loss", "no_route_drops", "ecn_marks", "retransmissions", "spurious_retransmissions", "timeouts", "pfc_pauses",
+            "pfc_deadlock", "ooo_max_degree", "ooo_max_held", "ooo_arrivals", "lbsim_version", "git_commit");
+
+    /**
+     * Throws when the database holds tables but is not an lbsim results database (tables without {@code runs}, or a
+     * {@code runs} without lbsim's columns): checked before any table is created or changed.
+     */
+    private static void foreignSchema(Connection c, String shown) throws SQLException {
+        List<String> tables = new ArrayList<>();
+        java.util.Set<String> runs = new java.util.HashSet<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(
+                "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name")) {
+            while (rs.next()) {
+                String t = rs.getString(1);
+                if (!tables.contains(t)) {
+                    tables.add(t);
+                }
+                if (t.equals("runs")) {
+                    runs.add(rs.getString(2).toLowerCase(Locale.ROOT));
+                }
+            }
+        }
+        if (tables.isEmpty()) {
+            return;
+        }
+        if (!tables.contains("runs")) {
+            throw new StoreException(shown + ": is not an lbsim results database: it has tables (" + String.join(", ", tables.subList(0,
+                    Math.min(5, tables.size()))) + (tables.size() > 5 ? ", ..." : "") + ") but no table 'runs'; choose another file");
+        }
+        List<String> lacking = new ArrayList<>(RUNS_FIRST_COLUMNS.stream().filter(col -> !runs.contains(col)).toList());
+        if (!runs.contains("wall_time_ms") && !runs.contains("wall_ms")) {
+            lacking.add("wall_time_ms");
+        }
+        if (!lacking.isEmpty()) {
+            throw new StoreException(shown + ": is not an lbsim results database: its table 'runs' has no column '" + lacking.get(0)
+                    + "'; choose another file (it was left unchanged)");
+        }
+    }
+
     private void createTables() throws SQLException {
+        foreignSchema(conn, shown);
         try (Statement s = conn.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS runs (" + RUNS_FIXED + ")");
             for (Map.Entry<String, String> t : CHILD_TABLES.entrySet()) {
