@@ -27,11 +27,14 @@ import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.cli.sweep.SweepFile;
 import org.lbsim.cli.files.Yaml;
+import org.lbsim.cli.plot.TestResultsDb;
 
 /**
  * A generated corpus of hostile inputs (seeded): mutations of valid scenarios (one or two fields set
  * to wrong types, extremes, overflows, zero and sub-picosecond periods), of CSV traces, of sweep
- * files, and of the bytes of a scenario (encodings, control characters). Every case goes through
+ * files, of the bytes of a scenario (encodings, control characters), unquoted values as editors leave
+ * them (leading zeros, hex, underscores, aliases, tags: an ambiguous number must be refused), timers
+ * at and below what the fabric resolves, and names carrying terminal escapes (never printed raw). Every case goes through
  * {@link Main#execute} under a wall-clock cap and must end with exit 0 and a run that says how it
  * ended (a completed run no faster than its lower bound), or exit 2 with one line per error and no output;
  * never a hang, an internal error (exit 1) or a stack trace.
@@ -43,6 +46,10 @@ class HostileCorpusTest {
     private static final int TRACE_CASES = 180;
     private static final int SWEEP_CASES = 60;
     private static final int BYTE_CASES = 100;
+    private static final int RAW_CASES = 160;
+    private static final int TIMER_CASES = 60;
+    private static final int NAME_CASES = 40;
+    private static final int SQL_CASES = 80;
     /** Generous: a case takes milliseconds; only a hang or a runaway run comes near it. */
     private static final Duration CAP = Duration.ofSeconds(30);
 
@@ -50,7 +57,11 @@ class HostileCorpusTest {
     static Path dir;
 
     /** One case: files to write, the command line (with {@code @DIR} for the case's folder) and what it mutated. */
-    record Case(String id, Map<String, byte[]> files, List<String> args, String mutated) {
+    record Case(String id, Map<String, byte[]> files, List<String> args, String mutated, boolean mustRefuse) {
+        Case(String id, Map<String, byte[]> files, List<String> args, String mutated) {
+            this(id, files, args, mutated, false);
+        }
+
         @Override
         public String toString() {
             return id + " " + mutated;
@@ -186,7 +197,80 @@ class HostileCorpusTest {
             }
             cases.add(new Case("bytes-" + i, Map.of("s.yaml", bytes), run(), "insert " + java.util.Arrays.toString(ins) + " at " + at));
         }
+        // unquoted values as an editor leaves them: the forms readers disagree on must be refused, never read one way
+        String[] ambiguous = {"010", "0x400", "1_024", "1:30", "0o17", "0b101", "007", "-010", "00", "1__0"};
+        String[] other = {".inf", "-.inf", ".nan", "yes", "no", "on", "~", "1e400", "1e-400", "*undefined", "!!int 7", "!foo 3", "[*a]",
+                "9007199254740993", "1.0e3", "+5", "0.5e-3", "1e-6", "12abc", "4KiB", "4kib", "100gbps", "0010KiB"};
+        for (int i = 0; i < RAW_CASES; i++) {
+            int b = rng.nextInt(bases.length);
+            Map<String, Object> tree = SweepFile.copy(trees.get(b));
+            List<List<Object>> paths = leaves.get(b);
+            List<Object> path = paths.get(rng.nextInt(paths.size()));
+            boolean amb = rng.nextInt(3) == 0;
+            String raw = amb ? ambiguous[rng.nextInt(ambiguous.length)] : other[rng.nextInt(other.length)];
+            set(tree, path, "@RAW@");
+            String text = yaml(tree).replaceFirst("[\"']?@RAW@[\"']?", java.util.regex.Matcher.quoteReplacement(raw));
+            Map<String, byte[]> files = new LinkedHashMap<>();
+            files.put("s.yaml", text.getBytes(StandardCharsets.UTF_8));
+            files.put("t.csv", TRACE.getBytes(StandardCharsets.UTF_8));
+            // an ambiguous number in a field that takes a number or a name must be refused, whatever the field
+            cases.add(new Case("raw-" + i, files, run(), pathText(path) + "=" + raw + (amb ? LEAF + path.get(path.size() - 1) : ""),
+                    amb || raw.equals("*undefined")));
+        }
+        // timers below what the fabric can resolve, or at its edge: refused before building, or a run that ends
+        String[] timers = {"lossRecovery.rtoUs", "switches.pfc.deadlockCheckUs", "congestionControl.rateIncreaseTimerUs",
+                "congestionControl.alphaUpdateUs", "congestionControl.rateDecreaseIntervalUs", "lossRecovery.minRtoUs"};
+        Object[] tiny = {1e-6, 1e-3, 0.001, 0.01, 0.1, 0.0825, 1, 1e-9};
+        for (int i = 0; i < TIMER_CASES; i++) {
+            Map<String, Object> tree = SweepFile.copy(trees.get(1));
+            String key = timers[rng.nextInt(timers.length)];
+            Object v = tiny[rng.nextInt(tiny.length)];
+            List<Object> path = new ArrayList<>(List.of((Object[]) key.split("\\.")));
+            setCreating(tree, path, v);
+            cases.add(new Case("timer-" + i, Map.of("s.yaml", yaml(tree).getBytes(StandardCharsets.UTF_8)), run(), key + "=" + v + LEAF
+                    + path.get(path.size() - 1)));
+        }
+        // names carrying terminal escapes, control characters and line breaks: never printed raw
+        String[] hostileNames = {"x\u001b[2J", "x\u001b]0;pwned\u0007", "a\u0000b", "a\rb", "line\nbreak", "\u009b31m", "tab\there", "\u202eevil"};
+        for (int i = 0; i < NAME_CASES; i++) {
+            Map<String, Object> tree = SweepFile.copy(trees.get(0));
+            tree.put("name", hostileNames[rng.nextInt(hostileNames.length)] + (rng.nextBoolean() ? "" : "-" + i));
+            cases.add(new Case("name-" + i, Map.of("s.yaml", yaml(tree).getBytes(StandardCharsets.UTF_8)), run(), "name=" + tree.get("name")));
+        }
+        // options that reach SQL, as token soups around the statements that would write: refused or drawn, never written
+        String[] tokens = {")", "(", ";", "--", "/*", "*/", "'", "\"", "1=1", "OR", "UNION ALL SELECT * FROM runs", "COPY runs TO '@DIR/victim.txt'",
+                "ATTACH '@DIR/x.db' AS x", "DROP TABLE runs", "SET enable_external_access = true", "read_text('@DIR/victim.txt')", "\n",
+                "SELECT 1", "messageBytes", "cct_ps", "\u0000", "\u00e9"};
+        String[] options = {"--where", "--y", "--x", "--by", "--title"};
+        for (int i = 0; i < SQL_CASES; i++) {
+            StringBuilder soup = new StringBuilder();
+            for (int t = 0, n = 1 + rng.nextInt(6); t < n; t++) {
+                soup.append(tokens[rng.nextInt(tokens.length)]).append(rng.nextBoolean() ? " " : "");
+            }
+            String option = options[rng.nextInt(options.length)];
+            List<String> args = new ArrayList<>(List.of("plot", "@DIR/results.duckdb", "--out", "@DIR/p.png"));
+            if (!option.equals("--x")) {
+                args.addAll(List.of("--x", "messageBytes"));
+            }
+            args.addAll(List.of(option, soup.toString()));
+            cases.add(new Case("sql-" + i, Map.of("victim.txt", "mine\n".getBytes(StandardCharsets.UTF_8)), args, option + " " + soup));
+        }
         return cases.stream();
+    }
+
+    /** Sets a value at a path, making the maps on the way. */
+    @SuppressWarnings("unchecked")
+    private static void setCreating(Map<String, Object> root, List<Object> path, Object value) {
+        Map<String, Object> node = root;
+        for (int i = 0; i < path.size() - 1; i++) {
+            Object next = node.get(String.valueOf(path.get(i)));
+            if (!(next instanceof Map<?, ?>)) {
+                next = new LinkedHashMap<String, Object>();
+                node.put(String.valueOf(path.get(i)), next);
+            }
+            node = (Map<String, Object>) next;
+        }
+        node.put(String.valueOf(path.get(path.size() - 1)), value);
     }
 
     private static List<String> run() {
@@ -196,12 +280,17 @@ class HostileCorpusTest {
     @ParameterizedTest(name = "{0}")
     @Execution(ExecutionMode.CONCURRENT)
     @MethodSource("corpus")
-    void endsWithACorrectRunOrOneLineNamingTheProblem(Case c) throws IOException {
+    void endsWithACorrectRunOrOneLineNamingTheProblem(Case c) throws Exception {
         Path caseDir = dir.resolve(c.id());
         Files.createDirectories(caseDir);
         for (Map.Entry<String, byte[]> f : c.files().entrySet()) {
             Files.write(caseDir.resolve(f.getKey()), f.getValue());
         }
+        boolean plot = c.args().get(0).equals("plot");
+        if (plot) {
+            TestResultsDb.create(caseDir.resolve("results.duckdb"));
+        }
+        Map<String, String> before = plot ? HostileWritesTest.snapshotOf(caseDir) : Map.of();
         String[] args = c.args().stream().map(a -> a.replace("@DIR", caseDir.toString())).toArray(String[]::new);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -215,6 +304,16 @@ class HostileCorpusTest {
         String stderr = err.toString(StandardCharsets.UTF_8);
         assertThat(stderr).as("%s: no stack trace", c).doesNotContain("\tat ").doesNotContain("internal error");
         assertThat(code).as("%s: exit code; stderr: %s", c, stderr).isIn(0, 2);
+        assertThat(stdout + stderr).as("%s: no raw control character reaches the terminal", c)
+                .doesNotContainPattern("[\\x00-\\x08\\x0B-\\x1F\\x7F\\x{80}-\\x{9F}]");
+        if (c.mustRefuse()) {
+            assertThat(code).as("%s: an ambiguous value is refused, not read one way; stdout: %s", c, stdout).isEqualTo(2);
+        }
+        if (plot) {
+            Map<String, String> after = HostileWritesTest.snapshotOf(caseDir);
+            after.keySet().removeAll(List.of("p.png", "p.csv"));
+            assertThat(after).as("%s: the database and every other file as they were", c).isEqualTo(before);
+        }
         Path outDir = caseDir.resolve("out");
         if (code == 2) {
             // one line per error (a file with several bad fields reports them all at once), each a whole message

@@ -247,4 +247,17 @@ class HostileNumbersTest {
         Map<String, Object> m = (Map<String, Object>) Yaml.parse(yaml, "b.yaml");
         return m;
     }
+
+    /** Flags read numbers as files do: a leading zero, another radix or digit separators are one line, whatever the command. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"run @F --seed 010", "run @F --seed 0x10", "run @F --threads 02",
+        "run @F --max-wall-seconds 1_0", "validate @F --seed 010", "sweep @F --seeds 03", "sweep @F --jobs 0x2"})
+    void aFlagsAmbiguousNumberIsRefusedAsInAFile(String line) throws IOException {
+        Path f = file("f.yaml", B);
+        String[] args = line.replace("@F", f.toString()).split(" ");
+        MainTest.Result r = MainTest.lbsim(args);
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains(args[args.length - 2]).contains("write a decimal number");
+    }
 }

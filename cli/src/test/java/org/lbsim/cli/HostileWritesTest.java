@@ -59,10 +59,15 @@ class HostileWritesTest {
 
     /** Every file under the folder with its SHA-256: what a command must leave as it was. */
     Map<String, String> snapshot() throws IOException {
+        return snapshotOf(dir);
+    }
+
+    /** Every file under {@code root} with its SHA-256. */
+    static Map<String, String> snapshotOf(Path root) throws IOException {
         Map<String, String> m = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(dir)) {
+        try (Stream<Path> s = Files.walk(root)) {
             for (Path p : s.filter(Files::isRegularFile).toList()) {
-                m.put(dir.relativize(p).toString(), sha(p));
+                m.put(root.relativize(p).toString(), sha(p));
             }
         }
         return m;

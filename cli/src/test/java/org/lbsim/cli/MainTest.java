@@ -228,7 +228,7 @@ class MainTest {
         assertThat(lbsim("run", p.toString(), "--out", out.toString(), "--frobnicate").errorLine())
                 .isEqualTo("lbsim: Unknown option: '--frobnicate' (see 'lbsim run --help')");
         assertThat(lbsim("run", p.toString(), "--out", out.toString(), "--seed", "abc").errorLine())
-                .isEqualTo("lbsim: Invalid value for option '--seed': 'abc' is not a long (see 'lbsim run --help')");
+                .isEqualTo("lbsim: Invalid value for option '--seed': 'abc' is not a whole number; write a decimal number, such as 10, -3 or 1.5e-3 (see 'lbsim run --help')");
         assertThat(lbsim("run", "--out", out.toString()).errorLine())
                 .isEqualTo("lbsim: Missing required parameter: 'FILE' (see 'lbsim run --help')");
         assertThat(lbsim("run", p.toString(), p.toString(), "--out", out.toString()).errorLine())

@@ -84,8 +84,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /**
      * A plain {@code run FILE [--out DIR] [--quiet] [--db PATH] [--threads N] [--max-wall-seconds S] [--set X]... [--seed N] [--debug]}
-     * read without picocli, as picocli reads it (the same conversions: {@code Path.of}, {@code Integer.valueOf},
-     * {@code Long.valueOf}, {@code Double.valueOf}); null for anything else (help, version, an {@code @argument}
+     * read without picocli, as picocli reads it (the same conversions: {@code Path.of} and {@link Main#flagNumber}); null for anything else (help, version, an {@code @argument}
      * file, {@code --opt=value}, {@code --}, an unknown or repeated option, a missing or dash-led value, a value
      * picocli would refuse), which picocli then parses and reports. Why: picocli builds its
      * model by reflection from Java 5 class files that class-data sharing cannot keep, ~0.2 s of CPU in a
@@ -130,16 +129,16 @@ public final class RunCommand implements Callable<Integer> {
                 switch (a) {
                     case "--out" -> c.out = Path.of(v);
                     case "--db" -> c.db = Path.of(v);
-                    case "--threads" -> c.threads = Integer.valueOf(v);
-                    case "--max-wall-seconds" -> c.maxWallSeconds = Double.valueOf(v);
+                    case "--threads" -> c.threads = Main.flagNumber(v, Integer.class);
+                    case "--max-wall-seconds" -> c.maxWallSeconds = Main.flagNumber(v, Double.class);
                     case "--set" -> c.scenario.sets.add(v);
-                    case "--seed" -> c.scenario.seed = Long.valueOf(v);
+                    case "--seed" -> c.scenario.seed = Main.flagNumber(v, Long.class);
                     default -> {
                         return null;
                     }
                 }
             }
-        } catch (NumberFormatException | InvalidPathException e) {
+        } catch (picocli.CommandLine.TypeConversionException | InvalidPathException e) {
             return null; // picocli names the bad value
         }
         return c.scenario.file == null ? null : c;

@@ -55,7 +55,7 @@ class RunCommandPlainArgsTest {
         "run a.yaml --out /tmp/x --quiet",
         "run --quiet --out runs/r1 a.yaml",
         "run a.yaml --set topology.k=4 --set loadBalancing.type=ofan --seed 7",
-        "run a.yaml --seed 007 --threads 2 --max-wall-seconds 1.5 --db r.duckdb --debug",
+        "run a.yaml --seed 7 --threads 2 --max-wall-seconds 1.5 --db r.duckdb --debug",
         "run a.yaml --seed +3 --max-wall-seconds 1e3 --threads 0",
         "run a.yaml --set x= --out o",
     })
@@ -68,7 +68,7 @@ class RunCommandPlainArgsTest {
     @ValueSource(strings = {
         "run", "run --help", "run a.yaml -h", "run a.yaml --version", "run @args.txt", "run a.yaml --out=o", "run -- a.yaml",
         "run a.yaml b.yaml", "run --quiet", "run a.yaml --out", "run a.yaml --out o --out p", "run a.yaml --quiet --quiet",
-        "run a.yaml --seed -1", "run a.yaml --seed 0x10", "run a.yaml --threads 99999999999", "run a.yaml --max-wall-seconds x",
+        "run a.yaml --seed -1", "run a.yaml --seed 0x10", "run a.yaml --seed 007", "run a.yaml --seed 1_000", "run a.yaml --threads 02", "run a.yaml --threads 99999999999", "run a.yaml --max-wall-seconds x",
         "run a.yaml --bogus", "run -a.yaml", "validate a.yaml", "--debug run a.yaml", "run a.yaml --set @x",
     })
     void leaves_everything_else_to_picocli(String line) {
