@@ -89,18 +89,28 @@ class ClaimsCanFailTest {
         }
         Connection conn = r.connection();
         Map<String, List<String>> numeric = numericColumns(conn);
-        for (String group : groupingColumns(conn)) {
+        List<String> groups = groupingColumns(conn);
+        // first every number of a group of runs at once; then one column at a time, scaled or moved off zero,
+        // for claims on a ratio of two numbers of the same run or on a count that is zero
+        for (String group : groups) {
             for (String value : distinct(conn, group)) {
                 for (double factor : FACTORS) {
-                    conn.setAutoCommit(false);
-                    try {
-                        scale(conn, numeric, group, value, factor);
-                        if (differs(r, c, reading)) {
-                            return group + " = " + value + " scaled by " + factor;
+                    if (tryChange(r, c, reading, numeric, group, value, "%s * " + factor)) {
+                        return group + " = " + value + " scaled by " + factor;
+                    }
+                }
+            }
+        }
+        for (Map.Entry<String, List<String>> t : numeric.entrySet()) {
+            for (String col : t.getValue()) {
+                Map<String, List<String>> one = Map.of(t.getKey(), List.of(col));
+                for (String group : groups) {
+                    for (String value : distinct(conn, group)) {
+                        for (String change : COLUMN_CHANGES) {
+                            if (tryChange(r, c, reading, one, group, value, change)) {
+                                return t.getKey() + "." + col + " of " + group + " = " + value + ": " + change;
+                            }
                         }
-                    } finally {
-                        conn.rollback();
-                        conn.setAutoCommit(true);
                     }
                 }
             }
@@ -108,19 +118,36 @@ class ClaimsCanFailTest {
         return null;
     }
 
+    /** How one column is changed: scaled either way, or moved off zero. */
+    private static final String[] COLUMN_CHANGES = {"%s * 0.01", "%s * 100", "%s * 100 + 1"};
+
+    /** Whether the claim differs after {@code change} (a SQL expression of the column, {@code %s}) of the columns, in the runs of one group; undone after. */
+    private static boolean tryChange(FigureResults r, FigureDef.ClaimDef c, FigureDef.Reading reading, Map<String, List<String>> columns,
+                                     String group, String value, String change) throws SQLException {
+        Connection conn = r.connection();
+        conn.setAutoCommit(false);
+        try {
+            scale(conn, columns, group, value, change);
+            return differs(r, c, reading);
+        } finally {
+            conn.rollback();
+            conn.setAutoCommit(true);
+        }
+    }
+
     private static boolean differs(FigureResults r, FigureDef.ClaimDef c, FigureDef.Reading reading) {
         Expectation.Outcome o = r.judge(c, reading);
         return o.judged() && !o.holds();
     }
 
-    /** Every number of the runs whose {@code group} column is {@code value}, in every table, times {@code factor}. */
-    private static void scale(Connection conn, Map<String, List<String>> numeric, String group, String value, double factor) throws SQLException {
+    /** Every listed column of the runs whose {@code group} column is {@code value} changed by {@code change} (SQL, the column as {@code %s}). */
+    private static void scale(Connection conn, Map<String, List<String>> numeric, String group, String value, String change) throws SQLException {
         String runs = "SELECT run_id FROM runs WHERE CAST(" + ResultsCsv.ident(group) + " AS VARCHAR) = " + ResultsCsv.literal(value);
         try (Statement s = conn.createStatement()) {
             for (Map.Entry<String, List<String>> t : numeric.entrySet()) {
                 List<String> sets = new ArrayList<>();
                 for (String col : t.getValue()) {
-                    sets.add(ResultsCsv.ident(col) + " = TRY_CAST(" + ResultsCsv.ident(col) + " * " + factor + " AS " + type(conn, t.getKey(), col) + ")");
+                    sets.add(ResultsCsv.ident(col) + " = TRY_CAST(" + change.replace("%s", ResultsCsv.ident(col)) + " AS " + type(conn, t.getKey(), col) + ")");
                 }
                 if (!sets.isEmpty()) {
                     s.execute("UPDATE " + ResultsCsv.ident(t.getKey()) + " SET " + String.join(", ", sets) + " WHERE run_id IN (" + runs + ")");
@@ -185,10 +212,10 @@ class ClaimsCanFailTest {
         return out;
     }
 
-    /** The search itself can fail: a metric that ignores the data is never made to differ. */
-    @ParameterizedTest
-    @MethodSource("ledgerFigures")
-    void aMetricThatIgnoresTheDataCannotBeMadeToFail(Figure f) throws SQLException {
+    /** The search itself can fail: a metric that ignores the data is never made to differ (shown on one figure: the search is long). */
+    @Test
+    void aMetricThatIgnoresTheDataCannotBeMadeToFail() throws SQLException {
+        Figure f = ledgerFigures().filter(x -> ResultsCsv.present(ROOT.resolve(x.folder()))).findFirst().orElseGet(() -> ledgerFigures().findFirst().orElseThrow());
         FigureDef def = FigureDef.parse(f.reproduction(), ReproduceCommand.definition(f.reproduction()));
         Path dir = base(f);
         if (!ResultsCsv.present(dir)) {
@@ -200,7 +227,9 @@ class ClaimsCanFailTest {
                     "SELECT seed, 2.0 AS value FROM results WHERE {where} GROUP BY seed", Expectation.parse(Map.of("above", 1, "in", "every-seed"), "t", "t"));
             FigureDef.ClaimDef selectTrue = new FigureDef.ClaimDef("true", real.kind(), real.paper(), "", "SELECT true WHERE {where}", real.expect());
             assertThat(falsify(r, constant, def.defaultReading())).isNull();
-            assertThat(falsify(r, selectTrue, def.defaultReading())).isNull();
+            // SELECT true returns no seed and value, whatever the data: never judged, so never made to differ
+            assertThat(r.judge(selectTrue, def.defaultReading()).judged()).isFalse();
+            assertThat(r.judge(selectTrue, def.defaultReading()).why()).contains("seed and value");
         }
     }
 }
