@@ -248,7 +248,12 @@ class ReproduceTest {
                 Files.writeString(sweepFile, Yaml.write(sweep), StandardCharsets.UTF_8);
                 SweepFile s = SweepFile.load(sweepFile.toString(), null, quick);
                 assertThat(s.points).as(name).isNotEmpty();
-                assertThat(s.seeds).as(name).isEqualTo(quick ? 1 : name.startsWith("fig") ? 10 : s.seeds);
+                if (quick) {
+                    assertThat(s.seeds).as(name).isEqualTo(1);
+                } else {
+                    // the OFAN figures average at least the paper's 10 runs; every other figure runs at least 3 seeds
+                    assertThat(s.seeds).as(name).isGreaterThanOrEqualTo(name.startsWith("fig") ? 10 : 3);
+                }
                 List<String> problems = new ArrayList<>();
                 Set<String> prepared = new java.util.HashSet<>();
                 for (SweepFile.Point p : s.points) {

@@ -30,10 +30,13 @@ public record FigureDef(String name, String title, String paperText, String note
 
     /**
      * A reading of an underspecified paper: which runs it selects ({@code where}, SQL over
-     * {@code results}), the paper's sentence (or the authors' code) it rests on, and whether it was
-     * added after the default reading's results differed from the paper.
+     * {@code results}), the paper's sentence (or the authors' code) it rests on, whether it was
+     * added after the default reading's results differed from the paper, and, for the default,
+     * whether it became the default after another reading's results were seen (its text still
+     * supporting it best): its verdicts then say so.
      */
-    public record Reading(String name, String where, String restsOn, boolean isDefault, boolean addedAfterDefaultDiffered) {
+    public record Reading(String name, String where, String restsOn, boolean isDefault, boolean addedAfterDefaultDiffered,
+                          boolean madeDefaultAfterResults) {
     }
 
     /** Claim kinds: a shape claim is about order or sign, a magnitude claim about the paper's numbers. */
@@ -50,7 +53,8 @@ public record FigureDef(String name, String title, String paperText, String note
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,40}");
     private static final Set<String> LEDGER_KEYS = Set.of("paper", "setting", "headline");
     private static final Set<String> CLAIM_KEYS = Set.of("id", "kind", "paper", "number", "metric", "expect");
-    private static final Set<String> READING_KEYS = Set.of("name", "where", "restsOn", "default", "addedAfterDefaultDiffered");
+    private static final Set<String> READING_KEYS = Set.of("name", "where", "restsOn", "default", "addedAfterDefaultDiffered",
+            "madeDefaultAfterResults");
 
     /** Whether a reproduction's definition is written for the ledger (its claims declare metrics and comparisons). */
     public static boolean isLedgerForm(Map<String, Object> def) {
@@ -83,23 +87,29 @@ public record FigureDef(String name, String title, String paperText, String note
                 Map<String, Object> r = map(list.get(i), file, f);
                 for (String k : r.keySet()) {
                     if (!READING_KEYS.contains(k)) {
-                        throw UserError.at(file, f + "." + k, "unknown key; expected name, where, restsOn, default, addedAfterDefaultDiffered");
+                        throw UserError.at(file, f + "." + k, "unknown key; expected name, where, restsOn, default, addedAfterDefaultDiffered,"
+                                + " madeDefaultAfterResults");
                     }
                 }
                 boolean isDefault = Boolean.TRUE.equals(r.get("default"));
                 boolean after = Boolean.TRUE.equals(r.get("addedAfterDefaultDiffered"));
+                boolean madeDefault = Boolean.TRUE.equals(r.get("madeDefaultAfterResults"));
                 if (isDefault && after) {
-                    throw UserError.at(file, f, "the default reading cannot be one added after the default differed");
+                    throw UserError.at(file, f, "the default reading cannot be one added after the default differed"
+                            + " (a default chosen after results says madeDefaultAfterResults: true)");
+                }
+                if (madeDefault && !isDefault) {
+                    throw UserError.at(file, f + ".madeDefaultAfterResults", "only the default reading can have become the default after results");
                 }
                 readings.add(new Reading(id(r.get("name"), file, f + ".name"), text(r.get("where"), file, f + ".where"),
-                        text(r.get("restsOn"), file, f + ".restsOn"), isDefault, after));
+                        text(r.get("restsOn"), file, f + ".restsOn"), isDefault, after, madeDefault));
             }
             if (readings.stream().filter(Reading::isDefault).count() != 1) {
                 throw UserError.at(file, "readings", "exactly one reading must be the default (default: true)");
             }
             readings.sort((a, b) -> Boolean.compare(b.isDefault(), a.isDefault()));
         } else {
-            readings.add(new Reading("as-run", "TRUE", "the only reading run", true, false));
+            readings.add(new Reading("as-run", "TRUE", "the only reading run", true, false, false));
         }
 
         Map<String, String> measures = new LinkedHashMap<>();

@@ -113,7 +113,9 @@ public final class Ledger {
         FigureDef.Reading dflt = def.defaultReading();
         Expectation.Outcome d = byReading.get(dflt.name());
         if (d.judged() && d.holds()) {
-            return new ClaimResult(c, byReading, "matches", Status.MATCHES);
+            return new ClaimResult(c, byReading, dflt.madeDefaultAfterResults()
+                    ? "matches under the default reading " + dflt.name() + ", made the default after another reading's results were seen"
+                    : "matches", Status.MATCHES);
         }
         String base = d.judged() ? "differs" : "not judged: " + d.why();
         for (FigureDef.Reading other : def.readings()) {

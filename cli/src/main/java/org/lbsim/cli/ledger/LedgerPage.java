@@ -93,6 +93,7 @@ public final class LedgerPage {
         for (FigureDef.Reading r : d.readings()) {
             md.append("- `").append(r.name()).append('`').append(r.isDefault() ? " (default)" : "")
                     .append(r.addedAfterDefaultDiffered() ? " (added after the default differed)" : "")
+                    .append(r.madeDefaultAfterResults() ? " (made the default after another reading's results were seen)" : "")
                     .append(": ").append(r.where().equals("TRUE") ? "every run" : "`" + r.where() + "`").append(". Rests on: ")
                     .append(oneParagraph(r.restsOn())).append('\n');
         }
