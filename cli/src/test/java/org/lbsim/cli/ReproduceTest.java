@@ -67,13 +67,13 @@ class ReproduceTest {
 
         String readme = Files.readString(out.resolve("README.md"));
         // the paper's statements with our numbers and a computed verdict, in the README and in the report
-        assertThat(readme).contains("## The paper's statements against ours").containsPattern(
-                "\\| all-to-all: packet-based schemes within 1% of the lower bound .*\\| HOST PKT -?\\d+\\.\\d\\d%, .* \\| (matches|differs) \\|");
+        assertThat(readme).containsPattern("\\| `pkt-beats-coarse` \\(shape\\) \\| 5\\.1: 'per-packet LB outperforming .*\\| every seed > 0 \\| "
+                + "(permutation|all-to-all): -?\\d+\\.?\\d* \\[.*\\] \\(n=1\\).* \\| (matches|differs) \\|");
         assertThat(readme).doesNotContain("query failed").doesNotContain("not computed");
         assertThat(Files.readString(out.resolve("report.html"))).contains("The paper and lbsim").contains("<table>")
-                .contains("all-to-all: packet-based schemes within 1% of the lower bound");
-        assertThat(readme).startsWith("# OFAN Fig. 1").contains("## What the paper reports").contains("## What lbsim measures")
-                .contains("## Notes").contains("![CCT increase over the bound (%)](cct-increase.png)").doesNotContain("table failed");
+                .contains("per-packet LB outperforming flowlet-, subflows-, or flow-based LB");
+        assertThat(readme).startsWith("# OFAN Fig. 1").contains("**The paper.**").contains("**Setting.**").contains("**Readings.**")
+                .contains("**Notes.**").contains("![CCT increase over the bound (%)](cct-increase.png)").doesNotContain("table failed");
         // the table: a header with the two workloads, then one row per scheme with a number in each cell
         List<String> lines = readme.lines().toList();
         int header = lines.indexOf("| scheme | all-to-all | permutation |");
