@@ -300,9 +300,9 @@ class ReproduceTest {
         for (String n : List.of("pro-table2", "pro-fig9", "pro-fig12")) {
             papers.put(n, ((List<Map<String, Object>>) ReproduceCommand.definition(n).get("claims")).stream().map(c -> String.valueOf(c.get("paper"))).toList());
         }
-        assertThat(papers.get("pro-table2")).singleElement().asString().startsWith("Table II");
-        assertThat(papers.get("pro-fig9")).hasSize(2).allSatisfy(p -> assertThat(p).startsWith("Fig. 9"));
-        assertThat(papers.get("pro-fig12")).singleElement().asString().startsWith("Fig. 12");
+        assertThat(papers.get("pro-table2")).isNotEmpty().allSatisfy(p -> assertThat(p).contains("Table II").doesNotContain("Fig. 9", "Fig. 12"));
+        assertThat(papers.get("pro-fig9")).isNotEmpty().allSatisfy(p -> assertThat(p).contains("Fig. 9").doesNotContain("Table II", "Fig. 12"));
+        assertThat(papers.get("pro-fig12")).isNotEmpty().allSatisfy(p -> assertThat(p).contains("Fig. 12").doesNotContain("Table II", "Fig. 9"));
     }
 
     static Map<String, Object> reproduction(Object... keysAndValues) {
