@@ -99,6 +99,34 @@ public final class ReproduceCommand implements Callable<Integer> {
         return names;
     }
 
+    /**
+     * The measures of every reproduction in ledger form drawn from the same runs as {@code name} (its own
+     * sweep's, or the sweep it takes with {@code sweepOf}): a run's measures are computed while its flows are
+     * at hand, whichever of those figures is reproduced first.
+     *
+     * @throws UserError when two of them give one measure name two definitions
+     */
+    static Map<String, String> sharedMeasures(String name, Map<String, Object> def) {
+        String owner = def.get("sweepOf") instanceof String o ? o : name;
+        Map<String, String> measures = new LinkedHashMap<>();
+        Map<String, String> from = new LinkedHashMap<>();
+        for (String n : names()) {
+            Map<String, Object> other = n.equals(name) ? def : definition(n);
+            if (!FigureDef.isLedgerForm(other) || !(n.equals(owner) || owner.equals(other.get("sweepOf")))) {
+                continue;
+            }
+            for (Map.Entry<String, String> m : FigureDef.parse(n, other).measures().entrySet()) {
+                String earlier = measures.putIfAbsent(m.getKey(), m.getValue());
+                if (earlier != null && !earlier.equals(m.getValue())) {
+                    throw UserError.at("reproduce/" + n + ".yaml", "measures." + m.getKey(), "reproduce/" + from.get(m.getKey())
+                            + ".yaml, drawn from the same runs, defines it otherwise; give one of them another name");
+                }
+                from.putIfAbsent(m.getKey(), n);
+            }
+        }
+        return measures;
+    }
+
     /** A resource's text; a missing one is a packaging fault. */
     public static String resourceText(String path) {
         return resource(path).orElseThrow(() -> new IllegalStateException("missing resource " + path));
@@ -197,8 +225,7 @@ public final class ReproduceCommand implements Callable<Integer> {
 
         Ledger.FigureResult ledgerFigure = null;
         if (ledgerForm) {
-            FigureDef fig = FigureDef.parse(name, def);
-            LedgerRuns.exportCommitted(db, fig.measures(), where, dir);
+            LedgerRuns.exportCommitted(db, sharedMeasures(name, def), where, dir);
             Probe.Fingerprint today = Probe.run(name, def);
             Probe.record(dir, BuildInfo.gitCommit(), today);
             ledgerFigure = Ledger.evaluateAt(new PaperDef.Entry(name, name, null), def, ScenarioLoader.shownPath(dir), dir, today);

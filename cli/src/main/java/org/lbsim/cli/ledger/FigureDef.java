@@ -21,12 +21,14 @@ import org.lbsim.cli.UserError;
  * @param paperSetting the paper's setting in one sentence
  * @param ourSetting  ours, every departure named
  * @param headline    the id of the claim shown in the paper's one-screen table
+ * @param readingOf   the reproduction of the same figure this one reads otherwise, added after that one's default
+ *                    reading differed (null for a figure's own reproduction): every verdict of this one says so
  * @param readings    the readings, the default first
  * @param measures    per-run SQL scalar expressions over {@code runs} (the current run is {@code runs.run_id}) by name
  * @param claims      the claims
  */
 public record FigureDef(String name, String title, String paperText, String notes, String paperSetting, String ourSetting, String headline,
-                        List<Reading> readings, Map<String, String> measures, List<ClaimDef> claims) {
+                        String readingOf, List<Reading> readings, Map<String, String> measures, List<ClaimDef> claims) {
 
     /**
      * A reading of an underspecified paper: which runs it selects ({@code where}, SQL over
@@ -51,7 +53,7 @@ public record FigureDef(String name, String title, String paperText, String note
     }
 
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,40}");
-    private static final Set<String> LEDGER_KEYS = Set.of("paper", "setting", "headline");
+    private static final Set<String> LEDGER_KEYS = Set.of("paper", "setting", "headline", "readingOfAfterItDiffered");
     private static final Set<String> CLAIM_KEYS = Set.of("id", "kind", "paper", "number", "metric", "expect");
     private static final Set<String> READING_KEYS = Set.of("name", "where", "restsOn", "default", "addedAfterDefaultDiffered",
             "madeDefaultAfterResults");
@@ -72,7 +74,7 @@ public record FigureDef(String name, String title, String paperText, String note
         Map<String, Object> ledger = map(def.get("ledger"), file, "ledger");
         for (String k : ledger.keySet()) {
             if (!LEDGER_KEYS.contains(k)) {
-                throw UserError.at(file, "ledger." + k, "unknown key; expected paper, setting, headline");
+                throw UserError.at(file, "ledger." + k, "unknown key; expected paper, setting, headline, readingOfAfterItDiffered");
             }
         }
         Map<String, Object> setting = map(ledger.get("setting"), file, "ledger.setting");
@@ -156,8 +158,14 @@ public record FigureDef(String name, String title, String paperText, String note
         if (claims.stream().noneMatch(c -> c.id().equals(headline))) {
             throw UserError.at(file, "ledger.headline", "'" + headline + "' is not the id of one of its claims");
         }
+        Object of = ledger.get("readingOfAfterItDiffered");
+        if (of != null && !(of instanceof String o && o.matches("[a-z0-9-]+") && !o.equals(name))) {
+            throw UserError.at(file, "ledger.readingOfAfterItDiffered", "expected the name of the reproduction of the same figure whose default"
+                    + " reading differed, got " + of);
+        }
         return new FigureDef(name, String.valueOf(def.get("title")), String.valueOf(def.getOrDefault("paper", "")).strip(),
-                String.valueOf(def.getOrDefault("notes", "")).strip(), paperSetting, ourSetting, headline, List.copyOf(readings), measures, claims);
+                String.valueOf(def.getOrDefault("notes", "")).strip(), paperSetting, ourSetting, headline, (String) of, List.copyOf(readings), measures,
+                claims);
     }
 
     /** The default reading. */

@@ -100,6 +100,9 @@ public final class Ledger {
             } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading)", matching, claims.size());
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> tables = (List<Map<String, Object>>) raw.getOrDefault("tables", List.of());
+            if (def.readingOf() != null) {
+                verdict = "a reading of " + def.readingOf() + " added after its default reading differed: " + verdict;
+            }
             String stale = today == null ? "no probe run" : Probe.staleness(dir, today);
             return new FigureResult(entry, def, folder, facts, claims, status, stale == null ? verdict : "stale results: " + verdict,
                     LedgerTables.render(r, tables), stale);
@@ -112,6 +115,10 @@ public final class Ledger {
     static ClaimResult claimResult(FigureDef def, FigureDef.ClaimDef c, Map<String, Expectation.Outcome> byReading) {
         FigureDef.Reading dflt = def.defaultReading();
         Expectation.Outcome d = byReading.get(dflt.name());
+        if (d.judged() && d.holds() && def.readingOf() != null) {
+            return new ClaimResult(c, byReading, "matches only under this reading of " + def.readingOf() + ", added after its default differed",
+                    Status.MATCHES);
+        }
         if (d.judged() && d.holds()) {
             return new ClaimResult(c, byReading, dflt.madeDefaultAfterResults()
                     ? "matches under the default reading " + dflt.name() + ", made the default after another reading's results were seen"
