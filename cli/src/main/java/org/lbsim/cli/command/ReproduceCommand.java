@@ -106,7 +106,7 @@ public final class ReproduceCommand implements Callable<Integer> {
      *
      * @throws UserError when two of them give one measure name two definitions
      */
-    static Map<String, String> sharedMeasures(String name, Map<String, Object> def) {
+    public static Map<String, String> sharedMeasures(String name, Map<String, Object> def) {
         String owner = def.get("sweepOf") instanceof String o ? o : name;
         Map<String, String> measures = new LinkedHashMap<>();
         Map<String, String> from = new LinkedHashMap<>();
