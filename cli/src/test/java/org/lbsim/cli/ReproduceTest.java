@@ -33,7 +33,6 @@ class ReproduceTest {
             "HOST PKT AR", "SWITCH PKT AR", "OFAN");
     static final Set<String> KEYS = Set.of("title", "paper", "notes", "files", "sweep", "sweepOf", "quickSweep", "claims", "tables", "plots", "ledger", "readings",
             "measures");
-    static final Set<String> CLAIM_KEYS = Set.of("paper", "ours", "holds", "ifHolds", "otherwise");
     static final Set<String> TABLE_KEYS = Set.of("title", "rows", "rowsTitle", "columns", "value", "unit", "where", "rowsSql", "columnsSql");
     static final Set<String> PLOT_KEYS = Set.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
 
@@ -168,22 +167,6 @@ class ReproduceTest {
                 "themis-fig1", "themis-fig5");
     }
 
-    /** A table cell whose value is NULL in every run (a job unfinished by the time limit) reads "no value", not an internal error. */
-    @Test
-    void a_cell_without_a_value_says_so() {
-        assertThat(org.lbsim.cli.command.ReproduceCommand.tableCell("", "", "", "3")).isEqualTo("no value (n=3)");
-        assertThat(org.lbsim.cli.command.ReproduceCommand.tableCell("1.5", "1", "2", "2")).isEqualTo("1.50 [1.00, 2.00] (n=2)");
-    }
-
-    @Test
-    void a_claim_without_a_value_says_so() {
-        Map<String, Object> claim = Map.of("otherwise", "not reproduced");
-        assertThat(ReproduceCommand.verdict("true", claim)).isEqualTo("matches");
-        assertThat(ReproduceCommand.verdict("false", claim)).isEqualTo("not reproduced");
-        assertThat(ReproduceCommand.verdict("", claim)).isEqualTo("not computed (no value (no run of the reading it judges))");
-        assertThat(ReproduceCommand.verdict("query failed: boom", claim)).isEqualTo("not computed (query failed: boom)");
-    }
-
     /** Every OFAN figure's report judges the paper's statements ("the paper / lbsim / verdict"), so each file has claims. */
     @Test
     @SuppressWarnings("unchecked")
@@ -216,16 +199,9 @@ class ReproduceTest {
             assertThat(((Map<String, Object>) def.get("sweep")).get("name")).as(name + ": sweep.name").isInstanceOf(String.class);
             assertThat((String) def.get("title")).as(name).isNotBlank();
             assertThat(String.valueOf(def.get("paper"))).as(name).isNotBlank();
-            if (org.lbsim.cli.ledger.FigureDef.isLedgerForm(def)) {
-                assertThat(org.lbsim.cli.ledger.FigureDef.parse(name, def).claims()).as(name).isNotEmpty();
-                // figures drawn from the same runs agree on every measure they share
-                assertThat(ReproduceCommand.sharedMeasures(name, def)).as(name).containsAllEntriesOf(org.lbsim.cli.ledger.FigureDef.parse(name, def).measures());
-            } else {
-                for (Map<String, Object> c : (List<Map<String, Object>>) def.getOrDefault("claims", List.of())) {
-                    assertThat(c.keySet()).as(name + " claim " + c).isSubsetOf(CLAIM_KEYS).contains("paper", "ours", "holds");
-                    assertThat(String.valueOf(c.get("ours")) + c.get("holds")).as(name + ": claims query the sweep's runs").contains("{where}");
-                }
-            }
+            assertThat(org.lbsim.cli.ledger.FigureDef.parse(name, def).claims()).as(name).isNotEmpty();
+            // figures drawn from the same runs agree on every measure they share
+            assertThat(ReproduceCommand.sharedMeasures(name, def)).as(name).containsAllEntriesOf(org.lbsim.cli.ledger.FigureDef.parse(name, def).measures());
             for (Map<String, Object> t : (List<Map<String, Object>>) def.get("tables")) {
                 assertThat(t.keySet()).as(name + " table " + t).isSubsetOf(TABLE_KEYS).containsAnyOf("rows", "rowsSql");
             }

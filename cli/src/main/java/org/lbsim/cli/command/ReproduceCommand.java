@@ -112,7 +112,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         Map<String, String> from = new LinkedHashMap<>();
         for (String n : names()) {
             Map<String, Object> other = n.equals(name) ? def : definition(n);
-            if (!FigureDef.isLedgerForm(other) || !(n.equals(owner) || owner.equals(other.get("sweepOf")))) {
+            if (!(n.equals(owner) || owner.equals(other.get("sweepOf")))) {
                 continue;
             }
             for (Map.Entry<String, String> m : FigureDef.parse(n, other).measures().entrySet()) {
@@ -196,8 +196,8 @@ public final class ReproduceCommand implements Callable<Integer> {
         Path db = dir.resolve("results.duckdb");
         String sweepId = quick ? sweepName + "-quick" : sweepName;
         String where = "sweep = '" + sweepId + "'";
-        boolean ledgerForm = FigureDef.isLedgerForm(def);
-        if (ledgerForm && ResultsCsv.present(dir) && !Files.exists(db)) {
+        FigureDef.parse(name, def); // the definition's claims and readings, checked before anything runs
+        if (ResultsCsv.present(dir) && !Files.exists(db)) {
             LedgerRuns.importCommitted(dir, db);
         }
         int rc = Main.execute(sweepArgs.toArray(String[]::new), main.out, main.err);
@@ -223,13 +223,10 @@ public final class ReproduceCommand implements Callable<Integer> {
                     expected - recorded, expected, recorded);
         }
 
-        Ledger.FigureResult ledgerFigure = null;
-        if (ledgerForm) {
-            LedgerRuns.exportCommitted(db, sharedMeasures(name, def), where, dir);
-            Probe.Fingerprint today = Probe.run(name, def);
-            Probe.record(dir, BuildInfo.gitCommit(), today);
-            ledgerFigure = Ledger.evaluateAt(new PaperDef.Entry(name, name, null), def, ScenarioLoader.shownPath(dir), dir, today);
-        }
+        LedgerRuns.exportCommitted(db, sharedMeasures(name, def), where, dir);
+        Probe.Fingerprint today = Probe.run(name, def);
+        Probe.record(dir, BuildInfo.gitCommit(), today);
+        Ledger.FigureResult figureResult = Ledger.evaluateAt(new PaperDef.Entry(name, name, null), def, ScenarioLoader.shownPath(dir), dir, today);
 
         StringBuilder md = new StringBuilder();
         md.append("# ").append(def.get("title")).append("\n\n");
@@ -248,18 +245,7 @@ public final class ReproduceCommand implements Callable<Integer> {
                     + " rest.%n%n", ofFigure, figureRuns, figure.seeds, figure.seeds == 1 ? "" : "s", recordedIds.size(), recordedIds.size() == 1 ? "" : "s",
                     name + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + seeds : "")));
         }
-        if (ledgerFigure != null) {
-            md.append(missing).append(LedgerPage.section(ledgerFigure).replaceFirst("^## [^\n]*\n\n", ""));
-        } else {
-            md.append("## What the paper reports\n\n").append(String.valueOf(def.getOrDefault("paper", "")).strip()).append("\n\n");
-            md.append(verdicts(def, db, where, quick));
-            md.append("## What lbsim measures\n\n").append(missing);
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> tables = (List<Map<String, Object>>) def.getOrDefault("tables", List.of());
-            for (Map<String, Object> t : tables) {
-                md.append(table(db, where, t)).append("\n");
-            }
-        }
+        md.append(missing).append(LedgerPage.section(figureResult).replaceFirst("^## [^\n]*\n\n", ""));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> plots = (List<Map<String, Object>>) def.getOrDefault("plots", List.of());
         for (Map<String, Object> p : plots) {
@@ -286,9 +272,6 @@ public final class ReproduceCommand implements Callable<Integer> {
                 md.append("![").append(p.getOrDefault("title", file)).append("](").append(file).append(")\n\n");
             }
         }
-        if (ledgerFigure == null && def.containsKey("notes")) {
-            md.append("## Notes\n\n").append(String.valueOf(def.get("notes")).strip()).append("\n\n");
-        }
         md.append("Everything is in `results.duckdb` (tables: docs/results.md); `report.html` shows it all.\n");
         Files.writeString(dir.resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
         writeReport(dir, db, String.valueOf(def.get("title")), md.toString());
@@ -313,67 +296,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             main.err.println("lbsim: reproduce: report.html not written: " + e.getMessage());
         }
-    }
-
-    /**
-     * The definition's {@code claims}: each of the paper's statements, our value ({@code ours}, a
-     * query over the sweep's runs) and a verdict computed by its {@code holds} query (true: the
-     * claim's {@code ifHolds}, default "matches"; false: its {@code otherwise}, default "differs").
-     * In both queries {@code {where}} stands for the sweep's runs.
-     */
-    @SuppressWarnings("unchecked")
-    private String verdicts(Map<String, Object> def, Path db, String where, boolean quick) {
-        List<Map<String, Object>> claims = (List<Map<String, Object>>) def.getOrDefault("claims", List.of());
-        if (claims.isEmpty()) {
-            return "";
-        }
-        StringBuilder md = new StringBuilder("## The paper's statements against ours\n\n");
-        if (quick) {
-            md.append("Computed on the quick version: indicative only.\n\n");
-        }
-        md.append("| the paper | lbsim | verdict |\n|---|---|---|\n");
-        for (Map<String, Object> c : claims) {
-            String ours = scalar(db, String.valueOf(c.get("ours")).replace("{where}", where));
-            String holds = scalar(db, String.valueOf(c.get("holds")).replace("{where}", where));
-            md.append("| ").append(cell(c.get("paper"))).append(" | ").append(cell(ours.isEmpty() ? NO_RUN : ours)).append(" | ")
-                    .append(cell(verdict(holds, c))).append(" |\n");
-        }
-        return md.append("\n").toString();
-    }
-
-    /** What a claim whose query has no value (NULL: the runs hold none of the reading it judges, as in a quick version) says. */
-    public static final String NO_RUN = "no value (no run of the reading it judges)";
-
-    /** A claim's verdict from its {@code holds} query's answer. */
-    public static String verdict(String holds, Map<String, Object> claim) {
-        if ("true".equalsIgnoreCase(holds)) {
-            return String.valueOf(claim.getOrDefault("ifHolds", "matches"));
-        }
-        if ("false".equalsIgnoreCase(holds)) {
-            return String.valueOf(claim.getOrDefault("otherwise", "differs"));
-        }
-        return "not computed (" + (holds.isEmpty() ? NO_RUN : holds) + ")";
-    }
-
-    private static String cell(Object text) {
-        return String.valueOf(text).strip().replace("\n", " ").replace("|", "\\|");
-    }
-
-    /** The first cell of a query's one-row answer, or why there is none. */
-    private String scalar(Path db, String sql) {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        String[] lines = buf.toString(StandardCharsets.UTF_8).strip().split("\n");
-        if (rc == Main.OK && lines.length == 1) {
-            return ""; // one row whose value is NULL
-        }
-        if (rc != Main.OK || lines.length < 2) {
-            return "query failed: " + err.toString(StandardCharsets.UTF_8).strip();
-        }
-        String v = lines[1].strip();
-        return v.startsWith("\"") && v.endsWith("\"") && v.length() >= 2 ? v.substring(1, v.length() - 1).replace("\"\"", "\"") : v;
     }
 
     /** The sweep file of a reproduction's folder; its first line, {@link #MARKER} and the name, marks the folder as one. */
@@ -505,65 +427,5 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
         }
         return resolved;
-    }
-
-    /**
-     * One cell: mean [min, max] (n=runs), or "no value" when the value is NULL in every run of the cell (a
-     * quantity of a job that did not finish by the time limit, for example).
-     */
-    public static String tableCell(String mean, String lo, String hi, String n) {
-        if (mean.isEmpty()) {
-            return "no value (n=" + n + ")";
-        }
-        return String.format(Locale.ROOT, "%.2f [%.2f, %.2f] (n=%s)", Double.parseDouble(mean), Double.parseDouble(lo), Double.parseDouble(hi), n);
-    }
-
-    /** A markdown table: mean over seeds (and spread) of {@code value} per (rows, columns). */
-    private String table(Path db, String where, Map<String, Object> t) {
-        String rows = (String) t.get("rows");
-        String cols = (String) t.get("columns");
-        String value = (String) t.getOrDefault("value", "cct_increase_pct");
-        String unit = (String) t.getOrDefault("unit", "%");
-        String filter = t.containsKey("where") ? where + " AND (" + t.get("where") + ")" : where;
-        // columnsSql: an SQL expression over runs instead of a scenario column (a job's size inside the jobs list)
-        String colExpr = t.containsKey("columnsSql") ? "CAST((" + t.get("columnsSql") + ") AS VARCHAR)"
-                : cols == null ? "'all'" : "CAST(\"" + cols + "\" AS VARCHAR)";
-        String rowExpr = t.containsKey("rowsSql") ? "CAST((" + t.get("rowsSql") + ") AS VARCHAR)" : "CAST(\"" + rows + "\" AS VARCHAR)";
-        String sql = "SELECT " + rowExpr + " AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value
-                + ") AS lo, max(" + value + ") AS hi, count(*) AS n FROM runs WHERE " + filter + " GROUP BY ALL ORDER BY min(point), 2";
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int rc = Main.execute(new String[] {"query", db.toString(), sql, "--format", "csv"}, new PrintStream(buf, true, StandardCharsets.UTF_8), main.err);
-        if (rc != Main.OK) {
-            return "(table failed: " + sql + ")\n";
-        }
-        LinkedHashSet<String> rowKeys = new LinkedHashSet<>();
-        LinkedHashSet<String> colKeys = new LinkedHashSet<>();
-        Map<String, String> cells = new LinkedHashMap<>();
-        String[] lines = buf.toString(StandardCharsets.UTF_8).split("\n");
-        for (int i = 1; i < lines.length; i++) {
-            String[] f = ResultsCsv.splitFields(lines[i]).toArray(String[]::new);
-            if (f.length < 6) {
-                continue;
-            }
-            rowKeys.add(f[0]);
-            colKeys.add(f[1]);
-            cells.put(f[0] + "\u0000" + f[1], tableCell(f[2], f[3], f[4], f[5]));
-        }
-        StringBuilder sb = new StringBuilder();
-        sb.append("**").append(t.getOrDefault("title", value + " by " + rows)).append("** — mean [min, max] over seeds, ").append(unit).append("\n\n");
-        sb.append("| ").append(t.getOrDefault("rowsTitle", rows != null ? rows : "setting")).append(" |");
-        for (String c : colKeys) {
-            sb.append(' ').append(c).append(" |");
-        }
-        sb.append("\n|---|");
-        sb.append("---|".repeat(colKeys.size())).append('\n');
-        for (String r : rowKeys) {
-            sb.append("| ").append(r).append(" |");
-            for (String c : colKeys) {
-                sb.append(' ').append(cells.getOrDefault(r + "\u0000" + c, "")).append(" |");
-            }
-            sb.append('\n');
-        }
-        return sb.toString();
     }
 }

@@ -58,12 +58,7 @@ public record FigureDef(String name, String title, String paperText, String note
     private static final Set<String> READING_KEYS = Set.of("name", "where", "restsOn", "default", "addedAfterDefaultDiffered",
             "madeDefaultAfterResults");
 
-    /** Whether a reproduction's definition is written for the ledger (its claims declare metrics and comparisons). */
-    public static boolean isLedgerForm(Map<String, Object> def) {
-        return def.get("ledger") instanceof Map<?, ?>;
-    }
-
-    /** The paper (ledger page) a reproduction belongs to, or null when it is not in ledger form. */
+    /** The paper (ledger page) a reproduction names, or null when it names none. */
     public static String paperOf(Map<String, Object> def) {
         return def.get("ledger") instanceof Map<?, ?> l && l.get("paper") instanceof String p ? p : null;
     }
@@ -71,6 +66,10 @@ public record FigureDef(String name, String title, String paperText, String note
     @SuppressWarnings("unchecked")
     public static FigureDef parse(String name, Map<String, Object> def) {
         String file = "reproduce/" + name + ".yaml";
+        if (!(def.get("ledger") instanceof Map<?, ?>)) {
+            throw UserError.at(file, "ledger", "expected {paper: NAME, setting: {paper: ..., ours: ...}, headline: CLAIM-ID}: every reproduction"
+                    + " declares its paper, its setting against the paper's and its claims (docs/reproductions.md, The results ledger)");
+        }
         Map<String, Object> ledger = map(def.get("ledger"), file, "ledger");
         for (String k : ledger.keySet()) {
             if (!LEDGER_KEYS.contains(k)) {

@@ -62,10 +62,6 @@ public final class Ledger {
             return new FigureResult(entry, null, null, null, List.of(), Status.NOT_ATTEMPTED, "not attempted: " + entry.notAttempted(), "", null);
         }
         String folder = folder(paper, entry.reproduction(), raw);
-        if (!FigureDef.isLedgerForm(raw)) {
-            return new FigureResult(entry, null, folder, null, List.of(), Status.NOT_JUDGED, "not judged: its claims are not declared as metrics with"
-                    + " comparisons; `lbsim reproduce " + entry.reproduction() + "` prints its verdicts", "", null);
-        }
         Path dir = repoRoot.resolve(folder);
         return evaluateAt(entry, raw, folder, dir, ResultsCsv.present(dir) ? probe.apply(entry.reproduction(), raw) : null);
     }

@@ -28,19 +28,14 @@ public final class LedgerPage {
         for (Ledger.FigureResult f : figures) {
             md.append("| ");
             if (f.def() == null) {
-                if (f.entry().attempted()) {
-                    md.append(cell(f.entry().figure())).append(" | | | | ").append(cell(f.verdict())).append(" | `lbsim reproduce ")
-                            .append(f.entry().reproduction()).append("` | | |\n");
-                } else {
-                    md.append(cell(f.entry().figure())).append(" | ").append(cell(f.entry().notAttempted())).append(" | | | not attempted | | | |\n");
-                }
+                md.append(cell(f.entry().figure())).append(" | ").append(cell(f.entry().notAttempted())).append(" | | | not attempted | | | |\n");
                 continue;
             }
             FigureDef d = f.def();
             Ledger.ClaimResult head = f.claims().stream().filter(c -> c.claim().id().equals(d.headline())).findFirst().orElseThrow();
             md.append('[').append(cell(f.entry().figure())).append("](#").append(anchor(f)).append(") | ")
                     .append(cell(head.claim().paper())).append(head.claim().paperNumber().isEmpty() ? "" : " (" + cell(head.claim().paperNumber()) + ")")
-                    .append(" | ").append(cell(d.paperSetting())).append(" / ").append(cell(d.ourSetting()))
+                    .append(" | **Paper:** ").append(cell(d.paperSetting())).append("<br>**Ours:** ").append(cell(d.ourSetting()))
                     .append(" | ").append(cell(ours(head, d.defaultReading().name())))
                     .append(" | ").append(cell(f.verdict()))
                     .append(" | `").append(Ledger.command(f.entry().reproduction(), f.folder())).append("` | ")
@@ -49,7 +44,7 @@ public final class LedgerPage {
         }
         md.append('\n');
         for (Ledger.FigureResult f : figures) {
-            if (f.def() != null) {
+            if (f.entry().attempted()) {
                 md.append(section(f));
             }
         }

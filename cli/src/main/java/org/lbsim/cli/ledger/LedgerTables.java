@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import org.lbsim.cli.command.ReproduceCommand;
+import java.util.Locale;
 import org.lbsim.cli.store.ResultsStore;
 
 /**
@@ -49,7 +49,7 @@ public final class LedgerTables {
         for (List<String> f : result) {
             rowKeys.add(f.get(0));
             colKeys.add(f.get(1));
-            cells.put(f.get(0) + "\u0000" + f.get(1), ReproduceCommand.tableCell(nz(f.get(2)), nz(f.get(3)), nz(f.get(4)), f.get(5)));
+            cells.put(f.get(0) + "\u0000" + f.get(1), tableCell(nz(f.get(2)), nz(f.get(3)), nz(f.get(4)), f.get(5)));
         }
         StringBuilder sb = new StringBuilder();
         sb.append("**").append(t.getOrDefault("title", value + " by " + rows)).append("** — mean [min, max] over seeds, ").append(unit).append("\n\n");
@@ -66,6 +66,17 @@ public final class LedgerTables {
             sb.append('\n');
         }
         return sb.toString();
+    }
+
+    /**
+     * One cell: mean [min, max] (n=runs), or "no value" when the value is NULL in every run of the cell (a
+     * quantity of a job that did not finish by the time limit, for example).
+     */
+    static String tableCell(String mean, String lo, String hi, String n) {
+        if (mean.isEmpty()) {
+            return "no value (n=" + n + ")";
+        }
+        return String.format(Locale.ROOT, "%.2f [%.2f, %.2f] (n=%s)", Double.parseDouble(mean), Double.parseDouble(lo), Double.parseDouble(hi), n);
     }
 
     private static String nz(String s) {

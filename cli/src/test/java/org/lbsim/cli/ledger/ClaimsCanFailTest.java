@@ -40,7 +40,7 @@ class ClaimsCanFailTest {
         List<Figure> out = new ArrayList<>();
         for (String paper : LedgerCommand.papers()) {
             for (PaperDef.Entry e : LedgerCommand.paperDef(paper).entries()) {
-                if (e.attempted() && FigureDef.isLedgerForm(ReproduceCommand.definition(e.reproduction()))) {
+                if (e.attempted()) {
                     Map<String, Object> raw = ReproduceCommand.definition(e.reproduction());
                     out.add(new Figure(paper, e.reproduction(), Ledger.folder(paper, e.reproduction(), raw)));
                 }

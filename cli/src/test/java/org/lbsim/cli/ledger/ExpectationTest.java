@@ -132,4 +132,11 @@ class ExpectationTest {
         assertThat(parse(Map.of("atLeast", 1.9, "in", "interval")).describe()).isEqualTo("95 % interval of the mean >= 1.9");
         assertThat(parse(Map.of("ascending", List.of("a", "b"), "in", "every-seed")).describe()).isEqualTo("a < b (every seed)");
     }
+
+    /** A table cell whose value is NULL in every run (a job unfinished by the time limit) reads "no value", not an internal error. */
+    @Test
+    void aTableCellWithoutAValueSaysSo() {
+        assertThat(LedgerTables.tableCell("", "", "", "3")).isEqualTo("no value (n=3)");
+        assertThat(LedgerTables.tableCell("1.5", "1", "2", "2")).isEqualTo("1.50 [1.00, 2.00] (n=2)");
+    }
 }
