@@ -224,8 +224,15 @@ public final class ReproduceCommand implements Callable<Integer> {
         }
 
         LedgerRuns.exportCommitted(db, sharedMeasures(name, def), where, dir);
+        String commit = BuildInfo.gitCommit();
+        if (commit.equals("unknown") || !Boolean.FALSE.equals(BuildInfo.gitDirty())) {
+            // results to commit must name the code that made them
+            main.err.println("lbsim: reproduce " + name + ": " + (commit.equals("unknown") ? "the jar is not in a git work tree, so the runs record no commit"
+                    : "the work tree has uncommitted changes, so the runs' commit " + commit.substring(0, 12) + " is not all of their code")
+                    + ": results committed from them cannot be traced to one commit");
+        }
         Probe.Fingerprint today = Probe.run(name, def);
-        Probe.record(dir, BuildInfo.gitCommit(), today);
+        Probe.record(dir, commit, today);
         Ledger.FigureResult figureResult = Ledger.evaluateAt(new PaperDef.Entry(name, name, null), def, ScenarioLoader.shownPath(dir), dir, today);
 
         StringBuilder md = new StringBuilder();
