@@ -173,9 +173,9 @@ public final class Ledger {
         return LedgerPage.render(paper, figures);
     }
 
-    /** Counts of figures by status, for a summary line. */
+    /** Counts of figures by status, in the order of {@link Status}, for a summary line. */
     public static Map<Status, Integer> counts(List<FigureResult> figures) {
-        Map<Status, Integer> n = new LinkedHashMap<>();
+        Map<Status, Integer> n = new java.util.EnumMap<>(Status.class);
         for (FigureResult f : figures) {
             n.merge(f.status(), 1, Integer::sum);
         }
