@@ -32,7 +32,12 @@ public final class Ledger {
     public enum Status { MATCHES, SHAPE_MATCHES, DIFFERS, NOT_JUDGED, NOT_RUN, NOT_ATTEMPTED }
 
     /** What the runs behind a figure were. */
-    public record Facts(long runs, long seeds, long points, long maxHosts, double wallHours, List<String> commits, List<String> kernels, String digest) {
+    public record Facts(long runs, long seeds, long points, long maxHosts, double wallHours, List<String> commits, List<String> kernels, String digest,
+                        long ofFigure, long figureRuns) {
+        /** Whether some of the figure's runs are not among the committed ones. */
+        public boolean partial() {
+            return ofFigure < figureRuns;
+        }
     }
 
     /** A figure's row and section. */
@@ -77,7 +82,7 @@ public final class Ledger {
             return new FigureResult(entry, def, folder, null, claims, Status.NOT_RUN, "not run: no committed results in " + folder, "", null);
         }
         try (FigureResults r = FigureResults.load(def, dir)) {
-            Facts facts = facts(r, ResultsCsv.digest(dir));
+            Facts facts = facts(r, ResultsCsv.digest(dir), Probe.expectedRunIds(raw));
             List<ClaimResult> claims = new ArrayList<>();
             for (FigureDef.ClaimDef c : def.claims()) {
                 Map<String, Expectation.Outcome> byReading = new LinkedHashMap<>();
@@ -96,6 +101,9 @@ public final class Ledger {
             } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading)", matching, claims.size());
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> tables = (List<Map<String, Object>>) raw.getOrDefault("tables", List.of());
+            if (facts.partial()) {
+                verdict = String.format(Locale.ROOT, "partial results (%d of the figure's %d runs): ", facts.ofFigure(), facts.figureRuns()) + verdict;
+            }
             if (def.readingOf() != null) {
                 verdict = "a reading of " + def.readingOf() + " added after its default reading differed: " + verdict;
             }
@@ -145,7 +153,7 @@ public final class Ledger {
         return anyShape && shapesHold ? Status.SHAPE_MATCHES : Status.DIFFERS;
     }
 
-    private static Facts facts(FigureResults r, String digest) throws SQLException {
+    private static Facts facts(FigureResults r, String digest, java.util.Set<String> expected) throws SQLException {
         List<List<String>> row = r.rows("SELECT count(*), count(DISTINCT seed), count(DISTINCT point), max(hosts), coalesce(sum(wall_time_ms), 0) FROM runs");
         List<String> f = row.get(0);
         List<String> commits = new ArrayList<>();
@@ -157,7 +165,8 @@ public final class Ledger {
             kernels.add(k.get(0));
         }
         return new Facts(Long.parseLong(f.get(0)), Long.parseLong(f.get(1)), Long.parseLong(f.get(2)), f.get(3) == null ? 0 : Long.parseLong(f.get(3)),
-                Double.parseDouble(f.get(4)) / 3.6e6, commits, kernels, digest);
+                Double.parseDouble(f.get(4)) / 3.6e6, commits, kernels, digest, r.rows("SELECT run_id FROM runs").stream().filter(x -> expected.contains(x.get(0))).count(),
+                expected.size());
     }
 
     /**

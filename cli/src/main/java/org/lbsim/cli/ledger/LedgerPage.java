@@ -134,7 +134,8 @@ public final class LedgerPage {
     }
 
     private static String size(Ledger.Facts x) {
-        return String.format(Locale.ROOT, "%d hosts, %d runs (%d points x %d seeds)", x.maxHosts(), x.runs(), x.points(), x.seeds());
+        return String.format(Locale.ROOT, "%d hosts, %d runs (%d points x %d seeds)%s", x.maxHosts(), x.runs(), x.points(), x.seeds(),
+                x.partial() ? String.format(Locale.ROOT, "; %d of the figure's %d runs", x.ofFigure(), x.figureRuns()) : "");
     }
 
     private static String word(Ledger.Status s) {

@@ -47,25 +47,43 @@ public final class Probe {
     }
 
     /** Runs the probe of a reproduction (its definition as read): the first point of its quick version at that point's seed. */
-    @SuppressWarnings("unchecked")
     public static Fingerprint run(String reproduction, Map<String, Object> raw) {
+        return withSweep(raw, true, (s, dir) -> {
+            SweepFile.Point p = s.points.get(0);
+            return Fingerprint.of(Simulation.prepare(p.scenario(), dir).run(0));
+        });
+    }
+
+    /** The run ids of a reproduction's full sweep (every point at every seed it declares). */
+    public static java.util.Set<String> expectedRunIds(Map<String, Object> raw) {
+        return withSweep(raw, false, (s, dir) -> {
+            java.util.Set<String> ids = new java.util.LinkedHashSet<>();
+            for (SweepFile.Point p : s.points) {
+                for (int i = 0; i < s.seeds; i++) {
+                    ids.add(s.runId(p, p.scenario().seed() + i));
+                }
+            }
+            return ids;
+        });
+    }
+
+    /** Applies {@code fn} to a reproduction's sweep (quick or full), its files written to a folder removed after. */
+    @SuppressWarnings("unchecked")
+    private static <T> T withSweep(Map<String, Object> raw, boolean quick, java.util.function.BiFunction<SweepFile, Path, T> fn) {
         Path tmp = null;
         try {
-            tmp = Files.createTempDirectory("lbsim-probe-");
+            tmp = Files.createTempDirectory("lbsim-sweep-");
             Map<String, Object> files = (Map<String, Object>) raw.getOrDefault("files", Map.of());
             for (Map.Entry<String, Object> f : files.entrySet()) {
                 Files.writeString(tmp.resolve(f.getKey()), String.valueOf(f.getValue()), StandardCharsets.UTF_8);
             }
             Map<String, Object> sweep = new LinkedHashMap<>((Map<String, Object>) raw.get("sweep"));
-            if (raw.get("quickSweep") instanceof Map<?, ?> q) {
+            if (quick && raw.get("quickSweep") instanceof Map<?, ?> q) {
                 q.forEach((k, v) -> sweep.put(String.valueOf(k), v));
             }
             Path file = tmp.resolve("sweep.yaml");
             Files.writeString(file, Yaml.write(sweep), StandardCharsets.UTF_8);
-            SweepFile s = SweepFile.load(file.toString(), 1, true);
-            SweepFile.Point p = s.points.get(0);
-            RunResult r = Simulation.prepare(p.scenario(), tmp).run(0);
-            return Fingerprint.of(r);
+            return fn.apply(SweepFile.load(file.toString(), quick ? 1 : null, quick), tmp);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

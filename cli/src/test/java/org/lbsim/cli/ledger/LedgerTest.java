@@ -96,7 +96,8 @@ class LedgerTest {
         for (String[] f : figures) {
             Path copy = copyResults(tmp.resolve(f[1].replace('/', '_')));
             String committed = Files.readString(ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(f[0] + ".md"));
-            for (String file : List.of("measures.csv", "runs.csv")) {
+            // files with one row per line (runs.csv holds each run's scenario as multi-line text)
+            for (String file : List.of("measures.csv", "layers.csv", "counters.csv")) {
                 Path csv = copy.resolve(RESULTS_SUB).resolve(f[1]).resolve(file);
                 if (!Files.isRegularFile(csv)) {
                     continue;
@@ -157,5 +158,33 @@ class LedgerTest {
     private static int check(Path repo, String paper) {
         return Main.execute(new String[] {"ledger", "--check", "--root", repo.toString(), "--paper", paper}, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    /** A figure whose committed runs are only part of its sweep says so in its verdict and size. */
+    @Test
+    void partialResultsAreNamedPartial(@TempDir Path tmp) throws IOException {
+        String[] f = withResults().get(0);
+        String reproduction = f[1].substring(f[1].lastIndexOf('/') + 1);
+        Path dir = tmp.resolve("fig");
+        Files.createDirectories(dir);
+        try (Stream<Path> files = Files.list(ROOT.resolve(f[1]))) {
+            for (Path p : files.filter(x -> x.toString().endsWith(".csv")).toList()) {
+                Files.copy(p, dir.resolve(p.getFileName()));
+            }
+        }
+        Map<String, Object> raw = ReproduceCommand.definition(reproduction);
+        PaperDef.Entry entry = new PaperDef.Entry(reproduction, reproduction, null);
+        Ledger.FigureResult whole = Ledger.evaluateAt(entry, raw, "fig", dir, null);
+        assertThat(whole.facts().partial()).isFalse();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
+            ResultsCsv.load(c, dir);
+            st.execute("DELETE FROM runs WHERE run_id = (SELECT max(run_id) FROM runs)");
+            ResultsCsv.export(c, "TRUE", dir);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        Ledger.FigureResult part = Ledger.evaluateAt(entry, raw, "fig", dir, null);
+        assertThat(part.facts().partial()).isTrue();
+        assertThat(part.verdict()).startsWith("partial results (" + (whole.facts().runs() - 1) + " of the figure's " + whole.facts().figureRuns() + " runs)");
     }
 }
