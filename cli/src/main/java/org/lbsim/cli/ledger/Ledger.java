@@ -18,6 +18,9 @@ import org.lbsim.cli.UserError;
  * reproduction's declared claims and tables.
  */
 public final class Ledger {
+    /** A figure's staleness when no probe was run to tell. */
+    public static final String NOT_PROBED = "not checked (no probe run)";
+
     /** Where committed results live, relative to the repository. */
     public static final String RESULTS_DIR = "results";
 
@@ -107,8 +110,8 @@ public final class Ledger {
             if (def.readingOf() != null) {
                 verdict = "a reading of " + def.readingOf() + " added after its default reading differed: " + verdict;
             }
-            String stale = today == null ? "no probe run" : Probe.staleness(dir, today);
-            return new FigureResult(entry, def, folder, facts, claims, status, stale == null ? verdict : "stale results: " + verdict,
+            String stale = today == null ? NOT_PROBED : Probe.staleness(dir, today);
+            return new FigureResult(entry, def, folder, facts, claims, status, today != null && stale != null ? "stale results: " + verdict : verdict,
                     LedgerTables.render(r, tables), stale);
         } catch (SQLException e) {
             throw new UserError(dir + ": cannot read the committed results: " + e.getMessage());

@@ -82,7 +82,7 @@ public final class LedgerPage {
                     .append("; files digest ").append(x.digest()).append("; code ").append(String.join(", ", x.commits())).append("; kernel ").append(String.join(", ", x.kernels()))
                     .append("; `").append(Ledger.command(f.entry().reproduction(), f.folder())).append("`. ")
                     .append(f.stale() == null ? "Probe: today's code gives the numbers recorded with the results."
-                            : "**Stale: " + f.stale() + ".**").append("\n\n");
+                            : f.stale().equals(Ledger.NOT_PROBED) ? "Probe: " + f.stale() + "." : "**Stale: " + f.stale() + ".**").append("\n\n");
         }
         md.append("**Readings.**\n\n");
         for (FigureDef.Reading r : d.readings()) {
