@@ -91,6 +91,9 @@ public final class FigureResults implements AutoCloseable {
             if (nulls > 0) {
                 return new MetricRows(List.of(), nulls + " of its rows have no value");
             }
+            // a query's row order is not fixed (DuckDB runs in parallel): keys, items and seeds in one order
+            values.sort(java.util.Comparator.comparing((Expectation.Value v) -> String.valueOf(v.key()))
+                    .thenComparing(v -> String.valueOf(v.item())).thenComparingLong(Expectation.Value::seed));
             return new MetricRows(values, values.isEmpty() ? "no runs of this reading" : "");
         } catch (SQLException e) {
             return new MetricRows(List.of(), "the metric failed: " + ResultsStore.message(e));

@@ -36,7 +36,7 @@ public final class LedgerTables {
                 : cols == null ? "'all'" : "CAST(" + ResultsCsv.ident(cols) + " AS VARCHAR)";
         String rowExpr = t.containsKey("rowsSql") ? "CAST((" + t.get("rowsSql") + ") AS VARCHAR)" : "CAST(" + ResultsCsv.ident(rows) + " AS VARCHAR)";
         String sql = "SELECT " + rowExpr + " AS r, " + colExpr + " AS c, avg(" + value + ") AS mean, min(" + value + ") AS lo, max(" + value
-                + ") AS hi, count(*) AS n FROM results WHERE " + filter + " GROUP BY ALL ORDER BY min(point), 2";
+                + ") AS hi, count(*) AS n FROM results WHERE " + filter + " GROUP BY ALL ORDER BY min(point), 2, 1";
         List<List<String>> result;
         try {
             result = r.rows(sql);

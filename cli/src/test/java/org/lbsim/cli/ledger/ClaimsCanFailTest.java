@@ -101,6 +101,25 @@ class ClaimsCanFailTest {
                 }
             }
         }
+        // two groups at once (one scheme at one size, say), for claims on how a difference changes across groups
+        for (int a = 0; a < groups.size(); a++) {
+            for (int b = a + 1; b < groups.size(); b++) {
+                if (groups.get(a).equals("seed") || groups.get(b).equals("seed")) {
+                    continue;
+                }
+                for (String va : distinct(conn, groups.get(a))) {
+                    for (String vb : distinct(conn, groups.get(b))) {
+                        for (double factor : FACTORS) {
+                            String both = "CAST(" + ResultsCsv.ident(groups.get(a)) + " AS VARCHAR) = " + ResultsCsv.literal(va) + " AND CAST("
+                                    + ResultsCsv.ident(groups.get(b)) + " AS VARCHAR) = " + ResultsCsv.literal(vb);
+                            if (tryChangeWhere(r, c, reading, numeric, both, "%s * " + factor)) {
+                                return groups.get(a) + " = " + va + " and " + groups.get(b) + " = " + vb + " scaled by " + factor;
+                            }
+                        }
+                    }
+                }
+            }
+        }
         for (Map.Entry<String, List<String>> t : numeric.entrySet()) {
             for (String col : t.getValue()) {
                 Map<String, List<String>> one = Map.of(t.getKey(), List.of(col));
@@ -124,10 +143,16 @@ class ClaimsCanFailTest {
     /** Whether the claim differs after {@code change} (a SQL expression of the column, {@code %s}) of the columns, in the runs of one group; undone after. */
     private static boolean tryChange(FigureResults r, FigureDef.ClaimDef c, FigureDef.Reading reading, Map<String, List<String>> columns,
                                      String group, String value, String change) throws SQLException {
+        return tryChangeWhere(r, c, reading, columns, "CAST(" + ResultsCsv.ident(group) + " AS VARCHAR) = " + ResultsCsv.literal(value), change);
+    }
+
+    /** The same for the runs a SQL condition over {@code runs} selects. */
+    private static boolean tryChangeWhere(FigureResults r, FigureDef.ClaimDef c, FigureDef.Reading reading, Map<String, List<String>> columns,
+                                          String runs, String change) throws SQLException {
         Connection conn = r.connection();
         conn.setAutoCommit(false);
         try {
-            scale(conn, columns, group, value, change);
+            scale(conn, columns, runs, change);
             return differs(r, c, reading);
         } finally {
             conn.rollback();
@@ -140,9 +165,9 @@ class ClaimsCanFailTest {
         return o.judged() && !o.holds();
     }
 
-    /** Every listed column of the runs whose {@code group} column is {@code value} changed by {@code change} (SQL, the column as {@code %s}). */
-    private static void scale(Connection conn, Map<String, List<String>> numeric, String group, String value, String change) throws SQLException {
-        String runs = "SELECT run_id FROM runs WHERE CAST(" + ResultsCsv.ident(group) + " AS VARCHAR) = " + ResultsCsv.literal(value);
+    /** Every listed column of the runs {@code condition} selects changed by {@code change} (SQL, the column as {@code %s}). */
+    private static void scale(Connection conn, Map<String, List<String>> numeric, String condition, String change) throws SQLException {
+        String runs = "SELECT run_id FROM runs WHERE " + condition;
         try (Statement s = conn.createStatement()) {
             for (Map.Entry<String, List<String>> t : numeric.entrySet()) {
                 List<String> sets = new ArrayList<>();
@@ -225,7 +250,7 @@ class ClaimsCanFailTest {
             FigureDef.ClaimDef real = def.claims().get(0);
             FigureDef.ClaimDef constant = new FigureDef.ClaimDef("constant", real.kind(), real.paper(), "",
                     "SELECT seed, 2.0 AS value FROM results WHERE {where} GROUP BY seed", Expectation.parse(Map.of("above", 1, "in", "every-seed"), "t", "t"));
-            FigureDef.ClaimDef selectTrue = new FigureDef.ClaimDef("true", real.kind(), real.paper(), "", "SELECT true WHERE {where}", real.expect());
+            FigureDef.ClaimDef selectTrue = new FigureDef.ClaimDef("true", real.kind(), real.paper(), "", "SELECT true AS holds FROM results WHERE {where}", real.expect());
             assertThat(falsify(r, constant, def.defaultReading())).isNull();
             // SELECT true returns no seed and value, whatever the data: never judged, so never made to differ
             assertThat(r.judge(selectTrue, def.defaultReading()).judged()).isFalse();
