@@ -42,13 +42,8 @@ import org.lbsim.sim.Simulation;
  */
 class HostileLimitsTest {
     private static final Duration CAP = Duration.ofSeconds(60);
-    static final String B = """
-            name: b
-            topology: {type: fat-tree, k: 4}
-            loadBalancing: {type: host-spray}
-            workload: {type: permutation, messageBytes: 65536}
-            limits: {maxTimeUs: 2000}
-            """;
+    /** b.yaml of the hostile-input probe, as {@link HostileWritesTest} has it. */
+    static final String B = HostileWritesTest.B;
 
     @TempDir
     Path dir;
@@ -179,8 +174,9 @@ class HostileLimitsTest {
 
     @Test
     void theWallClockLimitStopsARunStillBeingBuilt() throws IOException {
-        // a k = 40 fat tree (16000 hosts) takes seconds to build; the build gets at least 1 s
-        Path f = file("big.yaml", B.replace("k: 4", "k: 40").replace("65536", "4096"));
+        // a k = 48 fat tree (27,648 hosts) takes several seconds to build on any machine; the build gets at least 1 s
+        // (a k = 40 build finished within that second on an idle machine)
+        Path f = file("big.yaml", B.replace("k: 4", "k: 48").replace("65536", "4096"));
         Path out = dir.resolve("run");
         MainTest.Result r = capped("run", f.toString(), "--max-wall-seconds", "0.2", "--out", out.toString());
         assertThat(r.errorLine()).isEqualTo("lbsim: --max-wall-seconds 0.2: the wall-clock limit passed while the run was being read, checked"

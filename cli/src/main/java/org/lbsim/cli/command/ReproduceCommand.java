@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -157,23 +156,14 @@ public final class ReproduceCommand implements Callable<Integer> {
                     + " (available: " + String.join(", ", names) + ")");
         }
         Map<String, Object> def = definition(name);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> sweep = new LinkedHashMap<>((Map<String, Object>) def.get("sweep"));
-        if (quick && def.get("quickSweep") instanceof Map<?, ?> q) {
-            // keys of the sweep that the quick version replaces as a whole, e.g. a grid without the largest fabric
-            q.forEach((k, v) -> sweep.put(String.valueOf(k), v));
-        }
+        Map<String, Object> sweep = Probe.sweepTree(def, quick);
         // sweepOf: the runs are the named reproduction's, under its sweep name
         String sweepName = (String) sweep.getOrDefault("name", def.getOrDefault("sweepOf", name));
         Path dir = out != null ? out : Path.of("reproductions", quick ? name + "-quick" : name);
         boolean fresh = !Files.exists(dir);
         refuseForeignFolder(dir, out != null ? "--out " + out : ScenarioLoader.shownPath(dir));
         Files.createDirectories(dir);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> files = (Map<String, Object>) def.getOrDefault("files", Map.of());
-        for (Map.Entry<String, Object> f : files.entrySet()) {
-            Files.writeString(dir.resolve(f.getKey()), String.valueOf(f.getValue()), StandardCharsets.UTF_8);
-        }
+        Probe.writeFiles(def, dir);
         Path sweepFile = dir.resolve(SWEEP_FILE);
         Files.writeString(sweepFile, MARKER + name + "\n" + Yaml.write(sweep), StandardCharsets.UTF_8);
 

@@ -67,22 +67,33 @@ public final class Probe {
         });
     }
 
-    /** Applies {@code fn} to a reproduction's sweep (quick or full), its files written to a folder removed after. */
+    /** The sweep a reproduction runs: its {@code sweep}, with the keys its {@code quickSweep} replaces as a whole when quick. */
     @SuppressWarnings("unchecked")
+    public static Map<String, Object> sweepTree(Map<String, Object> raw, boolean quick) {
+        Map<String, Object> sweep = new LinkedHashMap<>((Map<String, Object>) raw.get("sweep"));
+        if (quick && raw.get("quickSweep") instanceof Map<?, ?> q) {
+            // e.g. a grid without the largest fabric
+            q.forEach((k, v) -> sweep.put(String.valueOf(k), v));
+        }
+        return sweep;
+    }
+
+    /** Writes a reproduction's {@code files} (traces its sweep reads) into {@code dir}. */
+    @SuppressWarnings("unchecked")
+    public static void writeFiles(Map<String, Object> raw, Path dir) throws IOException {
+        for (Map.Entry<String, Object> f : ((Map<String, Object>) raw.getOrDefault("files", Map.of())).entrySet()) {
+            Files.writeString(dir.resolve(f.getKey()), String.valueOf(f.getValue()), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Applies {@code fn} to a reproduction's sweep (quick or full), its files written to a folder removed after. */
     private static <T> T withSweep(Map<String, Object> raw, boolean quick, java.util.function.BiFunction<SweepFile, Path, T> fn) {
         Path tmp = null;
         try {
             tmp = Files.createTempDirectory("lbsim-sweep-");
-            Map<String, Object> files = (Map<String, Object>) raw.getOrDefault("files", Map.of());
-            for (Map.Entry<String, Object> f : files.entrySet()) {
-                Files.writeString(tmp.resolve(f.getKey()), String.valueOf(f.getValue()), StandardCharsets.UTF_8);
-            }
-            Map<String, Object> sweep = new LinkedHashMap<>((Map<String, Object>) raw.get("sweep"));
-            if (quick && raw.get("quickSweep") instanceof Map<?, ?> q) {
-                q.forEach((k, v) -> sweep.put(String.valueOf(k), v));
-            }
+            writeFiles(raw, tmp);
             Path file = tmp.resolve("sweep.yaml");
-            Files.writeString(file, Yaml.write(sweep), StandardCharsets.UTF_8);
+            Files.writeString(file, Yaml.write(sweepTree(raw, quick)), StandardCharsets.UTF_8);
             return fn.apply(SweepFile.load(file.toString(), quick ? 1 : null, quick), tmp);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
