@@ -2,7 +2,7 @@ package org.lbsim.bench;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.lbsim.kernel.EventQueue;
+import org.lbsim.kernel.KeyedEventQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Event queue throughput in the classic "hold" model: the queue stays at {@code pending} events;
+ * The kernels' event heap ({@link KeyedEventQueue}: time, target, sequence) throughput in the classic "hold" model: the queue stays at {@code pending} events;
  * each operation pops the earliest event and pushes one new event a random time later, as a
  * simulation in steady state does. Score: hold operations (one pop + one push) per microsecond.
  *
@@ -40,9 +40,10 @@ public class EventQueueBench {
     @Param({"uniform", "serialization"})
     public String delays;
 
-    private EventQueue queue;
+    private KeyedEventQueue queue;
     private long[] delayPs;
     private int next;
+    private long seq;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -52,21 +53,21 @@ public class EventQueueBench {
         for (int i = 0; i < DELAYS; i++) {
             delayPs[i] = delays.equals("uniform") ? rng.nextLong(2_000_000) : fixed[rng.nextInt(fixed.length)];
         }
-        queue = new EventQueue(pending);
+        queue = new KeyedEventQueue(pending);
         for (int i = 0; i < pending; i++) {
-            queue.push(rng.nextLong(2_000_000), i, 0, i);
+            queue.push(rng.nextLong(2_000_000), i & 1023, seq++, i, 0, i);
         }
     }
 
     /** Pop the earliest event and schedule its successor. */
     @Benchmark
     public long hold() {
-        EventQueue q = queue;
+        KeyedEventQueue q = queue;
         long t = q.peekTime();
         int h = q.peekHandler();
         long tag = q.peekTag();
         q.pop();
-        q.push(t + delayPs[next++ & (DELAYS - 1)], h, 0, tag + 1);
+        q.push(t + delayPs[next++ & (DELAYS - 1)], h & 1023, seq++, h, 0, tag + 1);
         return t;
     }
 }

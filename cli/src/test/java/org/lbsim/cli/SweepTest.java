@@ -363,7 +363,7 @@ class SweepTest {
         // resuming with the other kernel would mix two orders of equal-time events in one folder
         assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + db
                 + ": run 't-p0-seed3' of sweep 't' was recorded with the partitioned kernel and this invocation runs the sequential one"
-                + " (--threads), whose results differ at tie level; resume with --threads, or use another --out");
+                + " (--threads), whose fabric statistics at completion differ; resume with --threads, or use another --out");
         assertThat(ok("sweep", sweep.toString(), "--out", out.toString(), "--threads", "1")).contains("all already recorded");
     }
 
@@ -383,6 +383,6 @@ class SweepTest {
         ok("sweep", sweep.toString(), "--out", seq.toString(), "--quiet", "--only", "loadBalancing.type=ecmp");
         assertThat(lbsim("sweep", sweep.toString(), "--out", seq.toString(), "--threads", "2").errorLine()).isEqualTo("lbsim: "
                 + seq.resolve("results.duckdb") + ": run 't-p0-seed3' of sweep 't' was recorded with the sequential kernel and this invocation"
-                + " runs the partitioned one (--threads), whose results differ at tie level; resume without --threads, or use another --out");
+                + " runs the partitioned one (--threads), whose fabric statistics at completion differ; resume without --threads, or use another --out");
     }
 }

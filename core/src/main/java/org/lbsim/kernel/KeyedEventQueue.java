@@ -3,28 +3,28 @@ package org.lbsim.kernel;
 import java.util.Arrays;
 
 /**
- * The event set of a partitioned run ({@link PartitionedSimulator}): a 4-ary min-heap ordered by
- * (time, creation time, creator sequence), a key that each partition computes alone, so that the
+ * The event set of both kernels: a 4-ary min-heap ordered by
+ * (time, target, creator sequence), the target being the component (or multiplexed kind) the event is for, a key that each partition computes alone, so that the
  * order of events does not depend on how the fabric is split. The creator sequence is
  * {@code creator << 40 | that creator's own counter}: unique per event, so the order is total.
- * Each entry is five consecutive longs (time, creation time, creator sequence, handler and kind, tag).
+ * Each entry is five consecutive longs (time, target, creator sequence, handler and kind, tag).
  */
-final class KeyedEventQueue {
+public final class KeyedEventQueue {
     private static final int ARITY = 4;
     private static final int STRIDE = 5;
 
     private long[] heap;
     private int size;
 
-    KeyedEventQueue(int initialCapacity) {
+    public KeyedEventQueue(int initialCapacity) {
         heap = new long[Math.max(16, initialCapacity) * STRIDE];
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return size == 0;
     }
 
@@ -32,7 +32,7 @@ final class KeyedEventQueue {
         return t1 < t2 || (t1 == t2 && (c1 < c2 || (c1 == c2 && s1 < s2)));
     }
 
-    void push(long timePs, long createdPs, long seq, int handler, int kind, long tag) {
+    public void push(long timePs, long target, long seq, int handler, int kind, long tag) {
         if ((size + 1) * STRIDE > heap.length) {
             heap = Arrays.copyOf(heap, heap.length * 2);
         }
@@ -41,7 +41,7 @@ final class KeyedEventQueue {
         while (i > 0) {
             int parent = (i - 1) / ARITY;
             int pb = parent * STRIDE;
-            if (before(timePs, createdPs, seq, h[pb], h[pb + 1], h[pb + 2])) {
+            if (before(timePs, target, seq, h[pb], h[pb + 1], h[pb + 2])) {
                 System.arraycopy(h, pb, h, i * STRIDE, STRIDE);
                 i = parent;
             } else {
@@ -50,38 +50,38 @@ final class KeyedEventQueue {
         }
         int ib = i * STRIDE;
         h[ib] = timePs;
-        h[ib + 1] = createdPs;
+        h[ib + 1] = target;
         h[ib + 2] = seq;
         h[ib + 3] = ((long) handler << 32) | (kind & 0xFFFFFFFFL);
         h[ib + 4] = tag;
     }
 
-    long peekTime() {
+    public long peekTime() {
         return heap[0];
     }
 
-    long peekCreatedPs() {
+    public long peekTarget() {
         return heap[1];
     }
 
-    long peekSeq() {
+    public long peekSeq() {
         return heap[2];
     }
 
-    int peekHandler() {
+    public int peekHandler() {
         return (int) (heap[3] >>> 32);
     }
 
-    int peekKind() {
+    public int peekKind() {
         return (int) heap[3];
     }
 
-    long peekTag() {
+    public long peekTag() {
         return heap[4];
     }
 
     /** Removes the earliest event; read it first with the peek methods. */
-    void pop() {
+    public void pop() {
         int last = --size;
         if (last == 0) {
             return;

@@ -15,21 +15,14 @@ import java.util.concurrent.CyclicBarrier;
  * a partition does inside a window can reach another partition inside the same window. Events for
  * another partition wait in an outbox until the window ends, then join that partition's event set.
  *
- * <p>Equal-time events are ordered by a key that each partition computes alone, (time, creation time,
- * creator, the creator's own counter), where the creator is the component whose event scheduled it
- * (each kind of a {@linkplain #registerMultiplexed multiplexed} component counts as a creator of its
- * own). Each component's events therefore run in the same order however the fabric is split, and so
- * does the whole run: {@code --threads 1} and {@code --threads N} give identical results. The
- * windows do not depend on the split either (the lookahead is fixed by the fabric, not by the cut).
+ * <p>Equal-time events are ordered by the key both kernels use ({@link Simulator}), which each
+ * partition computes alone, so every component's events run in the same order however the fabric is
+ * split: {@code --threads N} for any N gives the sequential run's flows. The windows do not depend on
+ * the split either (the lookahead is fixed by the fabric, not by the cut).
  *
  * <p>Partition 0 runs on the thread that calls {@link #run}; the others on worker threads of their own.
  */
 public final class PartitionedSimulator extends Simulator {
-    private static final int CREATOR_BITS = 40;
-    private static final long COUNTER_MASK = (1L << CREATOR_BITS) - 1;
-    private static final int MAX_CREATORS = 1 << (63 - CREATOR_BITS);
-    /** Creator id of events scheduled outside the event loop (building the run, synchronisation points). */
-    private static final int OUTSIDE = 0;
 
     private final int partitionCount;
     /** Threads the partitions run on (at most one per partition); thread j runs a contiguous block of partitions in turn. */
@@ -37,10 +30,6 @@ public final class PartitionedSimulator extends Simulator {
     private final long lookaheadPs;
     private final long workerStackBytes;
     private int[] nodePartition = new int[0];
-    private int[] handlerNode = new int[64];
-    private int[] creatorBase = new int[64];
-    private int[] creatorSpan = new int[64];
-    private int creatorCount = 1;
     private int[] handlerPartition;
     private final Partition[] partitions;
     /** Events scheduled outside the event loop, placed when the next window starts. */
@@ -48,10 +37,6 @@ public final class PartitionedSimulator extends Simulator {
     private long outsideCounter;
     private final List<Deferred> deferred = new ArrayList<>();
     private final List<Runnable> observers = new ArrayList<>();
-    /** Events of components placed {@link #AT_SYNCHRONISATION_POINTS}, run by the calling thread between windows. */
-    private final KeyedEventQueue atSynchronisation = new KeyedEventQueue(16);
-    private long atSynchronisationForeground;
-    private long atSynchronisationEvents;
     private volatile boolean stopAsked;
     /** The partition run by the calling thread during a window (partition 0), null outside windows. */
     private Partition callerPartition;
@@ -87,8 +72,8 @@ public final class PartitionedSimulator extends Simulator {
         }
         this.partitionCount = partitions;
         this.lookaheadPs = lookaheadPs;
+        setWindowPs(lookaheadPs);
         this.workerStackBytes = workerStackBytes;
-        Arrays.fill(handlerNode, -1);
         this.partitions = new Partition[partitions];
         for (int i = 0; i < partitions; i++) {
             this.partitions[i] = new Partition(i, partitions, threadCount);
@@ -117,39 +102,6 @@ public final class PartitionedSimulator extends Simulator {
     /** Synchronisation windows run so far. */
     public long windows() {
         return windows;
-    }
-
-    @Override
-    public int register(EventHandler handler) {
-        return registerMultiplexed(handler, 1);
-    }
-
-    @Override
-    public int registerMultiplexed(EventHandler handler, int kinds) {
-        if (kinds < 1) {
-            throw new IllegalArgumentException("kinds must be >= 1");
-        }
-        int id = super.register(handler);
-        if (id >= handlerNode.length) {
-            int n = Math.max(id + 1, handlerNode.length * 2);
-            int old = handlerNode.length;
-            handlerNode = Arrays.copyOf(handlerNode, n);
-            Arrays.fill(handlerNode, old, n, -1);
-            creatorBase = Arrays.copyOf(creatorBase, n);
-            creatorSpan = Arrays.copyOf(creatorSpan, n);
-        }
-        if ((long) creatorCount + kinds > MAX_CREATORS) {
-            throw new IllegalStateException("more than " + MAX_CREATORS + " event creators in one partitioned run");
-        }
-        creatorBase[id] = creatorCount;
-        creatorSpan[id] = kinds;
-        creatorCount += kinds;
-        return id;
-    }
-
-    @Override
-    public void place(int handlerId, int node) {
-        handlerNode[handlerId] = node;
     }
 
     @Override
@@ -200,7 +152,7 @@ public final class PartitionedSimulator extends Simulator {
 
     @Override
     public long eventsProcessed() {
-        long n = atSynchronisationEvents;
+        long n = eventsProcessed; // the events run at synchronisation points
         for (Partition p : partitions) {
             n += p.events;
         }
@@ -234,7 +186,7 @@ public final class PartitionedSimulator extends Simulator {
             return;
         }
         synchronized (deferred) {
-            deferred.add(new Deferred(timePs, p.eventPs, p.eventCreatedPs, p.eventSeq, action));
+            deferred.add(new Deferred(timePs, p.eventPs, p.eventTarget, p.eventSeq, action));
         }
     }
 
@@ -269,7 +221,7 @@ public final class PartitionedSimulator extends Simulator {
             if (timePs < nowPs) {
                 throw new IllegalStateException("event scheduled in the past: " + timePs + " < " + nowPs);
             }
-            outside.add(timePs, nowPs, ((long) OUTSIDE << CREATOR_BITS) | outsideCounter++, h, kind, tag, payload);
+            outside.add(timePs, creatorOf(h, kind & ~BACKGROUND), ((long) OUTSIDE << CREATOR_BITS) | outsideCounter++, h, kind, tag, payload);
             return;
         }
         if (timePs < p.nowPs) {
@@ -277,6 +229,10 @@ public final class PartitionedSimulator extends Simulator {
         }
         int creator = p.creator;
         long seq = ((long) creator << CREATOR_BITS) | (p.creatorCounters[creator]++ & COUNTER_MASK);
+        enqueue(p, h, timePs, creatorOf(h, kind & ~BACKGROUND), seq, kind, tag, payload, background);
+    }
+
+    private void enqueue(Partition p, int h, long timePs, long targetKey, long seq, int kind, long tag, Object payload, boolean background) {
         int target = handlerPartition[h];
         if (target == AT_SYNCHRONISATION_POINTS) {
             throw new IllegalStateException("component " + h + " runs at synchronisation points but was scheduled from inside a window");
@@ -288,7 +244,7 @@ public final class PartitionedSimulator extends Simulator {
             if (payload != null) {
                 ((PayloadHandler) handlers[h]).accept(payload);
             }
-            p.queue.push(timePs, p.nowPs, seq, h, kind, tag);
+            p.queue.push(timePs, targetKey, seq, h, kind, tag);
         } else {
             if (timePs < p.windowEndPs) {
                 throw new IllegalStateException("an event for partition " + target + " at " + timePs + " ps lies inside the window ending at "
@@ -302,7 +258,7 @@ public final class PartitionedSimulator extends Simulator {
             if (o.size == 0) {
                 partitions[target].sentBy(writeParity, p.thread, p.index);
             }
-            o.add(timePs, p.nowPs, seq, h, kind, tag, payload);
+            o.add(timePs, targetKey, seq, h, kind, tag, payload);
             if (timePs < p.outboxMinPs[writeParity]) {
                 p.outboxMinPs[writeParity] = timePs;
             }
@@ -333,7 +289,7 @@ public final class PartitionedSimulator extends Simulator {
                 placeOutside();
                 int readParity = writeParity;
                 long next = Long.MAX_VALUE;
-                long foreground = atSynchronisationForeground;
+                long foreground = foregroundPending; // the events of components at synchronisation points
                 for (Partition p : partitions) {
                     foreground += p.foregroundDelta;
                     if (!p.queue.isEmpty()) {
@@ -359,11 +315,7 @@ public final class PartitionedSimulator extends Simulator {
                     break;
                 }
                 nowPs = next; // the time outside the event loop (progress display, synchronisation points) is the window's start
-                long windowEnd = next + lookaheadPs < next ? Long.MAX_VALUE : next + lookaheadPs;
-                if (untilPs < windowEnd - 1) {
-                    windowEnd = untilPs + 1;
-                }
-                windowEnd = Math.min(windowEnd, global); // the whole fabric is observed at that instant, between windows
+                long windowEnd = windowEnd(next, untilPs, global); // the whole fabric is observed at that instant, between windows
                 writeParity = readParity ^ 1;
                 for (Partition p : partitions) {
                     p.windowEndPs = windowEnd;
@@ -457,6 +409,25 @@ public final class PartitionedSimulator extends Simulator {
         }
     }
 
+    private void runDeferred() {
+        if (deferred.isEmpty()) {
+            return;
+        }
+        // in the order of the events that asked (a total, split-independent order), each at its own time
+        deferred.sort((a, b) -> a.eventPs != b.eventPs ? Long.compare(a.eventPs, b.eventPs)
+                : a.target != b.target ? Long.compare(a.target, b.target) : Long.compare(a.seq, b.seq));
+        long saved = nowPs;
+        for (Deferred d : deferred) {
+            nowPs = d.timePs;
+            d.action.run();
+        }
+        nowPs = saved;
+        deferred.clear();
+    }
+
+    private record Deferred(long timePs, long eventPs, long target, long seq, Runnable action) {
+    }
+
     /** Events scheduled outside the event loop go to the partitions of their components. */
     private void placeOutside() {
         Outbox o = outside;
@@ -466,9 +437,9 @@ public final class PartitionedSimulator extends Simulator {
             int kind = (int) o.handlerKind[i];
             if (target == AT_SYNCHRONISATION_POINTS) {
                 if ((kind & BACKGROUND) == 0) {
-                    atSynchronisationForeground++;
+                    foregroundPending++;
                 }
-                atSynchronisation.push(o.timePs[i], o.createdPs[i], o.seq[i], h, kind, o.tag[i]);
+                atSynchronisation.push(o.timePs[i], o.target[i], o.seq[i], h, kind, o.tag[i]);
                 continue;
             }
             if (target < 0) {
@@ -485,47 +456,11 @@ public final class PartitionedSimulator extends Simulator {
             if (o.payload[i] != null) {
                 ((PayloadHandler) handlers[h]).accept(o.payload[i]);
             }
-            p.queue.push(o.timePs[i], o.createdPs[i], o.seq[i], h, kind, o.tag[i]);
+            p.queue.push(o.timePs[i], o.target[i], o.seq[i], h, kind, o.tag[i]);
         }
         o.clear();
     }
 
-    private void runAtSynchronisation(long timePs) {
-        KeyedEventQueue q = atSynchronisation;
-        while (!q.isEmpty() && q.peekTime() == timePs) {
-            int h = q.peekHandler();
-            int kind = q.peekKind();
-            long tag = q.peekTag();
-            q.pop();
-            if ((kind & BACKGROUND) != 0) {
-                kind &= ~BACKGROUND;
-            } else {
-                atSynchronisationForeground--;
-            }
-            nowPs = timePs;
-            atSynchronisationEvents++;
-            handlers[h].onEvent(kind, tag);
-        }
-    }
-
-    private void runDeferred() {
-        if (deferred.isEmpty()) {
-            return;
-        }
-        // in the order of the events that asked (a total, split-independent order), each at its own time
-        deferred.sort((a, b) -> a.eventPs != b.eventPs ? Long.compare(a.eventPs, b.eventPs)
-                : a.createdPs != b.createdPs ? Long.compare(a.createdPs, b.createdPs) : Long.compare(a.seq, b.seq));
-        long saved = nowPs;
-        for (Deferred d : deferred) {
-            nowPs = d.timePs;
-            d.action.run();
-        }
-        nowPs = saved;
-        deferred.clear();
-    }
-
-    private record Deferred(long timePs, long eventPs, long createdPs, long seq, Runnable action) {
-    }
 
     /** One partition: its event set, clock, counters and outboxes (by window parity, then target). */
     private static final class Partition {
@@ -558,7 +493,7 @@ public final class PartitionedSimulator extends Simulator {
          */
         long[] creatorCounters;
         long eventPs;
-        long eventCreatedPs;
+        long eventTarget;
         long eventSeq;
 
         Partition(int index, int count, int threads) {
@@ -592,7 +527,7 @@ public final class PartitionedSimulator extends Simulator {
                         if (o.payload[i] != null) {
                             ((PayloadHandler) handlers[(int) (o.handlerKind[i] >>> 32)]).accept(o.payload[i]);
                         }
-                        in.add(o.timePs[i], o.createdPs[i], o.seq[i], o.handlerKind[i], o.tag[i]);
+                        in.add(o.timePs[i], o.target[i], o.seq[i], o.handlerKind[i], o.tag[i]);
                     }
                     o.clear();
                 }
@@ -617,7 +552,7 @@ public final class PartitionedSimulator extends Simulator {
                     h = in.headHandler();
                     kind = in.headKind();
                     tag = in.headTag();
-                    eventCreatedPs = in.headCreatedPs();
+                    eventTarget = in.headTarget();
                     eventSeq = in.headSeq();
                     in.advance();
                 } else if (!q.isEmpty()) {
@@ -628,7 +563,7 @@ public final class PartitionedSimulator extends Simulator {
                     h = q.peekHandler();
                     kind = q.peekKind();
                     tag = q.peekTag();
-                    eventCreatedPs = q.peekCreatedPs();
+                    eventTarget = q.peekTarget();
                     eventSeq = q.peekSeq();
                     q.pop();
                 } else {
@@ -652,25 +587,25 @@ public final class PartitionedSimulator extends Simulator {
     /** Events bound for one partition, in the order they were made; payloads ride along. */
     private static final class Outbox {
         long[] timePs = new long[64];
-        long[] createdPs = new long[64];
+        long[] target = new long[64];
         long[] seq = new long[64];
         long[] handlerKind = new long[64];
         long[] tag = new long[64];
         Object[] payload = new Object[64];
         int size;
 
-        void add(long t, long created, long s, int h, int kind, long g, Object p) {
+        void add(long t, long tgt, long s, int h, int kind, long g, Object p) {
             if (size == timePs.length) {
                 int n = size * 2;
                 timePs = Arrays.copyOf(timePs, n);
-                createdPs = Arrays.copyOf(createdPs, n);
+                target = Arrays.copyOf(target, n);
                 seq = Arrays.copyOf(seq, n);
                 handlerKind = Arrays.copyOf(handlerKind, n);
                 tag = Arrays.copyOf(tag, n);
                 payload = Arrays.copyOf(payload, n);
             }
             timePs[size] = t;
-            createdPs[size] = created;
+            target[size] = tgt;
             seq[size] = s;
             handlerKind[size] = ((long) h << 32) | (kind & 0xFFFFFFFFL);
             tag[size] = g;

@@ -4,14 +4,14 @@ import java.util.Arrays;
 
 /**
  * What a partition receives from the others at the start of a window, sorted once by the
- * partitioned kernel's key (time, creation time, creator sequence) and read in that order beside the
+ * partitioned kernel's key (time, target, creator sequence) and read in that order beside the
  * partition's own event heap, instead of being pushed into the heap one by one. At k = 32 these are 57 %
  * of all events, and each push and pop of the 4-ary heap (about 1,700 entries deep then) costs a chain
  * of unpredictable comparisons; one sort of a window's arrivals, which come nearly in order, costs
  * less. The key is a total order, so the events run in exactly the order the heap alone gives.
  *
  * <p>The sort packs each entry's time (relative to the earliest) and its index into one {@code long}
- * and sorts those; equal times are then put in (creation time, sequence) order. A window whose
+ * and sorts those; equal times are then put in (target, sequence) order. A window whose
  * arrivals span more than {@link #MAX_SPAN_PS} or number more than {@link #MAX_ENTRIES} cannot be
  * packed and goes into the heap, one push per arrival.
  */
@@ -23,7 +23,7 @@ final class WindowIntake {
     static final long MAX_SPAN_PS = (1L << (63 - INDEX_BITS)) - 1;
 
     private long[] timePs = new long[64];
-    private long[] createdPs = new long[64];
+    private long[] target = new long[64];
     private long[] seq = new long[64];
     private long[] handlerKind = new long[64];
     private long[] tag = new long[64];
@@ -36,18 +36,18 @@ final class WindowIntake {
     /** The entry at {@link #next}, or -1 when none is left. */
     private int head = -1;
 
-    void add(long t, long created, long s, long hk, long g) {
+    void add(long t, long tgt, long s, long hk, long g) {
         if (size == timePs.length) {
             int n = size * 2;
             timePs = Arrays.copyOf(timePs, n);
-            createdPs = Arrays.copyOf(createdPs, n);
+            target = Arrays.copyOf(target, n);
             seq = Arrays.copyOf(seq, n);
             handlerKind = Arrays.copyOf(handlerKind, n);
             tag = Arrays.copyOf(tag, n);
             order = new long[n];
         }
         timePs[size] = t;
-        createdPs[size] = created;
+        target[size] = tgt;
         seq[size] = s;
         handlerKind[size] = hk;
         tag[size] = g;
@@ -80,7 +80,7 @@ final class WindowIntake {
             o[i] = ((timePs[i] - min) << INDEX_BITS) | i;
         }
         Arrays.sort(o, 0, n);
-        // equal times: insertion sort by (creation time, sequence); such runs are short
+        // equal times: insertion sort by (target, sequence); such runs are short
         int runStart = 0;
         for (int i = 1; i <= n; i++) {
             if (i == n || (o[i] >>> INDEX_BITS) != (o[runStart] >>> INDEX_BITS)) {
@@ -98,12 +98,12 @@ final class WindowIntake {
         for (int i = from + 1; i < to; i++) {
             long e = o[i];
             int ei = (int) (e & INDEX_MASK);
-            long c = createdPs[ei];
+            long c = target[ei];
             long s = seq[ei];
             int j = i - 1;
             while (j >= from) {
                 int ji = (int) (o[j] & INDEX_MASK);
-                if (createdPs[ji] < c || (createdPs[ji] == c && seq[ji] < s)) {
+                if (target[ji] < c || (target[ji] == c && seq[ji] < s)) {
                     break;
                 }
                 o[j + 1] = o[j];
@@ -120,15 +120,15 @@ final class WindowIntake {
     /** Whether the next event by the kernel's key is this intake's head rather than {@code heap}'s top (false when this is empty). */
     boolean headComesFirst(KeyedEventQueue heap) {
         return head >= 0 && (heap.isEmpty()
-                || !KeyedEventQueue.before(heap.peekTime(), heap.peekCreatedPs(), heap.peekSeq(), timePs[head], createdPs[head], seq[head]));
+                || !KeyedEventQueue.before(heap.peekTime(), heap.peekTarget(), heap.peekSeq(), timePs[head], target[head], seq[head]));
     }
 
     long headTimePs() {
         return timePs[head];
     }
 
-    long headCreatedPs() {
-        return createdPs[head];
+    long headTarget() {
+        return target[head];
     }
 
     long headSeq() {
@@ -157,7 +157,7 @@ final class WindowIntake {
     void drainInto(KeyedEventQueue queue) {
         for (int i = sorted ? next : 0; i < size; i++) {
             int j = sorted ? (int) (order[i] & INDEX_MASK) : i;
-            queue.push(timePs[j], createdPs[j], seq[j], (int) (handlerKind[j] >>> 32), (int) handlerKind[j], tag[j]);
+            queue.push(timePs[j], target[j], seq[j], (int) (handlerKind[j] >>> 32), (int) handlerKind[j], tag[j]);
         }
         size = 0;
         next = 0;

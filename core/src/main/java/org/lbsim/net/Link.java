@@ -5,21 +5,15 @@ import org.lbsim.kernel.Simulator;
 
 /**
  * One direction of a cable: a delay line. Packets leave in the order they entered, so the link
- * keeps them in a FIFO and has exactly one pending wake-up, for the head's arrival. The FIFO is
- * threaded through {@link Packet#next}, and each packet also carries the arrival time of the one
- * behind it, so that scheduling the next head reads the packet being delivered (hot) instead of the
- * next one, which is cold in large fabrics. (A ring of primitive arrival times did the same
- * but cost up to a bandwidth-delay product of slots per link: +37 MB of heap in S2.)
+ * keeps them in a FIFO threaded through {@link Packet#next}. Each packet's arrival is a wake-up of its
+ * own, scheduled by the sender with {@link Simulator#transfer} when the packet enters the wire: the
+ * sending and receiving ends may be in different partitions of a partitioned run, and only the sender
+ * knows when a packet enters the wire. The sequential kernel does the same, so that both order
+ * equal-time events by the same key (the component that scheduled each, and when).
  */
 public final class Link implements PayloadHandler {
     private final Simulator sim;
-    /**
-     * A partitioned run ({@code --threads}): one wake-up per packet, scheduled by the sender with
-     * {@link Simulator#transfer}, because the sending and receiving ends may be in different partitions
-     * and only the sender knows when a packet enters the wire. Chosen when the link is built.
-     */
-    private final boolean wakePerPacket;
-    private final int handlerId;
+    private int handlerId = -1;
     private final int port;
     private final int peerPort;
     private final long delayPs;
@@ -41,8 +35,11 @@ public final class Link implements PayloadHandler {
         this.port = port;
         this.peerPort = peerPort;
         this.delayPs = delayPs;
-        this.handlerId = sim.register(this);
-        this.wakePerPacket = sim.partitioned();
+    }
+
+    /** Registers with the kernel; once, after the fabric's ports and NICs. */
+    void register() {
+        handlerId = sim.register(this);
         sim.place(handlerId, network.topology().peerNode(port)); // it delivers to the node at its far end
     }
 
@@ -106,28 +103,17 @@ public final class Link implements PayloadHandler {
         }
         long arrivalPs = lastBitPs + delayPs;
         p.next = null;
-        if (wakePerPacket) {
-            sim.transfer(handlerId, arrivalPs, 0, epoch, p);
-            return;
-        }
-        if (count == 0) {
-            head = p;
-            headArrivalPs = arrivalPs;
-            sim.schedule(handlerId, arrivalPs, 0, epoch);
-        } else {
-            tail.next = p;
-            tail.nextArrivalPs = arrivalPs;
-        }
-        tail = p;
-        count++;
+        p.arrivalPs = arrivalPs;
+        sim.transfer(handlerId, arrivalPs, 0, epoch, p);
     }
 
-    /** A partitioned run: the packet enters the wire (in the receiving partition, in sending order). */
+    /** The packet enters the wire (in a partitioned run: in the receiving partition, in sending order). */
     @Override
     public void accept(Object payload) {
         Packet p = (Packet) payload;
         if (count == 0) {
             head = p;
+            headArrivalPs = p.arrivalPs;
         } else {
             tail.next = p;
         }
@@ -140,17 +126,7 @@ public final class Link implements PayloadHandler {
         if (tag != epoch) {
             return; // the packets it was for were lost when the link failed
         }
-        if (wakePerPacket) {
-            receiver.receive(poll(), peerPort);
-            return;
-        }
-        long nextArrivalPs = head.nextArrivalPs;
-        Packet p = poll();
-        if (count > 0) {
-            headArrivalPs = nextArrivalPs;
-            sim.schedule(handlerId, nextArrivalPs, 0, epoch);
-        }
-        receiver.receive(p, peerPort);
+        receiver.receive(poll(), peerPort);
     }
 
     private Packet poll() {
@@ -159,6 +135,8 @@ public final class Link implements PayloadHandler {
         if (head == null) {
             tail = null;
             headArrivalPs = Long.MAX_VALUE;
+        } else {
+            headArrivalPs = head.arrivalPs;
         }
         p.next = null;
         count--;

@@ -80,6 +80,9 @@ public final class Network implements PortStates {
         }
         for (int p = 0; p < ports; p++) {
             int peer = topology.peerNode(p);
+            // after every port and NIC: at equal times a transmitter's wake-up runs before an arrival
+            // (the component key orders equal-time events), as the ports' lazy departures assume
+            links[p].register();
             links[p].connect(topology.isHost(peer) ? nics[peer] : switches[peer - hosts]);
             if (topology.isHost(peer)) {
                 nics[peer].addIncoming(links[p]);

@@ -66,8 +66,8 @@ public final class Packet {
     public int hops;
     /** Port the packet entered its current switch on (for per-ingress accounting), -1 at hosts. */
     public int ingressPort;
-    /** On a link: the arrival time of the packet behind it (Link). */
-    long nextArrivalPs;
+    /** On a link: when its last bit arrives at the far end (Link). */
+    long arrivalPs;
     /** Intrusive link for queues and links. */
     Packet next;
     /** Identity in the pool, for leak checks. */

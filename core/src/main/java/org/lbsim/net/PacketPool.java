@@ -52,7 +52,7 @@ public class PacketPool {
         p.hops = 0;
         p.ingressPort = -1;
         p.next = null;
-        p.nextArrivalPs = 0;
+        p.arrivalPs = 0;
         return p;
     }
 

@@ -105,12 +105,25 @@ public final class Partitioning {
 
     /** The smallest propagation delay of any link: the lookahead of every partitioned run on this fabric. */
     public static long lookaheadPs(Topology t) {
+        if (smallestDelayPs(t) <= 0) {
+            throw new ScenarioException("topology", "a link without propagation delay leaves --threads no lookahead; give every link a delay > 0");
+        }
+        return smallestDelayPs(t);
+    }
+
+    /**
+     * The synchronisation window of a run of this fabric (see {@link org.lbsim.kernel.Simulator}): the
+     * lookahead, so a sequential run and a partitioned run give the same results; 1 ps on a fabric with
+     * a link without delay, which only a sequential run accepts.
+     */
+    public static long windowPs(Topology t) {
+        return Math.max(1, smallestDelayPs(t));
+    }
+
+    private static long smallestDelayPs(Topology t) {
         long min = Long.MAX_VALUE;
         for (int p = 0; p < t.portCount(); p++) {
             min = Math.min(min, t.delayPs(p));
-        }
-        if (min <= 0) {
-            throw new ScenarioException("topology", "a link without propagation delay leaves --threads no lookahead; give every link a delay > 0");
         }
         return min;
     }

@@ -223,6 +223,7 @@ public final class Simulation {
             sim = parallel;
         } else {
             sim = sequentialKernel.get();
+            sim.setWindowPs(Partitioning.windowPs(topology));
         }
         FailureSpec failures = scenario.failures();
         long convergencePs = convergencePs(failures, topology, healthy, pk);

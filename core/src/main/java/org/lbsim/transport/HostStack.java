@@ -212,7 +212,7 @@ public final class HostStack implements PacketSource {
 
     /** No timer of this host and no start of any queue pair is due at or before {@code tPs}, nor can one be made due by others. */
     private boolean quietThrough(long tPs) {
-        return timerFloorPs > tPs && transport.noStartThrough(tPs);
+        return timerFloorPs > tPs && transport.noStartThrough(host, tPs);
     }
 
     /** A timer of this host went from none to {@code atPs}. */
@@ -345,7 +345,7 @@ public final class HostStack implements PacketSource {
 
     private boolean quietAtNow() {
         long now = transport.simulator().nowPs();
-        return timerFloorPs > now && transport.noStartPendingThrough(now);
+        return timerFloorPs > now && transport.noStartPendingThrough(host, now);
     }
 
     /** Activations that needed no wake-up of the NIC. */

@@ -71,6 +71,8 @@ public final class Transport implements EventHandler {
     private final StartHeap pendingStarts = new StartHeap();
     /** Time of the live wake-up (Long.MAX_VALUE if none); an event whose tag is not wakeGeneration is stale. */
     private long wakePs = Long.MAX_VALUE;
+    /** By host: when its next queue pair starts (Long.MAX_VALUE if none), for runs whose hosts start their own. */
+    private final long[] nextStartPsOfHost;
     /** Whether a completion can start queue pairs (dependencies or persistent queue pairs). */
     private final boolean startsOnCompletion;
     private long wakeGeneration;
@@ -318,6 +320,7 @@ public final class Transport implements EventHandler {
             }
         }
         int hosts = network.topology().hostCount();
+        nextStartPsOfHost = new long[hosts]; // 0 until the run says how its queue pairs start: a start may be due at any time
         stacks = new HostStack[hosts];
         for (int h = 0; h < hosts; h++) {
             stacks[h] = new HostStack(h, network.nic(h), network.pool(), this, batchPackets);
@@ -486,7 +489,8 @@ public final class Transport implements EventHandler {
         Arrays.sort(order, (a, b) -> Long.compare(startPsOfQp[a], startPsOfQp[b]));
         startOrder = Arrays.stream(order).mapToInt(Integer::intValue).toArray();
         handlerId = sim.register(this);
-        if (sim.partitioned()) {
+        Arrays.fill(nextStartPsOfHost, Long.MAX_VALUE);
+        if (startOrder.length == senders.length && previousOnQp == null) {
             startPerHost(hosts);
         } else if (startOrder.length > 0) {
             wakePs = startPsOfQp[startOrder[0]];
@@ -495,13 +499,12 @@ public final class Transport implements EventHandler {
     }
 
     /**
-     * A partitioned run: each host starts its own queue pairs (in start order), so that starting one
-     * never touches another partition. Only independent, per-message queue pairs (the run refuses others).
+     * Independent, per-message queue pairs: each host starts its own (in start order), so that starting
+     * one never touches another partition of a partitioned run; a sequential run does the same, so that
+     * both order equal-time events alike. Runs with dependencies or persistent queue pairs (which a
+     * partitioned run refuses) start every queue pair from the transport's own wake-up.
      */
     private void startPerHost(int hosts) {
-        if (startOrder.length != senders.length || previousOnQp != null) {
-            throw new IllegalStateException("a partitioned run starts independent, per-message queue pairs only");
-        }
         int[] count = new int[hosts];
         for (int q : startOrder) {
             count[contexts.get(q).src()]++;
@@ -522,26 +525,31 @@ public final class Transport implements EventHandler {
         }
     }
 
-    /** Starts one host's queue pairs at their start times (a partitioned run). */
+    /** Starts one host's queue pairs at their start times. */
     private final class HostStarter implements EventHandler {
         private final int[] qps;
+        private final int host;
         private final int handler;
         private int next;
 
         HostStarter(int[] qps) {
             this.qps = qps;
+            this.host = contexts.get(qps[0]).src();
             this.handler = sim.register(this);
-            sim.place(handler, contexts.get(qps[0]).src());
+            sim.place(handler, host);
+            nextStartPsOfHost[host] = startPsOfQp[qps[0]];
             sim.schedule(handler, startPsOfQp[qps[0]], 0, 0);
         }
 
         @Override
         public void onEvent(int kind, long tag) {
             long now = sim.nowPs();
+            nextStartPsOfHost[host] = Long.MAX_VALUE; // the queue pairs starting now are started below
             while (next < qps.length && startPsOfQp[qps[next]] <= now) {
                 start(qps[next++], now);
             }
             if (next < qps.length) {
+                nextStartPsOfHost[host] = startPsOfQp[qps[next]];
                 sim.schedule(handler, startPsOfQp[qps[next]], 0, 0);
             }
         }
@@ -748,17 +756,17 @@ public final class Transport implements EventHandler {
         return sim;
     }
 
-    /** No queue pair start is pending at or before {@code tPs} (one pushed later for now still comes after). */
-    boolean noStartPendingThrough(long tPs) {
-        return wakePs > tPs;
+    /** No start of a queue pair of host {@code host} is pending at or before {@code tPs} (one pushed later for now still comes after). */
+    boolean noStartPendingThrough(int host, long tPs) {
+        return wakePs > tPs && nextStartPsOfHost[host] > tPs;
     }
 
     /**
-     * No queue pair starts at or before {@code tPs}: none is pending by then, and none can be added by a
-     * completion (no dependent connections, no persistent queue pairs).
+     * No queue pair of host {@code host} starts at or before {@code tPs}: none is pending by then, and
+     * none can be added by a completion (no dependent connections, no persistent queue pairs).
      */
-    boolean noStartThrough(long tPs) {
-        return wakePs > tPs && !startsOnCompletion;
+    boolean noStartThrough(int host, long tPs) {
+        return noStartPendingThrough(host, tPs) && !startsOnCompletion;
     }
 
     int senderTimerHandler() {

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** The partitioned kernel: split-independent order of equal-time events, lookahead, payloads, synchronisation points. */
@@ -93,25 +94,27 @@ class PartitionedSimulatorTest {
         }
     }
 
-    @Test
-    void equalTimeEventsRunByCreationTimeThenCreatorThenTheCreatorsOwnOrder() {
-        PartitionedSimulator sim = new PartitionedSimulator(1, LOOKAHEAD, 1 << 20);
+    @ParameterizedTest(name = "partitioned {0}")
+    @ValueSource(booleans = {false, true})
+    void equalTimeEventsRunByTargetThenCreatorThenTheCreatorsOwnOrderInBothKernels(boolean partitioned) {
+        Simulator sim = partitioned ? new PartitionedSimulator(1, LOOKAHEAD, 1 << 20) : new Simulator();
         List<String> order = new ArrayList<>();
         int[] ids = new int[3];
         ids[0] = sim.register((kind, tag) -> order.add("a" + kind));
         ids[1] = sim.register((kind, tag) -> {
             order.add("b" + kind);
             if (kind == 0) {
-                // created at 10 for 20: after everything created earlier for 20, in this creator's order
+                // for 20, made at 10: c's before a's would be insertion order; the key puts the target first
                 sim.schedule(ids[2], 20, 2, 0);
                 sim.schedule(ids[2], 20, 1, 0);
+                sim.schedule(ids[0], 20, 1, 0);
             }
         });
         ids[2] = sim.register((kind, tag) -> order.add("c" + kind));
         sim.schedule(ids[1], 10, 0, 0);
-        sim.schedule(ids[0], 20, 0, 0); // created at 0 for 20
+        sim.schedule(ids[2], 20, 0, 0); // made outside the event loop: the first creator
         sim.run(Long.MAX_VALUE);
-        assertThat(order).containsExactly("b0", "a0", "c2", "c1");
+        assertThat(order).containsExactly("b0", "a1", "c0", "c2", "c1");
     }
 
     @Test

@@ -35,9 +35,9 @@ class WindowIntakeTest {
             for (int i = 0; i < arrivals; i++) {
                 // few distinct times and creation times, so ties in both are common
                 long t = end - windowPs + rng.nextInt(64) * 7_000L + (wide && i == 0 ? WindowIntake.MAX_SPAN_PS + 1 : 0);
-                long created = windowStart - windowPs + rng.nextInt(8) * 1_000L;
+                long targetKey = windowStart - windowPs + rng.nextInt(8) * 1_000L;
                 long s = ((long) rng.nextInt(50) << 40) | seq++;
-                long[] e = {t, created, s, rng.nextInt(1_000), rng.nextInt(4), rng.nextLong()};
+                long[] e = {t, targetKey, s, rng.nextInt(1_000), rng.nextInt(4), rng.nextLong()};
                 pending.add(e);
                 intake.add(e[0], e[1], e[2], (e[3] << 32) | e[4], e[5]);
             }
@@ -48,7 +48,7 @@ class WindowIntakeTest {
             while (true) {
                 long[] expected = pending.peek();
                 long t;
-                long created;
+                long targetKey;
                 long s;
                 long hk;
                 long tag;
@@ -57,7 +57,7 @@ class WindowIntakeTest {
                     if (t >= end) {
                         break;
                     }
-                    created = intake.headCreatedPs();
+                    targetKey = intake.headTarget();
                     s = intake.headSeq();
                     hk = ((long) intake.headHandler() << 32) | intake.headKind();
                     tag = intake.headTag();
@@ -67,7 +67,7 @@ class WindowIntakeTest {
                     if (t >= end) {
                         break;
                     }
-                    created = heap.peekCreatedPs();
+                    targetKey = heap.peekTarget();
                     s = heap.peekSeq();
                     hk = ((long) heap.peekHandler() << 32) | heap.peekKind();
                     tag = heap.peekTag();
@@ -76,7 +76,7 @@ class WindowIntakeTest {
                     break;
                 }
                 assertThat(expected).as("an event ran that the reference does not have, window %d", w).isNotNull();
-                assertThat(new long[] {t, created, s, hk, tag}).as("window %d", w)
+                assertThat(new long[] {t, targetKey, s, hk, tag}).as("window %d", w)
                         .containsExactly(expected[0], expected[1], expected[2], (expected[3] << 32) | expected[4], expected[5]);
                 pending.poll();
                 if (rng.nextInt(4) == 0) {

@@ -4,7 +4,7 @@ import java.util.Arrays;
 
 /**
  * A calendar queue (R. Brown, CACM 31(10), 1988) with the kernel's exact order (time, then insertion
- * sequence): a candidate for the kernel's {@code EventQueue} (tried there at commit 5ad5ba2), not used
+ * sequence): a candidate for the kernel's event heap (tried there at commit 5ad5ba2), not used
  * because end to end it was not reliably faster (bench/README.md, "Event set"). 3-6x faster than the
  * 4-ary heap on the replayed traces.
  *

@@ -3,7 +3,7 @@ package org.lbsim.bench.eventset;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-import org.lbsim.kernel.EventQueue;
+import org.lbsim.kernel.KeyedEventQueue;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -161,9 +161,9 @@ public class EventTraceBench {
         return check;
     }
 
-    /** The kernel's {@link EventQueue} as built: the 4-ary heap, the reference every candidate's pop order is checked against (on commits d473a4e-cf39910 it was the calendar queue, and a copy of the heap, `current`, was the reference). */
+    /** The kernels' {@link KeyedEventQueue} as built (one target, the push order as sequence): the 4-ary heap, the reference every candidate's pop order is checked against (on commits d473a4e-cf39910 it was the calendar queue, and a copy of the heap, `current`, was the reference). */
     static long kernel(EventTrace t) {
-        EventQueue q = new EventQueue(CAPACITY);
+        KeyedEventQueue q = new KeyedEventQueue(CAPACITY);
         int[] pops = t.popsBefore;
         long[] delays = t.delayPs;
         long now = 0;
@@ -174,7 +174,7 @@ public class EventTraceBench {
                 check = check * 31 + q.peekTag() + q.peekHandler() + q.peekKind();
                 q.pop();
             }
-            q.push(now + delays[i], 1, 0, i);
+            q.push(now + delays[i], 0, i, 1, 0, i);
         }
         for (long k = t.trailingPops; k > 0; k--) {
             check = check * 31 + q.peekTag() + q.peekHandler() + q.peekKind();

@@ -78,7 +78,7 @@ public final class ReproduceCommand implements Callable<Integer> {
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Each run on the partitioned kernel with N threads (1-64), as 'lbsim sweep --threads N': faster for large fabrics;"
-                    + " results differ from the default sequential kernel by tie-level amounts (runs.kernel). Default: sequential.")
+                    + " the same flows as the default sequential kernel (runs.kernel). Default: sequential.")
     Integer threads;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Output folder (default: reproductions/NAME or NAME-quick); reused to resume.")

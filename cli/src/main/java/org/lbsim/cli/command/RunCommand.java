@@ -65,8 +65,8 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Simulate as a conservative parallel run on N threads (1-64), the fabric cut into partitions of about 16 hosts"
-                    + " that stay in cache (large fabrics run about twice as fast even with N = 1). Any N gives the same results, which"
-                    + " differ from a run without --threads by tie-level amounts (docs/architecture.md). Default: sequential.")
+                    + " that stay in cache (large fabrics run about twice as fast even with N = 1). Every N gives the flows of a run"
+                    + " without --threads, to the picosecond (docs/architecture.md). Default: sequential.")
     Integer threads;
 
     @Option(names = "--max-wall-seconds", paramLabel = "S",
@@ -196,8 +196,8 @@ public final class RunCommand implements Callable<Integer> {
             }
             int hosts = loaded.prepared().topology().hostCount();
             if (threads == null && hosts >= Partitioning.HOSTS_WHERE_THREADS_PAY && Partitioning.supports(loaded.prepared())) {
-                main.out.printf(Locale.ROOT, "hint         %d hosts: --threads 2 runs fabrics this large 1.4-3.8x faster, with results that differ"
-                        + " from this sequential run by tie-level amounts (docs/cli.md, One run on several cores)%n", hosts);
+                main.out.printf(Locale.ROOT, "hint         %d hosts: --threads 2 runs fabrics this large 1.4-3.8x faster, with the same flows"
+                        + " (docs/cli.md, One run on several cores)%n", hosts);
             }
         }
         return Main.OK;

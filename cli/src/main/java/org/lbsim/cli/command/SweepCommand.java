@@ -111,8 +111,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
 
     @Option(names = "--threads", paramLabel = "N",
             description = "Simulate each run with the partitioned kernel on N threads (1-64), as 'lbsim run --threads N': large fabrics run"
-                    + " faster, even with N = 1; results are identical for every N but differ from the default sequential kernel by tie-level"
-                    + " amounts (recorded in runs.kernel; a folder's runs all use one kernel). Local engine only. Default: sequential.")
+                    + " faster, even with N = 1; flows are identical to the sequential kernel's for every N, the fabric statistics frozen at the last"
+                    + " completion may differ (recorded in runs.kernel; a folder's runs all use one kernel). Local engine only. Default: sequential.")
     Integer threadsPerRun;
 
     @Option(names = "--max-wall-seconds", paramLabel = "S",
@@ -366,7 +366,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             } else if (yaml.endsWith(PARTITIONED_MARK) != j.yaml().endsWith(PARTITIONED_MARK)) {
                 String was = yaml.endsWith(PARTITIONED_MARK) ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL;
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with the " + was
-                        + " kernel and this invocation runs the " + kernel + " one (--threads), whose results differ at tie level; resume "
+                        + " kernel and this invocation runs the " + kernel + " one (--threads), whose fabric statistics at completion differ; resume "
                         + (was.equals(RunRecord.PARTITIONED) ? "with --threads" : "without --threads") + ", or use another --out");
             } else if (sha >= 0 && !yaml.contains(TRACE_SHA) && yaml.equals(j.yaml().substring(0, sha))) {
                 continue; // recorded before traces were fingerprinted: nothing to compare the trace with

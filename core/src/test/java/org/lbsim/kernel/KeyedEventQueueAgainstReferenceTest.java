@@ -9,16 +9,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The kernel's event queue against a plain reference, {@link PriorityQueue} on (time, insertion
- * sequence), driven like the kernel drives it: a clock that follows the pops; bursts of
+ * The kernels' event heap against a plain reference, {@link PriorityQueue} on (time, target,
+ * sequence), the target being the kind of event below, driven like the kernel drives it: a clock that follows the pops; bursts of
  * events at the same instant; a frame time and an ACK time as fixed delays; retransmission timers
  * re-armed far ahead and cancelled lazily (a generation in the tag: stale wake-ups are popped and
  * ignored, as {@code SenderQp} does); phases whose density changes by orders of magnitude (what made
  * the calendar queue candidate re-tune); and the occasional event before the earliest one (the
  * clock stopped at a time limit). Every pop must give the reference's event: time, handler, kind, tag.
  */
-class EventQueueAgainstReferenceTest {
-    private static final Comparator<long[]> TIME_THEN_SEQ = Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]);
+class KeyedEventQueueAgainstReferenceTest {
+    private static final Comparator<long[]> BY_KEY = Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[2]).thenComparingLong(e -> e[1]);
     private static final long FRAME_PS = 41_780;
     private static final long ACK_PS = 840;
     private static final long RTO_PS = 80_000_000;
@@ -27,8 +27,8 @@ class EventQueueAgainstReferenceTest {
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
     void popsTheReferencesEventsInTheReferencesOrder(long seed) {
         Random rng = new Random(seed);
-        EventQueue q = new EventQueue(rng.nextBoolean() ? 1 : 1 << 12);
-        PriorityQueue<long[]> ref = new PriorityQueue<>(TIME_THEN_SEQ);
+        KeyedEventQueue q = new KeyedEventQueue(rng.nextBoolean() ? 1 : 1 << 12);
+        PriorityQueue<long[]> ref = new PriorityQueue<>(BY_KEY);
         int timers = 1 + rng.nextInt(2_000);
         long[] generation = new long[timers];
         long seq = 0;
@@ -107,23 +107,23 @@ class EventQueueAgainstReferenceTest {
         assertThat(staleTimerPops).as("lazily cancelled timers were popped").isPositive();
     }
 
-    private static void push(EventQueue q, PriorityQueue<long[]> ref, long[] e) {
-        q.push(e[0], (int) e[2], (int) e[3], e[4]);
+    private static void push(KeyedEventQueue q, PriorityQueue<long[]> ref, long[] e) {
+        q.push(e[0], e[2], e[1], (int) e[2], (int) e[3], e[4]);
         ref.add(e);
     }
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {21, 22, 23})
-    void thousandsOfEventsAtOneInstantComeOutInPushOrder(long seed) {
+    void thousandsOfEventsAtOneInstantForOneTargetComeOutInSequenceOrder(long seed) {
         // a synchronised fabric: every port's wake-up at the same picosecond
         Random rng = new Random(seed);
-        EventQueue q = new EventQueue(16);
+        KeyedEventQueue q = new KeyedEventQueue(16);
         int n = 40_000;
         long t = 1_000_000 + rng.nextInt(1000);
         for (int i = 0; i < n; i++) {
-            q.push(t, i, 0, i);
+            q.push(t, 0, i, i, 0, i);
             if (rng.nextInt(4) == 0) {
-                q.push(t + 1 + rng.nextInt(100), -1, 0, -1);
+                q.push(t + 1 + rng.nextInt(100), 0, n + i, -1, 0, -1);
             }
         }
         int expected = 0;

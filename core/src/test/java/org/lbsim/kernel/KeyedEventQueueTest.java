@@ -10,31 +10,32 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class EventQueueTest {
+/** The kernels' event heap: pops in (time, target, sequence) order through ties, interleaving and growth. */
+class KeyedEventQueueTest {
 
-    private record Ev(long time, long seq, int handler, int kind, long tag) {
+    private record Ev(long time, long target, long seq, int handler, int kind, long tag) {
     }
 
-    private static final Comparator<Ev> BY_TIME_THEN_INSERTION = Comparator.comparingLong(Ev::time).thenComparingLong(Ev::seq);
+    private static final Comparator<Ev> BY_KEY = Comparator.comparingLong(Ev::time).thenComparingLong(Ev::target).thenComparingLong(Ev::seq);
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
-    void popsEventsByTimeThenInsertionOrderThroughTiesInterleavingAndGrowth(long seed) {
+    void popsEventsByTimeTargetAndSequenceThroughTiesInterleavingAndGrowth(long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
-        EventQueue q = new EventQueue(1); // starts at its minimum capacity, so it must grow many times
-        PriorityQueue<Ev> model = new PriorityQueue<>(BY_TIME_THEN_INSERTION);
+        KeyedEventQueue q = new KeyedEventQueue(1); // starts at its minimum capacity, so it must grow many times
+        PriorityQueue<Ev> model = new PriorityQueue<>(BY_KEY);
         long seq = 0;
         int distinctTimes = 1 + rng.nextInt(20); // few distinct times: many ties
         List<Ev> popped = new ArrayList<>();
         for (int step = 0; step < 20_000; step++) {
             boolean push = model.isEmpty() || rng.nextInt(100) < 60;
             if (push) {
-                Ev e = new Ev(rng.nextInt(distinctTimes) * 1_000L, seq++, rng.nextInt(1 << 20), rng.nextInt(), rng.nextLong());
-                q.push(e.time(), e.handler(), e.kind(), e.tag());
+                Ev e = new Ev(rng.nextInt(distinctTimes) * 1_000L, rng.nextInt(4), seq++, rng.nextInt(1 << 20), rng.nextInt(), rng.nextLong());
+                q.push(e.time(), e.target(), e.seq(), e.handler(), e.kind(), e.tag());
                 model.add(e);
             } else {
                 Ev expected = model.poll();
-                assertThat(new Ev(q.peekTime(), expected.seq(), q.peekHandler(), q.peekKind(), q.peekTag()))
+                assertThat(new Ev(q.peekTime(), q.peekTarget(), q.peekSeq(), q.peekHandler(), q.peekKind(), q.peekTag()))
                         .as("step %d", step).isEqualTo(expected);
                 q.pop();
                 popped.add(expected);
@@ -55,14 +56,14 @@ class EventQueueTest {
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {11, 12, 13})
-    void eventsAtTheSameTimeComeOutInTheOrderTheyWerePushed(long seed) {
+    void eventsAtTheSameTimeAndTargetComeOutInSequenceOrder(long seed) {
         SplittableRandom rng = new SplittableRandom(seed);
-        EventQueue q = new EventQueue(16);
+        KeyedEventQueue q = new KeyedEventQueue(16);
         int n = 5_000;
         long[] times = new long[n];
         for (int i = 0; i < n; i++) {
             times[i] = rng.nextInt(3); // three times only
-            q.push(times[i], i, 0, 0);
+            q.push(times[i], 7, i, i, 0, 0);
         }
         int lastHandlerAtTime = -1;
         long lastTime = -1;
@@ -83,8 +84,8 @@ class EventQueueTest {
     @ParameterizedTest(name = "kind {0}")
     @ValueSource(ints = {0, 1, -1, Integer.MAX_VALUE, Integer.MIN_VALUE})
     void handlerAndKindSurviveTheirPackingIntoOneWord(int kind) {
-        EventQueue q = new EventQueue(16);
-        q.push(5, Integer.MAX_VALUE - 3, kind, Long.MIN_VALUE);
+        KeyedEventQueue q = new KeyedEventQueue(16);
+        q.push(5, 0, 0, Integer.MAX_VALUE - 3, kind, Long.MIN_VALUE);
         assertThat(q.peekHandler()).isEqualTo(Integer.MAX_VALUE - 3);
         assertThat(q.peekKind()).isEqualTo(kind);
         assertThat(q.peekTag()).isEqualTo(Long.MIN_VALUE);
