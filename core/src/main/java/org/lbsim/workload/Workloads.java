@@ -152,7 +152,7 @@ public final class Workloads {
      * participants i+1, i+2, ..., i+n-1 (mod n), the staggered order of collective libraries: with the NIC
      * serving its queue pairs round robin, at every step each host is addressed by exactly one sender (a
      * sequence of permutations) instead of all senders addressing the same host. OFAN 5 does not say how
-     * its all-to-all is ordered; the choice is recorded in docs/reproductions.md (reading 5).
+     * its all-to-all is ordered; docs/cli.md (workloads) says why this order.
      */
     public static List<Flow> allToAll(int[] hosts, long bytes) {
         int n = hosts.length;

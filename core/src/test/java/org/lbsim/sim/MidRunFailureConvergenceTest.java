@@ -18,7 +18,7 @@ import org.lbsim.scenario.Scenario;
  * Fig. 4 (and 5.2's text) shows SWITCH_PKT_AR's CCT growing with G: until routes converge its switches keep
  * spraying onto the failed links, whose short queues even attract packets. So its losses on failed
  * links and its CCT are ordered G = 0 <= 8 RTTs <= never. Messages are 64 KiB (a CCT of ~100 us, so the
- * failure falls in its middle); the 1 MiB run is measured in docs/reproductions.md ("Failures during a run").
+ * failure falls in its middle); the 1 MiB run is examples/midrun-failure.yaml (docs/transport.md, recomputeRhoMax).
  */
 class MidRunFailureConvergenceTest {
 

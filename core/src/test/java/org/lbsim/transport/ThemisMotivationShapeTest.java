@@ -33,7 +33,7 @@ import org.lbsim.sim.TestScenarios;
  * does, and what that costs depends on whether a NACK cuts the DCQCN rate: if it does (Themis'
  * text), the senders slow down until reordering is rare; if only CNPs cut, they keep sending
  * near line rate and a sizeable share of the traffic is spurious retransmissions (the paper's
- * measured shape; docs/reproductions.md compares both with the paper).
+ * measured shape; docs/papers/themis.md, Fig. 1, judges both readings against the paper).
  */
 class ThemisMotivationShapeTest {
     private static final long FLOW_BYTES = 4_000_000;
