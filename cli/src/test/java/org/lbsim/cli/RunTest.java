@@ -97,18 +97,22 @@ class RunTest {
     }
 
     @Test
-    void a_large_fabric_run_sequentially_hints_at_threads_where_they_are_supported() throws IOException {
+    void without_threads_a_large_fabric_runs_partitioned_on_every_core_and_a_small_or_unsupported_one_sequentially() throws IOException {
         Path p = scenario("k16.yaml", SMALL.replace("k: 4", "k: 16").replace("65536", "4096"));
         MainTest.Result r = lbsim("run", p.toString(), "--out", dir.resolve("k16").toString());
         assertThat(r.code()).as("stderr: %s", r.err()).isZero();
-        assertThat(r.out()).contains("hint         1024 hosts: --threads 2 runs fabrics this large 1.4-3.8x faster, with the same flows"
-                + " (docs/cli.md, One run on several cores)");
-        assertThat(lbsim("run", p.toString(), "--out", dir.resolve("k16-t").toString(), "--threads", "1").out()).doesNotContain("hint");
+        String cores = "\"threads\": " + Runtime.getRuntime().availableProcessors();
+        assertThat(read(dir.resolve("k16").resolve("meta.json"))).contains("\"kernel\": \"partitioned\"").contains(cores);
+        assertThat(lbsim("run", p.toString(), "--out", dir.resolve("k16-auto").toString(), "--threads", "auto").code()).isZero();
+        assertThat(read(dir.resolve("k16-auto").resolve("meta.json"))).contains("\"kernel\": \"partitioned\"").contains(cores);
+        assertThat(lbsim("run", p.toString(), "--out", dir.resolve("k16-0").toString(), "--threads", "0").code()).isZero();
+        assertThat(read(dir.resolve("k16-0").resolve("meta.json"))).contains("\"kernel\": \"sequential\"").contains("\"threads\": 1");
+        assertThat(read(dir.resolve("k16-0").resolve("flows.csv"))).as("the same flows either way").isEqualTo(read(dir.resolve("k16").resolve("flows.csv")));
         Path pfc = scenario("k16-pfc.yaml", SMALL.replace("k: 4", "k: 16").replace("65536", "4096") + "switches: {pfc: {enabled: true}}\n");
-        MainTest.Result withPfc = lbsim("run", pfc.toString(), "--out", dir.resolve("k16-pfc").toString());
-        assertThat(withPfc.code()).as("stderr: %s", withPfc.err()).isZero();
-        assertThat(withPfc.out()).as("PFC: --threads would refuse it").contains("CCT").doesNotContain("hint");
-        assertThat(lbsim("run", scenario("small.yaml", SMALL).toString(), "--out", dir.resolve("k4").toString()).out()).doesNotContain("hint");
+        assertThat(lbsim("run", pfc.toString(), "--out", dir.resolve("k16-pfc").toString()).code()).isZero();
+        assertThat(read(dir.resolve("k16-pfc").resolve("meta.json"))).as("PFC: a partitioned run would refuse it").contains("\"kernel\": \"sequential\"");
+        assertThat(lbsim("run", scenario("small.yaml", SMALL).toString(), "--out", dir.resolve("k4").toString()).code()).isZero();
+        assertThat(read(dir.resolve("k4").resolve("meta.json"))).as("16 hosts").contains("\"kernel\": \"sequential\"");
     }
 
     @Test
@@ -233,9 +237,13 @@ class RunTest {
     @Test
     void threads_refuses_a_count_out_of_range_and_what_a_partitioned_run_does_not_support() throws IOException {
         Path p = scenario("small.yaml", SMALL);
-        MainTest.Result zero = lbsim("run", p.toString(), "--out", dir.resolve("z").toString(), "--threads", "0");
-        assertThat(zero.code()).isEqualTo(2);
-        assertThat(zero.err()).contains("--threads 0").contains("between 1 and 64");
+        MainTest.Result many = lbsim("run", p.toString(), "--out", dir.resolve("z").toString(), "--threads", "65");
+        assertThat(many.code()).isEqualTo(2);
+        assertThat(many.err()).contains("--threads 65").contains("must be auto or between 0 and 64");
+        MainTest.Result negative = lbsim("run", p.toString(), "--out", dir.resolve("z").toString(), "--threads=-1");
+        assertThat(negative.code()).isEqualTo(2);
+        assertThat(negative.err().strip().lines()).hasSize(1);
+        assertThat(negative.err()).contains("neither auto nor a thread count");
         MainTest.Result conga = lbsim("run", p.toString(), "--out", dir.resolve("c").toString(), "--threads", "2", "--set", "loadBalancing.type=conga");
         assertThat(conga.code()).isEqualTo(2);
         assertThat(conga.err().strip().lines()).hasSize(1);

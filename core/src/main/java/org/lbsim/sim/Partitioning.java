@@ -73,6 +73,23 @@ public final class Partitioning {
     /** Hosts from which {@code --threads} pays off (bench/README.md, "Large fabrics": S2's 1,024 hosts 1.4-1.6x faster with 2 threads, S1's 128 slower). */
     public static final int HOSTS_WHERE_THREADS_PAY = 1024;
 
+    /**
+     * How many threads a run without {@code --threads} uses: every core (at most 64) for fabrics of
+     * {@value #HOSTS_WHERE_THREADS_PAY} hosts or more that a partitioned run supports, else 0 (sequential).
+     */
+    static int threadsThatPay(Scenario s, Workload w, Topology t) {
+        if (t.hostCount() < HOSTS_WHERE_THREADS_PAY) {
+            return 0;
+        }
+        try {
+            checkSupported(s);
+            checkSupported(w);
+        } catch (ScenarioException unsupported) {
+            return 0;
+        }
+        return Math.min(64, Runtime.getRuntime().availableProcessors());
+    }
+
     /** Whether a partitioned run ({@code --threads}) supports this run: its scenario and its built workload. */
     public static boolean supports(PreparedRun run) {
         try {

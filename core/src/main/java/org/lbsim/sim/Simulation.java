@@ -77,6 +77,13 @@ public final class Simulation {
         Feasibility.workloadSize(scenario);
     }
 
+    /**
+     * {@code threads} for "as many as pay": a partitioned run on every core for fabrics of
+     * {@value Partitioning#HOSTS_WHERE_THREADS_PAY} hosts or more that it supports, else the sequential
+     * run. Both give the same flows, so the choice only changes the wall time.
+     */
+    public static final int AUTO_THREADS = -1;
+
     /** Stack size of a partitioned run's worker threads (as the launcher gives the main thread). */
     private static final long WORKER_STACK_BYTES = 8L << 20;
 
@@ -95,8 +102,8 @@ public final class Simulation {
      * (0: {@link Partitioning#defaultPartitions}); the cut changes speed and memory, never results.
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, int threads, int partitions) {
-        if (threads < 0) {
-            throw new IllegalArgumentException("threads must be >= 0, got " + threads);
+        if (threads < 0 && threads != AUTO_THREADS) {
+            throw new IllegalArgumentException("threads must be >= 0 or AUTO_THREADS, got " + threads);
         }
         if (partitions < 0) {
             throw new IllegalArgumentException("partitions must be >= 0, got " + partitions);
@@ -175,6 +182,8 @@ public final class Simulation {
         }
         if (threads > 0) {
             Partitioning.checkSupported(workload);
+        } else if (threads == AUTO_THREADS) {
+            threads = Partitioning.threadsThatPay(scenario, workload, topology);
         }
         stopIfInterrupted();
         List<Flow> flows = workload.flows();

@@ -16,13 +16,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.FutureTask;
+import org.lbsim.kernel.Simulator;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.TypeName;
-import org.lbsim.sim.Partitioning;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.sim.Simulation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,11 +64,31 @@ public final class RunCommand implements Callable<Integer> {
             description = "Also record the run in this DuckDB results database (created if missing; docs/results.md), run_id = the run folder's name.")
     Path db;
 
-    @Option(names = "--threads", paramLabel = "N",
+    @Option(names = "--threads", paramLabel = "N|auto", converter = ThreadsConverter.class,
             description = "Simulate as a conservative parallel run on N threads (1-64), the fabric cut into partitions of about 16 hosts"
-                    + " that stay in cache (large fabrics run about twice as fast even with N = 1). Every N gives the flows of a run"
-                    + " without --threads, to the picosecond (docs/architecture.md). Default: sequential.")
+                    + " that stay in cache (large fabrics run about twice as fast even with N = 1); 0 = the sequential kernel. Every N"
+                    + " gives the same flows to the picosecond (docs/architecture.md). Default: auto, every core for fabrics of 1,024"
+                    + " hosts or more that a partitioned run supports, else sequential.")
     Integer threads;
+
+    /** {@code --threads auto} is {@link Simulation#AUTO_THREADS}; numbers read as every numeric flag does. */
+    static final class ThreadsConverter implements picocli.CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return threadsOf(value);
+        }
+    }
+
+    static Integer threadsOf(String value) {
+        if (value.equals("auto")) {
+            return Simulation.AUTO_THREADS;
+        }
+        Integer n = Main.flagNumber(value, Integer.class);
+        if (n < 0) {
+            throw new picocli.CommandLine.TypeConversionException("'" + value + "' is neither auto nor a thread count (0-64)");
+        }
+        return n;
+    }
 
     @Option(names = "--max-wall-seconds", paramLabel = "S",
             description = "Stop after S seconds of wall-clock time, reading and building the run included: a simulation still running is then"
@@ -129,7 +150,7 @@ public final class RunCommand implements Callable<Integer> {
                 switch (a) {
                     case "--out" -> c.out = Path.of(v);
                     case "--db" -> c.db = Path.of(v);
-                    case "--threads" -> c.threads = Main.flagNumber(v, Integer.class);
+                    case "--threads" -> c.threads = threadsOf(v);
                     case "--max-wall-seconds" -> c.maxWallSeconds = Main.flagNumber(v, Double.class);
                     case "--set" -> c.scenario.sets.add(v);
                     case "--seed" -> c.scenario.seed = Main.flagNumber(v, Long.class);
@@ -148,13 +169,14 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         long wallStart = System.nanoTime();
         double wall = wallLimit(maxWallSeconds);
-        if (threads != null && (threads < 1 || threads > 64)) {
-            throw UserError.at("--threads " + threads, "", "must be between 1 and 64");
+        if (threads != null && threads != Simulation.AUTO_THREADS && (threads < 0 || threads > 64)) {
+            throw UserError.at("--threads " + threads, "", "must be auto or between 0 and 64");
         }
+        int threadsAsked = threads == null ? Simulation.AUTO_THREADS : threads;
         ScenarioLoader.Loaded loaded;
         // on the process's own stderr only: a caller that passed its streams reads what it asked for
         try (BuildTicker ticker = BuildTicker.start(main.err, !quiet && main.err == System.err, scenario.file)) {
-            loaded = withinWallLimit(wall, wallStart, () -> threads == null ? scenario.load() : scenario.load(threads));
+            loaded = withinWallLimit(wall, wallStart, () -> scenario.load(threadsAsked));
         }
         Scenario s = loaded.scenario();
         if (out != null && Files.exists(out)) {
@@ -187,17 +209,13 @@ public final class RunCommand implements Callable<Integer> {
         try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && org.lbsim.cli.ControlCharacters.isStdout(main.out))) {
             result = loaded.prepared().run(wall, wallStart);
         }
-        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, threads, started, BuildInfo.await(source)));
-        String runId = db == null ? null : record(written, s, result);
+        Simulator kernel = loaded.prepared().simulator();
+        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, kernel, started, BuildInfo.await(source)));
+        String runId = db == null ? null : record(written, s, result, kernel.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
         if (!quiet) {
             printSummary(main.out, loaded.prepared(), result, ScenarioLoader.shownPath(written));
             if (runId != null) {
                 main.out.printf(Locale.ROOT, "database     %s (run_id %s)%n", ScenarioLoader.shownPath(db), runId);
-            }
-            int hosts = loaded.prepared().topology().hostCount();
-            if (threads == null && hosts >= Partitioning.HOSTS_WHERE_THREADS_PAY && Partitioning.supports(loaded.prepared())) {
-                main.out.printf(Locale.ROOT, "hint         %d hosts: --threads 2 runs fabrics this large 1.4-3.8x faster, with the same flows"
-                        + " (docs/cli.md, One run on several cores)%n", hosts);
             }
         }
         return Main.OK;
@@ -268,18 +286,18 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
-    private String record(Path folder, Scenario s, RunResult result) {
+    private String record(Path folder, Scenario s, RunResult result, String kernelName) {
         try {
-            return LbsimFiles.record(db, folder.getFileName().toString(), s, result, RunRecord.kernelOf(threads));
+            return LbsimFiles.record(db, folder.getFileName().toString(), s, result, kernelName);
         } catch (IllegalStateException e) {
             throw new UserError(e.getMessage() + " (the run folder " + ScenarioLoader.shownPath(folder) + " was written)");
         }
     }
 
-    private static Map<String, Object> meta(RunResult r, Integer threads, Instant started, BuildInfo.Source source) {
+    private static Map<String, Object> meta(RunResult r, Simulator kernel, Instant started, BuildInfo.Source source) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kernel", RunRecord.kernelOf(threads));
-        m.put("threads", threads == null ? 1 : threads);
+        m.put("kernel", kernel.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
+        m.put("threads", kernel.threadCount());
         m.put("lbsimVersion", BuildInfo.version());
         m.put("gitCommit", source.commit());
         m.put("gitDirty", source.dirty());

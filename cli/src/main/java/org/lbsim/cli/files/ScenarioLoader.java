@@ -56,7 +56,7 @@ public final class ScenarioLoader {
             throw error(shownName, sets, seed, e);
         }
         try {
-            return new Loaded(shownName, file, baseDir, scenario, threads > 0 ? Simulation.prepare(scenario, baseDir, threads)
+            return new Loaded(shownName, file, baseDir, scenario, threads != 0 ? Simulation.prepare(scenario, baseDir, threads)
                     : Simulation.prepare(scenario, baseDir));
         } catch (ScenarioException e) {
             throw error(shownName, sets, seed, e);

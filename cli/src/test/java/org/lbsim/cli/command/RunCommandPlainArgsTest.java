@@ -135,8 +135,8 @@ class RunCommandPlainArgsTest {
         for (String f : List.of("summary.json", "flows.csv", "scenario.yaml", "series.csv", "ooo.csv")) {
             assertThat(Files.readString(dir.resolve("p").resolve(f))).as(f).isEqualTo(Files.readString(dir.resolve("q").resolve(f)));
         }
-        String[] badP = execute(new String[] {"run", scenario.toString(), "--threads", "0", "--out", dir.resolve("r").toString()});
-        String[] badQ = execute(new String[] {"run", scenario.toString(), "--threads=0", "--out", dir.resolve("r").toString()});
+        String[] badP = execute(new String[] {"run", scenario.toString(), "--threads", "65", "--out", dir.resolve("r").toString()});
+        String[] badQ = execute(new String[] {"run", scenario.toString(), "--threads=65", "--out", dir.resolve("r").toString()});
         assertThat(badP[0]).isEqualTo("2");
         assertThat(badP).isEqualTo(badQ);
         String[] missingP = execute(new String[] {"run", dir.resolve("none.yaml").toString()});
