@@ -2,7 +2,6 @@ package org.lbsim.sim;
 
 import java.util.List;
 import org.lbsim.scenario.ComponentSpec;
-import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.topology.Topology;
@@ -60,10 +59,6 @@ public final class Partitioning {
         allowed(s.lossRecovery(), "lossRecovery", LOSS_RECOVERIES);
         if (s.switches().pfc().enabled()) {
             refuse("switches.pfc.enabled", "PFC");
-        }
-        FailureSpec f = s.failures();
-        if (!f.links().isEmpty() || f.linkProbability() > 0 || !f.events().isEmpty() || f.mtbfUs() > 0 || !f.dropPackets().isEmpty()) {
-            refuse("failures", "failures of any kind (links, linkProbability, events, mtbfUs, dropPackets)");
         }
         if (s.nic().persistentQueuePairs()) {
             refuse("nic.queuePairs", "persistent queue pairs");
