@@ -25,8 +25,11 @@ import org.lbsim.workload.Workload;
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
  * congestion controls and loss recoveries must keep their state per switch, per port, per host or
  * per queue pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
- * queue pairs); no PFC; no failures of any kind. Samplers (time series, port loads) observe the
- * fabric between windows: a window ends at each sample instant.
+ * queue pairs); no PFC. Samplers (time series, port loads) observe the fabric between windows: a window
+ * ends at each sample instant. Failures of every kind are supported: the failure timeline (events, the
+ * random process, their convergence) and the convergence of links down from time zero change the
+ * whole fabric between windows too, and a failed link also loses the frames still in a sender's
+ * outbox ({@link org.lbsim.net.Link}).
  */
 public final class Partitioning {
     /** Load-balancing schemes whose state is per switch, per port, per host or per queue pair. */

@@ -23,7 +23,8 @@ import org.lbsim.topology.Topology;
 /**
  * {@code --threads N}: a partitioned run gives the same result however many partitions it
  * has (1, 2 or 3), for every supported scheme, congestion control and loss recovery, on fat trees and
- * leaf-spines, over several seeds; and it refuses what it does not support, naming the field.
+ * leaf-spines, over several seeds, with failures of every kind too; and it refuses what it does not
+ * support, naming the field.
  */
 class PartitionedRunTest {
 
