@@ -23,6 +23,14 @@ public final class Link implements PayloadHandler {
     private long lostPackets;
     /** Changes when the link fails during the run, so the wake-up of the packets it lost is recognised as stale. */
     private long epoch;
+    /**
+     * Packets the receiving end has taken in ({@link #accept}), and the first {@code discardUpTo}
+     * packets sent, those the link lost when it failed, in a partitioned run some of them still waiting
+     * in the sender's outbox (counted as lost then, freed when they are taken in). Written by the
+     * receiving end, and between windows.
+     */
+    private long acceptedPackets;
+    private long discardUpTo;
     private Packet head;
     private Packet tail;
     private int count;
@@ -72,6 +80,13 @@ public final class Link implements PayloadHandler {
             network.dropOnLink(p, port);
             n++;
         }
+        // between windows: in a partitioned run, frames sent in the last window to a link of another partition
+        // are still in the sender's outbox; they are lost now as well, counted now and freed when taken in
+        long unaccepted = network.sentOnWire(port) - Math.max(acceptedPackets, discardUpTo);
+        discardUpTo = network.sentOnWire(port);
+        lostPackets += unaccepted;
+        network.countLinkLoss(port, unaccepted);
+        n += (int) unaccepted;
         if (n > 0) {
             epoch++;
         }
@@ -104,6 +119,7 @@ public final class Link implements PayloadHandler {
         long arrivalPs = lastBitPs + delayPs;
         p.next = null;
         p.arrivalPs = arrivalPs;
+        network.countSentOnWire(port);
         sim.transfer(handlerId, arrivalPs, 0, epoch, p);
     }
 
@@ -111,6 +127,10 @@ public final class Link implements PayloadHandler {
     @Override
     public void accept(Object payload) {
         Packet p = (Packet) payload;
+        if (++acceptedPackets <= discardUpTo) {
+            network.lostOnLinkCounted(p); // the link failed while it waited in an outbox; its wake-up is stale
+            return;
+        }
         if (count == 0) {
             head = p;
             headArrivalPs = p.arrivalPs;

@@ -29,7 +29,14 @@ public final class Network implements PortStates {
     /** Per port (each written only by the partition of its switch): congestion drops, and losses on a failed link. */
     private final long[] dropsAtPort;
     private final long[] linkLossAtPort;
-    private long noRouteDrops;
+    /**
+     * Per port: frames put on the port's wire so far, counted by the sending end (so written only by its
+     * partition); what its link has not taken in yet is in an outbox of a partitioned run ({@link Link#failNow}).
+     */
+    private final long[] wireSentAtPort;
+    /** Per switch node (each written only by its partition): packets dropped for lack of a route, and by {@code dropPackets}. */
+    private final long[] noRouteDropsAt;
+    private final long[] injectedDropsAt;
 
     /**
      * @param bufferFactory a buffer model per switch node
@@ -53,6 +60,9 @@ public final class Network implements PortStates {
         int ports = topology.portCount();
         dropsAtPort = new long[ports];
         linkLossAtPort = new long[ports];
+        wireSentAtPort = new long[ports];
+        noRouteDropsAt = new long[topology.nodeCount()];
+        injectedDropsAt = new long[topology.nodeCount()];
         links = new Link[ports];
         egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
@@ -288,7 +298,6 @@ public final class Network implements PortStates {
     private LossListener lossListener = (flow, psn) -> { };
     /** Data packets (qp << 32 | psn) to drop on their first transmission, sorted; empty in most runs. */
     private long[] dropList = new long[0];
-    private long injectedDrops;
 
     /**
      * Drops the first transmission of each listed data packet at the first switch it reaches: an
@@ -297,18 +306,18 @@ public final class Network implements PortStates {
     public void setInjectedDrops(long[] qpPsnKeys) {
         this.dropList = qpPsnKeys.clone();
         java.util.Arrays.sort(dropList);
-        IngressStage drops = (p, port) -> !injectedDrop(p);
+        IngressStage drops = (p, port) -> !injectedDrop(p, port);
         for (Switch s : switches) {
             s.addIngressStage(drops);
         }
     }
 
-    private boolean injectedDrop(Packet p) {
+    private boolean injectedDrop(Packet p, int ingressPort) {
         if (p.hops != 1 || p.kind != Packet.DATA || p.retransmission
                 || java.util.Arrays.binarySearch(dropList, ((long) p.flow << 32) | p.psn) < 0) {
             return false;
         }
-        injectedDrops++;
+        injectedDropsAt[topology.portOwner(ingressPort)]++;
         noteLoss(p);
         pool.release(p);
         return true;
@@ -316,7 +325,7 @@ public final class Network implements PortStates {
 
     /** Packets dropped on purpose by the scenario's {@code dropPackets}. */
     public long injectedDrops() {
-        return injectedDrops;
+        return sum(injectedDropsAt);
     }
 
     public void setLossListener(LossListener listener) {
@@ -355,9 +364,30 @@ public final class Network implements PortStates {
         pool.release(p);
     }
 
-    void dropNoRoute(Packet p) {
+    void dropNoRoute(Packet p, int switchNode) {
         noteLoss(p);
-        noRouteDrops++;
+        noRouteDropsAt[switchNode]++;
+        pool.release(p);
+    }
+
+    /** A frame goes onto the wire of {@code port} (counted by the sending end). */
+    void countSentOnWire(int port) {
+        wireSentAtPort[port]++;
+    }
+
+    /** Frames put on the wire of {@code port} so far; read between windows only. */
+    long sentOnWire(int port) {
+        return wireSentAtPort[port];
+    }
+
+    /** {@code n} frames on the wire of {@code port} are lost with its link; each is given back by {@link #lostOnLinkCounted} later. */
+    void countLinkLoss(int port, long n) {
+        linkLossAtPort[port] += n;
+    }
+
+    /** A frame already counted by {@link #countLinkLoss} reaches the far end of its failed link: the loss is told, the packet freed. */
+    void lostOnLinkCounted(Packet p) {
+        noteLoss(p);
         pool.release(p);
     }
 
@@ -462,11 +492,19 @@ public final class Network implements PortStates {
     }
 
     public long noRouteDrops() {
-        return noRouteDrops;
+        return sum(noRouteDropsAt);
+    }
+
+    private static long sum(long[] counts) {
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        return n;
     }
 
     public long totalDropped() {
-        long d = noRouteDrops + injectedDrops;
+        long d = noRouteDrops() + injectedDrops();
         for (int p = 0; p < dropsAtPort.length; p++) {
             d += dropsAtPort[p] + linkLossAtPort[p];
         }

@@ -111,7 +111,7 @@ public final class Switch implements PacketReceiver {
         int group = fib.group(node, p.dst);
         int count = fib.groupSize(group);
         if (count == 0) {
-            network.dropNoRoute(p);
+            network.dropNoRoute(p, node);
             return -1;
         }
         int port = policy.portFor(p, fib, group, network);

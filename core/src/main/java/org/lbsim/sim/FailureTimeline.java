@@ -94,6 +94,8 @@ final class FailureTimeline implements EventHandler {
         this.mtbfPs = mtbfUs * org.lbsim.kernel.Time.PS_PER_US;
         this.mttrPs = mttrUs * org.lbsim.kernel.Time.PS_PER_US;
         this.handlerId = sim.register(this);
+        // it changes links, queues and routes anywhere in the fabric: a partitioned run applies it between windows
+        sim.place(handlerId, Simulator.AT_SYNCHRONISATION_POINTS);
         for (int i = 0; i < scheduled.size(); i++) {
             sim.scheduleBackground(handlerId, scheduled.get(i).atPs(), SCHEDULED, i);
         }

@@ -2,7 +2,6 @@ package org.lbsim.sim;
 
 import java.util.List;
 import org.lbsim.scenario.ComponentSpec;
-import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.topology.Topology;
@@ -26,8 +25,11 @@ import org.lbsim.workload.Workload;
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
  * congestion controls and loss recoveries must keep their state per switch, per port, per host or
  * per queue pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
- * queue pairs); no PFC; no failures of any kind. Samplers (time series, port loads) observe the
- * fabric between windows: a window ends at each sample instant.
+ * queue pairs); no PFC. Samplers (time series, port loads) observe the fabric between windows: a window
+ * ends at each sample instant. Failures of every kind are supported: the failure timeline (events, the
+ * random process, their convergence) and the convergence of links down from time zero change the
+ * whole fabric between windows too, and a failed link also loses the frames still in a sender's
+ * outbox ({@link org.lbsim.net.Link}).
  */
 public final class Partitioning {
     /** Load-balancing schemes whose state is per switch, per port, per host or per queue pair. */
@@ -60,10 +62,6 @@ public final class Partitioning {
         allowed(s.lossRecovery(), "lossRecovery", LOSS_RECOVERIES);
         if (s.switches().pfc().enabled()) {
             refuse("switches.pfc.enabled", "PFC");
-        }
-        FailureSpec f = s.failures();
-        if (!f.links().isEmpty() || f.linkProbability() > 0 || !f.events().isEmpty() || f.mtbfUs() > 0 || !f.dropPackets().isEmpty()) {
-            refuse("failures", "failures of any kind (links, linkProbability, events, mtbfUs, dropPackets)");
         }
         if (s.nic().persistentQueuePairs()) {
             refuse("nic.queuePairs", "persistent queue pairs");

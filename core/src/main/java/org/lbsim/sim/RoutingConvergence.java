@@ -21,7 +21,9 @@ final class RoutingConvergence implements EventHandler {
 
     static void schedule(Simulator sim, Network network, Fib converged, long atPs) {
         RoutingConvergence c = new RoutingConvergence(network, converged);
-        sim.schedule(sim.register(c), atPs, 0, 0);
+        int id = sim.register(c);
+        sim.place(id, Simulator.AT_SYNCHRONISATION_POINTS); // every switch at once: a partitioned run does it between windows
+        sim.schedule(id, atPs, 0, 0);
     }
 
     @Override

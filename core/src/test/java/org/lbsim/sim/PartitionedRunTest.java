@@ -23,7 +23,8 @@ import org.lbsim.topology.Topology;
 /**
  * {@code --threads N}: a partitioned run gives the same result however many partitions it
  * has (1, 2 or 3), for every supported scheme, congestion control and loss recovery, on fat trees and
- * leaf-spines, over several seeds; and it refuses what it does not support, naming the field.
+ * leaf-spines, over several seeds, with failures of every kind too; and it refuses what it does not
+ * support, naming the field.
  */
 class PartitionedRunTest {
 
@@ -71,7 +72,7 @@ class PartitionedRunTest {
      * threads (finer than the pods); and the sequential kernel's flows to the picosecond (its fabric
      * statistics are frozen at the last completion itself, a partitioned run's at the end of that window).
      */
-    private static void assertSameForOneTwoThreeThreads(Scenario s) {
+    private static RunResult assertSameForOneTwoThreeThreads(Scenario s) {
         RunResult one = run(s, 1);
         assertThat(one.flowsFinished()).as("every flow finished").isEqualTo(one.flowResults().size());
         PreparedRun sequential = Simulation.prepare(s, null);
@@ -83,6 +84,7 @@ class PartitionedRunTest {
             RunResult many = run(s, cut[0], cut[1]);
             assertThat(many).as("%d threads, %d partitions against 1", cut[0], cut[1]).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
         }
+        return one;
     }
 
     static Stream<Arguments> schemesAndSeeds() {
@@ -142,6 +144,99 @@ class PartitionedRunTest {
         assertThat(run(sampled, 2).series()).as("time series were sampled").isNotEmpty();
         assertSameForOneTwoThreeThreads(scenario(fatTree(6), "host-spray", "fixed-rate", "erasure",
                 map("type", "all-to-all", "messageBytes", 8 * 4096), seed));
+    }
+
+    /** Every kind of failure a scenario can declare, as {@code failures} for a fat tree (k = 4 or 8) or the leaf-spine. */
+    private static Map<String, Object> failures(String kind, boolean fatTree, boolean k8) {
+        // fat tree: a0-c0 and e0-a1 exist for every k; the leaf-spine has one link between every leaf and spine
+        Map<String, Object> upper = fatTree ? link("a0", "c0") : link("l0", "s0");
+        Map<String, Object> lower = fatTree ? link("e0", "a1") : link("l3", "s1");
+        String aSwitch = fatTree ? "a2" : "s2";
+        return switch (kind) {
+            case "static links" -> map("links", List.of(upper, lower), "convergenceDelayNs", 0);
+            case "static links, converging later" -> map("links", List.of(upper, lower), "convergenceDelayNs", 3_000);
+            case "random static links, converging later" -> map("linkProbability", 0.1, "convergenceDelayRtts", 0.5);
+            case "events" -> map("events", List.of(
+                    map("atUs", 3, "link", upper, "action", "down"),
+                    map("atUs", 4, "link", lower, "action", "degrade", "rateGbps", 100),
+                    map("atUs", 5, "node", aSwitch, "action", "down"),
+                    map("atUs", 9, "link", upper, "action", "up"),
+                    map("atUs", 11, "node", aSwitch, "action", "up"),
+                    map("atUs", 12, "link", lower, "action", "up")),
+                    "convergenceDelayNs", 1_500, "detectionDelayNs", 400);
+            // a top-of-rack switch too: its hosts' NICs send onto failed links
+            case "events, routes never converging" -> map("events", List.of(
+                    map("atUs", 3, "link", upper, "action", "down"),
+                    map("atUs", 3.5, "node", fatTree ? "e3" : "l4", "action", "down"),
+                    map("atUs", 6, "link", upper, "action", "up"),
+                    map("atUs", 7, "node", fatTree ? "e3" : "l4", "action", "up")), "convergenceDelayNs", -1);
+            // a failure every 2-3 us at k = 4 (32 links) and on the leaf-spine (18), one per us at k = 8 (256)
+            case "random failures" -> map("mtbfUs", !fatTree ? 50 : k8 ? 256 : 64, "mttrUs", 3, "convergenceDelayNs", 1_000, "detectionDelayNs", 200);
+            case "dropped packets" -> map("dropPackets", List.of(map("qp", 0, "psn", 0), map("qp", 0, "psn", 7), map("qp", 3, "psn", 20),
+                    map("qp", 9, "psn", 1), map("qp", 14, "psn", 50)));
+            default -> throw new IllegalArgumentException(kind);
+        };
+    }
+
+    private static Map<String, Object> link(String a, String b) {
+        return map("a", a, "b", b);
+    }
+
+    static final List<String> FAILURE_KINDS = List.of("static links", "static links, converging later", "random static links, converging later",
+            "events", "events, routes never converging", "random failures", "dropped packets");
+
+    /** Each kind of failure on a fat tree k = 4 and the leaf-spine, most on k = 8 too, with a few schemes, loss recoveries and seeds. */
+    static Stream<Arguments> failureCases() {
+        List<Arguments> cases = new ArrayList<>();
+        List<String> schemes = List.of("ecmp", "host-spray", "ofan", "simple-rr", "drill");
+        List<String> recoveries = List.of("nic-sr", "sack", "go-back-n", "erasure");
+        // a rho_max sender follows the fabric: each convergence tells every queue pair its new rate
+        List<String> congestionControls = List.of("fixed-rate", "rho-max", "dcqcn");
+        Random r = new Random(2024);
+        int i = 0;
+        for (String kind : FAILURE_KINDS) {
+            boolean onK8 = !kind.equals("static links, converging later") && !kind.equals("events, routes never converging");
+            for (String fabric : onK8 ? List.of("fat tree k = 4", "leaf-spine", "fat tree k = 8") : List.of("fat tree k = 4", "leaf-spine")) {
+                cases.add(Arguments.of(kind, fabric, schemes.get(i % schemes.size()), congestionControls.get(i % congestionControls.size()),
+                        recoveries.get(i % recoveries.size()), 1 + r.nextInt(1_000)));
+                i++;
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} on a {1}, {2} + {3} + {4}, seed {5}")
+    @MethodSource("failureCases")
+    void failuresGiveTheSameResultOnOneTwoAndThreeThreads(String kind, String fabric, String lb, String cc, String lr, long seed) {
+        boolean fatTree = fabric.startsWith("fat tree");
+        Map<String, Object> topology = fabric.endsWith("8") ? fatTree(8) : fatTree ? fatTree(4) : leafSpine();
+        Map<String, Object> tree = map("name", "par", "seed", seed, "topology", topology,
+                "switches", map("ecn", map("enabled", true, "kminBytes", 5_000, "kmaxBytes", 100_000, "pmax", 0.5)),
+                "loadBalancing", map("type", lb), "lossRecovery", map("type", lr),
+                "congestionControl", cc.equals("rho-max") ? map("type", "fixed-rate", "rhoMax", true) : map("type", cc),
+                "workload", permutation((fabric.endsWith("8") ? 60 : 150) * 4096), "failures", failures(kind, fatTree, fabric.endsWith("8")),
+                "limits", map("maxTimeUs", 20_000));
+        if (kind.equals("events")) {
+            // samplers at the instants of the events: both run between windows, in one order
+            tree.put("metrics", map("sampleIntervalUs", 1, "balanceWindowUs", 2, "portLoadsFromUs", 2, "portLoadsToUs", 0));
+        }
+        RunResult one = assertSameForOneTwoThreeThreads(ScenarioBinder.bind(tree));
+        long lostAtEvents = one.failureEvents().stream().mapToLong(e -> e.lostAtEvent()).sum();
+        String what = one.counters() + " " + one.failureEvents();
+        switch (kind) {
+            case "static links" -> assertThat(one.counters().failedLinks()).as(what).isEqualTo(2);
+            case "static links, converging later" -> assertThat(one.counters().linkLoss()).as(what + ": frames sent onto the failed links before G").isPositive();
+            case "random static links, converging later" -> assertThat(one.counters().failedLinks()).as(what).isPositive();
+            case "events", "events, routes never converging", "random failures" -> {
+                assertThat(one.failureEvents()).as(what).isNotEmpty();
+                assertThat(lostAtEvents).as(what + ": frames on the wires and in the queues when the links failed").isPositive();
+            }
+            case "dropped packets" -> {
+                RunResult.Counters c = one.counters();
+                assertThat(c.dropped() - c.drops() - c.linkLoss() - c.noRouteDrops()).as(what + ": the five packets dropped on purpose").isEqualTo(5);
+            }
+            default -> throw new IllegalArgumentException(kind);
+        }
     }
 
     static Stream<Long> seeds() {
@@ -221,7 +316,6 @@ class PartitionedRunTest {
                 Arguments.of(map("congestionControl", map("type", "mswift")), "congestionControl.type"),
                 Arguments.of(map("lossRecovery", map("type", "irn")), "lossRecovery.type"),
                 Arguments.of(map("switches", map("pfc", map("enabled", true))), "switches.pfc.enabled"),
-                Arguments.of(map("failures", map("linkProbability", 0.05)), "failures"),
                 Arguments.of(map("nic", map("queuePairs", "persistent")), "nic.queuePairs"),
                 Arguments.of(map("workload", map("type", "collective", "op", "all-reduce", "algorithm", "ring", "bytes", 1 << 20)), "workload"));
     }
