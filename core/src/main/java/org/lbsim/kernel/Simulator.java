@@ -279,7 +279,6 @@ public class Simulator {
         timeLimitReached = false;
         wallLimitReached = false;
         KeyedEventQueue q = queue;
-        EventHandler[] hs = handlers;
         while (true) {
             if (foregroundPending <= 0 || stopRequested) {
                 return;
@@ -300,24 +299,8 @@ public class Simulator {
                 return;
             }
             long windowEnd = windowEnd(next, untilPs, global);
-            while (!q.isEmpty()) {
-                long t = q.peekTime();
-                if (t >= windowEnd) {
-                    break;
-                }
-                int h = q.peekHandler();
-                int kind = q.peekKind();
-                long tag = q.peekTag();
-                q.pop();
-                if ((kind & BACKGROUND) != 0) {
-                    kind &= ~BACKGROUND;
-                } else {
-                    foregroundPending--;
-                }
-                nowPs = t;
-                eventsProcessed++;
-                creator = creatorOf(h, kind);
-                hs[h].onEvent(kind, tag);
+            while (!q.isEmpty() && q.peekTime() < windowEnd) {
+                runHead(q, true);
             }
             creator = OUTSIDE;
         }
@@ -336,18 +319,27 @@ public class Simulator {
     final void runAtSynchronisation(long timePs) {
         KeyedEventQueue q = atSynchronisation;
         while (!q.isEmpty() && q.peekTime() == timePs) {
-            int h = q.peekHandler();
-            int kind = q.peekKind();
-            long tag = q.peekTag();
-            q.pop();
-            if ((kind & BACKGROUND) != 0) {
-                kind &= ~BACKGROUND;
-            } else {
-                foregroundPending--;
-            }
-            nowPs = timePs;
-            eventsProcessed++;
-            handlers[h].onEvent(kind, tag);
+            runHead(q, false);
         }
+    }
+
+    /** Pops the earliest event of {@code q} and runs it, as its own creator or (between windows) from outside the event loop. */
+    private void runHead(KeyedEventQueue q, boolean inWindow) {
+        long t = q.peekTime();
+        int h = q.peekHandler();
+        int kind = q.peekKind();
+        long tag = q.peekTag();
+        q.pop();
+        if ((kind & BACKGROUND) != 0) {
+            kind &= ~BACKGROUND;
+        } else {
+            foregroundPending--;
+        }
+        nowPs = t;
+        eventsProcessed++;
+        if (inWindow) {
+            creator = creatorOf(h, kind);
+        }
+        handlers[h].onEvent(kind, tag);
     }
 }
