@@ -360,7 +360,7 @@ class SweepTest {
         Path seqDb = dir.resolve("seq.duckdb");
         ok("run", one.toString(), "--out", dir.resolve("seq").toString(), "--quiet", "--db", seqDb.toString());
         assertThat(query(seqDb, "SELECT kernel FROM runs")).containsExactly("kernel", "sequential");
-        // resuming with the other kernel would mix two orders of equal-time events in one folder
+        // resuming with the other kernel would mix two readings of the fabric statistics at completion in one folder
         assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + db
                 + ": run 't-p0-seed3' of sweep 't' was recorded with the partitioned kernel and this invocation runs the sequential one"
                 + " (--threads), whose fabric statistics at completion differ; resume with --threads, or use another --out");

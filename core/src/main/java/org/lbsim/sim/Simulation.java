@@ -89,8 +89,8 @@ public final class Simulation {
 
     /**
      * Like {@link #prepare(Scenario, Path)}, as a partitioned run on {@code threads} threads
-     * ({@code --threads}; 1 and more give identical results, which differ from the sequential run's by
-     * tie-level amounts: see {@link org.lbsim.kernel.PartitionedSimulator}); 0 = the sequential run.
+     * ({@code --threads}; every count gives the sequential run's flows: see {@link org.lbsim.kernel.Simulator});
+     * 0 = the sequential run; {@link #AUTO_THREADS} = as many as pay.
      * Throws {@link ScenarioException} for what a partitioned run does not support ({@link Partitioning}).
      */
     public static PreparedRun prepare(Scenario scenario, Path baseDir, int threads) {

@@ -231,8 +231,8 @@ public final class ReproduceCommand implements Callable<Integer> {
                 .append(only.stream().map(o -> " --only " + o).reduce("", String::concat)).append(threads != null ? " --threads " + threads : "")
                 .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
                 .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "")
-                .append(threads != null ? " Every run used the partitioned kernel (`--threads`), which orders equal-time events differently from"
-                        + " the default sequential kernel: its numbers differ from a run without `--threads` by tie-level amounts." : "")
+                .append(threads != null ? " Every run used the partitioned kernel (`--threads`): the same flows as the default sequential kernel;"
+                        + " the fabric statistics frozen at the last completion are read at the end of that synchronisation window." : "")
                 .append("\n\n");
         long figureRuns = figure.runs();
         long ofFigure = recordedOf(figure, recordedIds);
