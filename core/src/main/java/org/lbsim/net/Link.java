@@ -5,11 +5,13 @@ import org.lbsim.kernel.Simulator;
 
 /**
  * One direction of a cable: a delay line. Packets leave in the order they entered, so the link
- * keeps them in a FIFO threaded through {@link Packet#next}. Each packet's arrival is a wake-up of its
- * own, scheduled by the sender with {@link Simulator#transfer} when the packet enters the wire: the
- * sending and receiving ends may be in different partitions of a partitioned run, and only the sender
- * knows when a packet enters the wire. The sequential kernel does the same, so that both order
- * equal-time events by the same key (the component that scheduled each, and when).
+ * keeps them in a FIFO threaded through {@link Packet#next}. In a partitioned run each packet's
+ * arrival is a wake-up of its own, scheduled by the sender with {@link Simulator#transfer}: the
+ * sending and receiving ends may be in different partitions, and only the sender knows when a packet
+ * enters the wire. A sequential run keeps one pending wake-up, for the head, and schedules the next
+ * when the head lands: a smaller event set (a bandwidth-delay product fewer entries per link). Both
+ * run the arrivals in the same order, because the kernels' key puts the target first and a link
+ * never has two arrivals at one instant; only a failing link's stale wake-ups differ in number.
  */
 public final class Link implements PayloadHandler {
     private final Simulator sim;
@@ -31,6 +33,8 @@ public final class Link implements PayloadHandler {
      */
     private long acceptedPackets;
     private long discardUpTo;
+    /** A sequential run: one pending wake-up for the head ({@link Link}). */
+    private final boolean train;
     private Packet head;
     private Packet tail;
     private int count;
@@ -43,6 +47,7 @@ public final class Link implements PayloadHandler {
         this.port = port;
         this.peerPort = peerPort;
         this.delayPs = delayPs;
+        this.train = !network.simulator().partitioned();
     }
 
     /** Registers with the kernel; once, after the fabric's ports and NICs. */
@@ -120,6 +125,13 @@ public final class Link implements PayloadHandler {
         p.next = null;
         p.arrivalPs = arrivalPs;
         network.countSentOnWire(port);
+        if (train) {
+            accept(p);
+            if (count == 1) {
+                sim.schedule(handlerId, arrivalPs, 0, epoch);
+            }
+            return;
+        }
         sim.transfer(handlerId, arrivalPs, 0, epoch, p);
     }
 
@@ -146,7 +158,11 @@ public final class Link implements PayloadHandler {
         if (tag != epoch) {
             return; // the packets it was for were lost when the link failed
         }
-        receiver.receive(poll(), peerPort);
+        Packet p = poll();
+        if (train && count > 0) {
+            sim.schedule(handlerId, headArrivalPs, 0, epoch);
+        }
+        receiver.receive(p, peerPort);
     }
 
     private Packet poll() {

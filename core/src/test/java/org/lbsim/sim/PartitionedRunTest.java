@@ -69,8 +69,9 @@ class PartitionedRunTest {
 
     /**
      * The same results on one thread and one partition, two and three threads, and more partitions than
-     * threads (finer than the pods); and the sequential kernel's flows to the picosecond (its fabric
-     * statistics are frozen at the last completion itself, a partitioned run's at the end of that window).
+     * threads (finer than the pods); and the sequential kernel's flows to the picosecond and its events
+     * (its fabric statistics are frozen at the last completion itself, a partitioned run's at the end of
+     * that window).
      */
     private static RunResult assertSameForOneTwoThreeThreads(Scenario s) {
         RunResult one = run(s, 1);
@@ -79,7 +80,12 @@ class PartitionedRunTest {
         RunResult seq = sequential.run();
         assertThat(Invariants.violations(sequential)).as("invariants of the sequential run").isEmpty();
         assertThat(seq.flowResults()).as("the sequential kernel's flows").isEqualTo(one.flowResults());
-        assertThat(seq.counters().events()).as("the sequential kernel's events").isEqualTo(one.counters().events());
+        if (s.failures().duringRun()) {
+            // a failing link's wake-ups go stale: one per packet it lost in a partitioned run, one in all in a sequential run
+            assertThat(seq.counters().events()).as("the sequential kernel's events").isLessThanOrEqualTo(one.counters().events());
+        } else {
+            assertThat(seq.counters().events()).as("the sequential kernel's events").isEqualTo(one.counters().events());
+        }
         for (int[] cut : new int[][] {{2, 2}, {3, 3}, {1, 5}, {2, 9}}) {
             RunResult many = run(s, cut[0], cut[1]);
             assertThat(many).as("%d threads, %d partitions against 1", cut[0], cut[1]).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(one);
