@@ -229,10 +229,7 @@ public final class PartitionedSimulator extends Simulator {
         }
         int creator = p.creator;
         long seq = ((long) creator << CREATOR_BITS) | (p.creatorCounters[creator]++ & COUNTER_MASK);
-        enqueue(p, h, timePs, creatorOf(h, kind & ~BACKGROUND), seq, kind, tag, payload, background);
-    }
-
-    private void enqueue(Partition p, int h, long timePs, long targetKey, long seq, int kind, long tag, Object payload, boolean background) {
+        long targetKey = creatorOf(h, kind & ~BACKGROUND);
         int target = handlerPartition[h];
         if (target == AT_SYNCHRONISATION_POINTS) {
             throw new IllegalStateException("component " + h + " runs at synchronisation points but was scheduled from inside a window");
