@@ -134,11 +134,6 @@ public class Simulator {
         return creatorSpan[h] > 1 ? creatorBase[h] + kind : creatorBase[h];
     }
 
-    /** How many creators are registered (ids 0 .. count - 1). */
-    final int creatorCount() {
-        return creatorCount;
-    }
-
     /**
      * The "node" of components that observe or change the whole fabric (samplers): their events run
      * between windows, with every partition paused, before any other event of the same time.
