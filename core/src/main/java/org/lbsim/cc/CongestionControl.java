@@ -39,6 +39,14 @@ public interface CongestionControl {
     default void onAck(Packet ack, long nowPs) {
     }
 
+    /**
+     * Whether {@link #onAck} may do anything; false lets the sender leave the call out, so an ACK does
+     * not touch this object (an all-to-all has a million of them). True unless the control says so.
+     */
+    default boolean hearsAcks() {
+        return true;
+    }
+
     /** A congestion notification packet (CNP) arrived for this queue pair. */
     default void onCnp(long nowPs) {
     }

@@ -102,6 +102,11 @@ public final class FixedRate implements CongestionControl {
         return true;
     }
 
+    @Override
+    public boolean hearsAcks() {
+        return false;
+    }
+
     /** A dependent queue pair starts when its dependencies completed: its phase counts from then. */
     @Override
     public void onStart(long nowPs) {

@@ -28,4 +28,15 @@ public interface EntropyPolicy {
     /** A packet that carried {@code entropy} is presumed lost (timeout). */
     default void onLoss(int entropy) {
     }
+
+    /**
+     * Whether every packet of the queue pair carries the same label and nothing else: {@link #entropyFor}
+     * always returns it, {@link #stamp} is the default, and ACKs teach the policy nothing ({@link #onAck}
+     * does nothing). The sender then stamps that label itself and does not tell the policy of ACKs, so a
+     * packet touches no per-queue-pair policy state (an all-to-all has a million queue pairs). False
+     * unless the policy says so.
+     */
+    default boolean fixedLabel() {
+        return false;
+    }
 }

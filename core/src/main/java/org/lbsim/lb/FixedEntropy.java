@@ -12,4 +12,9 @@ final class FixedEntropy implements EntropyPolicy {
     public int entropyFor(int psn, boolean retransmission) {
         return entropy;
     }
+
+    @Override
+    public boolean fixedLabel() {
+        return true;
+    }
 }

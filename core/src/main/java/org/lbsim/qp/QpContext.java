@@ -46,6 +46,14 @@ public record QpContext(int qp, int src, int dst, long messageBytes, int packets
 
     /** Payload of the packet with this PSN (the last packet of the message may be short). */
     public int payloadOf(int psn) {
+        return payloadOf(psn, packets, mtuBytes, messageBytes);
+    }
+
+    /**
+     * {@link #payloadOf(int)} of a queue pair with these fields, for the packet path's copies of them
+     * (reading the context itself would touch one more object per packet).
+     */
+    public static int payloadOf(int psn, int packets, int mtuBytes, long messageBytes) {
         if (psn < packets - 1) {
             return mtuBytes;
         }

@@ -41,8 +41,12 @@ import org.lbsim.qp.QpContext;
  * control is not told (htsim's erasure sender has none).
  */
 final class ErasureSrttAfterPass implements LossRecovery {
-    private final QpContext qp;
-    private final BitSet64 acked;
+    // the context's fields this reads per packet, copied so that a packet touches no other object for them
+    private final long messageBytes;
+    private final int packets;
+    private final int mtuBytes;
+    /** PSNs acknowledged ({@link Bits}). */
+    private long[] acked;
     private int nextPsn;
     /** Highest PSN acknowledged so far, -1 before any ACK (htsim {@code _highest_ack}). */
     private int highestAckedPsn = -1;
@@ -62,8 +66,14 @@ final class ErasureSrttAfterPass implements LossRecovery {
     private long extraSymbols;
 
     ErasureSrttAfterPass(QpContext qp) {
-        this.qp = qp;
-        this.acked = new BitSet64(qp.packets() + 64);
+        this.messageBytes = qp.messageBytes();
+        this.packets = qp.packets();
+        this.mtuBytes = qp.mtuBytes();
+        this.acked = Bits.words(qp.packets() + 64);
+    }
+
+    private int payloadOf(int psn) {
+        return QpContext.payloadOf(psn, packets, mtuBytes, messageBytes);
     }
 
     /** The smoothed RTT the sender holds now (htsim {@code _rtt}). */
@@ -81,7 +91,7 @@ final class ErasureSrttAfterPass implements LossRecovery {
         if (complete()) {
             return -1;
         }
-        if (receiverBytes + bytesAfterHighestAck < qp.messageBytes()) {
+        if (receiverBytes + bytesAfterHighestAck < messageBytes) {
             waiting = false;
             return nextPsn;
         }
@@ -99,10 +109,10 @@ final class ErasureSrttAfterPass implements LossRecovery {
     @Override
     public void onSent(int psn, long nowPs) {
         nextPsn = psn + 1;
-        if (psn >= qp.packets()) {
+        if (psn >= packets) {
             extraSymbols++;
         }
-        bytesAfterHighestAck += qp.payloadOf(psn);
+        bytesAfterHighestAck += payloadOf(psn);
     }
 
     @Override
@@ -121,13 +131,13 @@ final class ErasureSrttAfterPass implements LossRecovery {
         }
         int psn = ack.psn;
         boolean progress = false;
-        if (!acked.get(psn)) {
-            acked.set(psn);
+        if (!Bits.get(acked, psn)) {
+            acked = Bits.set(acked, psn);
             progress = true;
         }
         while (highestAckedPsn < psn) {
             highestAckedPsn++;
-            bytesAfterHighestAck -= qp.payloadOf(highestAckedPsn);
+            bytesAfterHighestAck -= payloadOf(highestAckedPsn);
         }
         if (waiting && nowPs - passEndPs >= srttPs) {
             waiting = false; // a shorter smoothed RTT ended the wait: the poll after this ACK sends
@@ -138,7 +148,7 @@ final class ErasureSrttAfterPass implements LossRecovery {
 
     @Override
     public boolean complete() {
-        return receiverBytes >= qp.messageBytes();
+        return receiverBytes >= messageBytes;
     }
 
     @Override
@@ -154,7 +164,7 @@ final class ErasureSrttAfterPass implements LossRecovery {
         waiting = false;
         resumes++;
         for (int psn = reportedBelowPsn; psn < nextPsn; psn++) {
-            if (!acked.get(psn)) {
+            if (!Bits.get(acked, psn)) {
                 lost.accept(psn);
             }
         }

@@ -24,7 +24,8 @@ public final class ReceiverQp {
     private final byte trafficClass;
     private final ReceiverPolicy policy;
     private final long cnpIntervalPs;
-    private final BitSet64 received;
+    /** PSNs held ({@link Bits}). */
+    private long[] received;
     private final AckPolicy ackPolicy;
     private final Transport.OutOfOrderStats ooo;
     private final PacketPool pool;
@@ -68,7 +69,7 @@ public final class ReceiverQp {
         this.out = stack.controlQueue();
         this.pool = pool;
         this.sim = sim;
-        this.received = new BitSet64(packets + 64);
+        this.received = Bits.words(packets + 64);
         this.handlerId = stack.transport().receiverTimerHandler();
     }
 
@@ -100,7 +101,7 @@ public final class ReceiverQp {
             cnp.psn = psn;
             out.add(cnp);
         }
-        if (psn < expected || received.get(psn)) {
+        if (psn < expected || Bits.get(received, psn)) {
             duplicates++;
             policy.onDuplicate(this, data, nowPs);
             return;
@@ -112,7 +113,7 @@ public final class ReceiverQp {
         }
         ooo.record(0, heldOutOfOrder);
         accept(data, nowPs);
-        int next = received.nextClear(expected);
+        int next = Bits.nextClear(received, expected);
         heldOutOfOrder -= next - expected - 1;
         ooo.held(-(next - expected - 1));
         expected = next;
@@ -125,7 +126,7 @@ public final class ReceiverQp {
     }
 
     private void accept(Packet data, long nowPs) {
-        received.set(data.psn);
+        received = Bits.set(received, data.psn);
         distinctBytes += data.payloadBytes;
         if (completedPs < 0 && distinctBytes >= messageBytes) {
             completedPs = nowPs;
@@ -151,7 +152,7 @@ public final class ReceiverQp {
 
     /** Answers the latest data packet with an ACK carrying the selective-ack map of the 64 PSNs above the cumulative ack. */
     public void sack() {
-        out.add(answer(Packet.ACK, lastPsn, received.window(expected + 1)));
+        out.add(answer(Packet.ACK, lastPsn, Bits.window(received, expected + 1)));
     }
 
     /** Sends a NACK carrying the expected PSN (in {@code psn} and {@code cumAck}). */
@@ -241,7 +242,7 @@ public final class ReceiverQp {
 
     /** Whether the receiver holds data PSN {@code psn}. */
     public boolean holds(int psn) {
-        return psn < expected || received.get(psn);
+        return psn < expected || Bits.get(received, psn);
     }
 
     public int qp() {

@@ -18,6 +18,13 @@ import org.lbsim.qp.QpContext;
  */
 public final class SenderQp {
     final QpContext ctx;
+    // the context's fields the packet path reads, copied so that a packet touches no other object for them
+    private final int qpId;
+    private final int src;
+    private final int dst;
+    private final int packets;
+    private final int mtuBytes;
+    private final long messageBytes;
     private final HostStack host;
     private final Simulator sim;
     private final PacketPool pool;
@@ -26,6 +33,13 @@ public final class SenderQp {
     private final EntropyPolicy entropy;
     private final SenderHooks hooks;
     private final PacketQueue extras = new PacketQueue();
+    /** How many packets {@link #extras} holds, kept here so that a poll without extras reads no other object. */
+    private int extrasQueued;
+    /** {@link EntropyPolicy#fixedLabel} of the entropy policy, and that label. */
+    private final boolean fixedLabel;
+    private final int label;
+    /** {@link CongestionControl#hearsAcks} of the congestion control. */
+    private final boolean ccHearsAcks;
     private final int headerBytes;
     private final byte trafficClass;
     private final Transport transport;
@@ -39,8 +53,16 @@ public final class SenderQp {
     private long sentPackets;
     private long duplicatesSent;
     private long notificationsSent;
-    /** Entropy each PSN last went out with, so a timeout can tell the entropy policy which labels failed. */
+    /**
+     * Entropy each PSN last went out with, so a timeout can tell the entropy policy which labels failed; 0 for
+     * a PSN not sent. Null while the policy has a fixed label and every PSN sent so far was an earlier one or
+     * the next: PSNs 0 .. {@code labelledPsns - 1} then went out with {@link #label}, the others not at all,
+     * and the array would have {@code entropyLength} slots (a million queue pairs would keep a million of
+     * them, and write a cold line per packet).
+     */
     private int[] entropyByPsn;
+    private int labelledPsns;
+    private int entropyLength;
     private final java.util.function.IntConsumer reportLoss;
     /** The parts its scheme made for it; the next message of a persistent queue pair is made from them. */
     QpParts parts;
@@ -60,6 +82,12 @@ public final class SenderQp {
     SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
              EntropyPolicy entropy, SenderHooks hooks, long startPs) {
         this.ctx = ctx;
+        this.qpId = ctx.qp();
+        this.src = ctx.src();
+        this.dst = ctx.dst();
+        this.packets = ctx.packets();
+        this.mtuBytes = ctx.mtuBytes();
+        this.messageBytes = ctx.messageBytes();
         this.host = host;
         this.sim = sim;
         this.pool = pool;
@@ -67,16 +95,20 @@ public final class SenderQp {
         this.pacingIgnoresFeedback = cc.pacingIgnoresFeedback();
         this.recovery = recovery;
         this.entropy = entropy;
+        this.fixedLabel = entropy.fixedLabel();
+        this.label = fixedLabel ? entropy.entropyFor(0, false) : 0;
+        this.ccHearsAcks = cc.hearsAcks();
         this.hooks = hooks;
         this.headerBytes = ctx.headerBytes();
         this.trafficClass = (byte) ctx.trafficClass();
         this.startPs = startPs;
         this.transport = host.transport();
         this.handlerId = transport.senderTimerHandler();
-        this.entropyByPsn = new int[ctx.packets()];
+        this.entropyLength = ctx.packets();
+        this.entropyByPsn = fixedLabel ? null : new int[entropyLength];
         this.reportLoss = psn -> {
-            if (psn < entropyByPsn.length) {
-                entropy.onLoss(entropyByPsn[psn]);
+            if (psn < (entropyByPsn != null ? entropyByPsn.length : entropyLength)) {
+                entropy.onLoss(labelOf(psn));
             }
         };
         hooks.attach(this);
@@ -103,7 +135,7 @@ public final class SenderQp {
         if (pacingIgnoresFeedback) {
             host.notHeld(this); // only such pacing leaves a record to clear
         }
-        if (!extras.isEmpty()) {
+        if (extrasQueued > 0) {
             return sendExtra(nowPs);
         }
         int psn = recovery.nextPsn(nowPs);
@@ -116,11 +148,12 @@ public final class SenderQp {
         }
         Packet p = dataPacket(psn);
         p.retransmission = recovery.isRetransmission(psn);
-        entropy.stamp(p);
-        if (psn >= entropyByPsn.length) {
-            entropyByPsn = java.util.Arrays.copyOf(entropyByPsn, Math.max(psn + 1, entropyByPsn.length * 2));
+        if (fixedLabel) {
+            p.entropy = label;
+        } else {
+            entropy.stamp(p);
         }
-        entropyByPsn[psn] = p.entropy;
+        recordLabel(psn, p.entropy);
         recovery.onSent(psn, nowPs);
         cc.onSent(p.sizeBytes, nowPs);
         sentPackets++;
@@ -128,8 +161,40 @@ public final class SenderQp {
         return p;
     }
 
+    /** Notes that PSN {@code psn} went out with label {@code e}. */
+    private void recordLabel(int psn, int e) {
+        if (entropyByPsn == null) {
+            if (e == label && psn <= labelledPsns) {
+                if (psn == labelledPsns) {
+                    if (psn >= entropyLength) {
+                        entropyLength = Math.max(psn + 1, entropyLength * 2); // as the array would grow
+                    }
+                    labelledPsns++;
+                }
+                return;
+            }
+            // another label or a PSN skipped (no loss recovery sends so): one slot per PSN from now on
+            int[] a = new int[entropyLength];
+            java.util.Arrays.fill(a, 0, labelledPsns, label);
+            entropyByPsn = a;
+        }
+        if (psn >= entropyByPsn.length) {
+            entropyByPsn = java.util.Arrays.copyOf(entropyByPsn, Math.max(psn + 1, entropyByPsn.length * 2));
+        }
+        entropyByPsn[psn] = e;
+    }
+
+    /** The label PSN {@code psn} last went out with (0 if never sent). */
+    private int labelOf(int psn) {
+        if (entropyByPsn != null) {
+            return psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
+        }
+        return psn < labelledPsns ? label : 0;
+    }
+
     private Packet sendExtra(long nowPs) {
         Packet p = extras.poll();
+        extrasQueued--;
         if (p.kind == Packet.DATA) {
             duplicatesSent++;
         } else {
@@ -146,19 +211,19 @@ public final class SenderQp {
      */
     public Packet newDuplicate(int psn) {
         Packet p = dataPacket(psn);
-        p.entropy = psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
+        p.entropy = labelOf(psn);
         return p;
     }
 
     /** A data packet of this queue pair carrying {@code psn}'s payload, before any load-balancing field. */
     private Packet dataPacket(int psn) {
-        int payload = ctx.payloadOf(psn);
+        int payload = QpContext.payloadOf(psn, packets, mtuBytes, messageBytes);
         Packet p = pool.acquire();
-        transport.made(ctx.qp());
+        transport.made(qpId);
         p.kind = Packet.DATA;
-        p.flow = ctx.qp();
-        p.src = ctx.src();
-        p.dst = ctx.dst();
+        p.flow = qpId;
+        p.src = src;
+        p.dst = dst;
         p.psn = psn;
         p.payloadBytes = payload;
         p.sizeBytes = payload + headerBytes;
@@ -172,11 +237,11 @@ public final class SenderQp {
      */
     public Packet newControl(byte kind) {
         Packet p = pool.acquire();
-        transport.made(ctx.qp());
+        transport.made(qpId);
         p.kind = kind;
-        p.flow = ctx.qp();
-        p.src = ctx.src();
-        p.dst = ctx.dst();
+        p.flow = qpId;
+        p.src = src;
+        p.dst = dst;
         p.sizeBytes = headerBytes;
         p.trafficClass = trafficClass;
         return p;
@@ -190,17 +255,18 @@ public final class SenderQp {
      */
     public void inject(Packet p) {
         if (completedPs >= 0) {
-            transport.gone(ctx.qp());
+            transport.gone(qpId);
             pool.release(p);
             return;
         }
         extras.add(p);
+        extrasQueued++;
         host.activate(this);
     }
 
     /** The entropy data PSN {@code psn} last went out with (0 if never sent). */
     public int entropyOf(int psn) {
-        return psn < entropyByPsn.length ? entropyByPsn[psn] : 0;
+        return labelOf(psn);
     }
 
     /** A packet of a scheme's own kind came back to this sender. */
@@ -220,8 +286,12 @@ public final class SenderQp {
     }
 
     void onAck(Packet ack, long nowPs) {
-        entropy.onAck(ack, nowPs);
-        cc.onAck(ack, nowPs);
+        if (!fixedLabel) {
+            entropy.onAck(ack, nowPs);
+        }
+        if (ccHearsAcks) {
+            cc.onAck(ack, nowPs);
+        }
         recovery.onAck(ack, nowPs);
         afterFeedback(nowPs);
     }
@@ -232,9 +302,10 @@ public final class SenderQp {
                 completedPs = nowPs;
                 uncountTimer(); // a complete queue pair's timer wakes nothing, and it may be released before it fires
                 while (!extras.isEmpty()) {
-                    transport.gone(ctx.qp());
+                    transport.gone(qpId);
                     pool.release(extras.poll());
                 }
+                extrasQueued = 0;
                 host.onSenderComplete(this);
             }
             return;
@@ -250,7 +321,7 @@ public final class SenderQp {
      */
     boolean idleUntilFeedback() {
         long now = sim.nowPs();
-        return completedPs < 0 && extras.isEmpty() && cc.earliestSendPsIsPure() && cc.earliestSendPs(now, recovery.inflightBytes()) <= now
+        return completedPs < 0 && extrasQueued == 0 && cc.earliestSendPsIsPure() && cc.earliestSendPs(now, recovery.inflightBytes()) <= now
                 && recovery.idleUntilFeedback() && recovery.timerDeadlinePs() >= timerPs;
     }
 
@@ -272,7 +343,7 @@ public final class SenderQp {
                 host.timerArmed(deadline);
             }
             timerPs = deadline;
-            sim.schedule(handlerId, deadline, ctx.qp(), ++timerGeneration); // the transport's timer handler, by queue pair
+            sim.schedule(handlerId, deadline, qpId, ++timerGeneration); // the transport's timer handler, by queue pair
         }
     }
 
@@ -301,7 +372,7 @@ public final class SenderQp {
     }
 
     public int qp() {
-        return ctx.qp();
+        return qpId;
     }
 
     public long startPs() {
@@ -330,7 +401,7 @@ public final class SenderQp {
 
     /** Extra packets injected and not yet sent. */
     public int extrasQueued() {
-        return extras.size();
+        return extrasQueued;
     }
 
     public QpContext context() {

@@ -15,4 +15,9 @@ public final class FixedRandomEntropy implements EntropyPolicy {
     public int entropyFor(int psn, boolean retransmission) {
         return entropy;
     }
+
+    @Override
+    public boolean fixedLabel() {
+        return true;
+    }
 }
