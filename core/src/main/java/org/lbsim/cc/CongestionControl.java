@@ -47,6 +47,15 @@ public interface CongestionControl {
         return true;
     }
 
+    /**
+     * Whether, until the next {@link #onRhoMaxChange}, {@link #earliestSendPs} is now whatever is in flight
+     * and {@link #onSent} changes nothing: the sender then leaves both calls out, so sending does not touch
+     * this object either. False unless the control says so.
+     */
+    default boolean unpacedUntilRhoMaxChange() {
+        return false;
+    }
+
     /** A congestion notification packet (CNP) arrived for this queue pair. */
     default void onCnp(long nowPs) {
     }

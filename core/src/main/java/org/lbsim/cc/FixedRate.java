@@ -107,6 +107,11 @@ public final class FixedRate implements CongestionControl {
         return false;
     }
 
+    @Override
+    public boolean unpacedUntilRhoMaxChange() {
+        return unpaced;
+    }
+
     /** A dependent queue pair starts when its dependencies completed: its phase counts from then. */
     @Override
     public void onStart(long nowPs) {

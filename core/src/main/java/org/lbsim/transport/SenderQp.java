@@ -40,6 +40,8 @@ public final class SenderQp {
     private final int label;
     /** {@link CongestionControl#hearsAcks} of the congestion control. */
     private final boolean ccHearsAcks;
+    /** {@link CongestionControl#unpacedUntilRhoMaxChange} of the congestion control, read again after each such change. */
+    private boolean ccUnpaced;
     private final int headerBytes;
     private final byte trafficClass;
     private final Transport transport;
@@ -98,6 +100,7 @@ public final class SenderQp {
         this.fixedLabel = entropy.fixedLabel();
         this.label = fixedLabel ? entropy.entropyFor(0, false) : 0;
         this.ccHearsAcks = cc.hearsAcks();
+        this.ccUnpaced = cc.unpacedUntilRhoMaxChange();
         this.hooks = hooks;
         this.headerBytes = ctx.headerBytes();
         this.trafficClass = (byte) ctx.trafficClass();
@@ -124,7 +127,7 @@ public final class SenderQp {
             eligiblePs = Long.MAX_VALUE;
             return null;
         }
-        long t = cc.earliestSendPs(nowPs, recovery.inflightBytes());
+        long t = ccUnpaced ? nowPs : cc.earliestSendPs(nowPs, recovery.inflightBytes());
         if (t > nowPs) {
             eligiblePs = t;
             if (pacingIgnoresFeedback) {
@@ -155,7 +158,9 @@ public final class SenderQp {
         }
         recordLabel(psn, p.entropy);
         recovery.onSent(psn, nowPs);
-        cc.onSent(p.sizeBytes, nowPs);
+        if (!ccUnpaced) {
+            cc.onSent(p.sizeBytes, nowPs);
+        }
         sentPackets++;
         armTimer();
         return p;
@@ -267,6 +272,12 @@ public final class SenderQp {
     /** The entropy data PSN {@code psn} last went out with (0 if never sent). */
     public int entropyOf(int psn) {
         return labelOf(psn);
+    }
+
+    /** The fabric's rho_max is now {@code mbps}: tells the congestion control ({@link CongestionControl#onRhoMaxChange}). */
+    void onRhoMaxChange(long mbps, long nowPs) {
+        cc.onRhoMaxChange(mbps, nowPs);
+        ccUnpaced = cc.unpacedUntilRhoMaxChange();
     }
 
     /** A packet of a scheme's own kind came back to this sender. */

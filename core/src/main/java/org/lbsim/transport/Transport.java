@@ -581,7 +581,7 @@ public final class Transport implements EventHandler {
             carriedSender[i] = null;
             carriedReceiver[i] = null;
         } else if (rhoMaxNowMbps >= 0) {
-            congestion.onRhoMaxChange(rhoMaxNowMbps, sim.nowPs());
+            senders[i].onRhoMaxChange(rhoMaxNowMbps, sim.nowPs());
         }
         maxLive = Math.max(maxLive, ++live);
         return senders[i];
@@ -629,7 +629,7 @@ public final class Transport implements EventHandler {
         long now = sim.nowPs();
         for (SenderQp s : senders) {
             if (s != null) {
-                s.congestionControl().onRhoMaxChange(mbps, now);
+                s.onRhoMaxChange(mbps, now);
             }
         }
         for (HostStack stack : stacks) {
