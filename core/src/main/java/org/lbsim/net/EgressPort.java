@@ -67,6 +67,11 @@ public final class EgressPort implements EventHandler {
     private long lastEndPs;
     /** Time of the last enqueue: a frame starting then started in that event, before any later reader. */
     private long lastEnqueuePs = -1;
+    /**
+     * The lazy path's admission: its buffer is private, so admitting is this comparison and charging the buffer
+     * nothing ({@link Admission.ByBuffer}, {@link BufferModel#admit}); an enqueue then reads neither object.
+     */
+    private long handOnLimitBytes;
 
     private long queueBytes;
     private int inServiceBytes;
@@ -195,12 +200,15 @@ public final class EgressPort implements EventHandler {
             enqueueControl(p, now);
             return;
         }
-        if (!(released ? admission.admitReleased(p.ingressPort, queueBytes, p.sizeBytes) : admission.admit(p.ingressPort, queueBytes, p.sizeBytes))) {
+        if (!(handsOn ? queueBytes + p.sizeBytes <= handOnLimitBytes
+                : released ? admission.admitReleased(p.ingressPort, queueBytes, p.sizeBytes) : admission.admit(p.ingressPort, queueBytes, p.sizeBytes))) {
             drops++;
             network.dropAtPort(p, port);
             return;
         }
-        admission.onAdmit(p.ingressPort, p.sizeBytes);
+        if (!handsOn) {
+            admission.onAdmit(p.ingressPort, p.sizeBytes);
+        }
         // ECN-capable: data and schemes' own packets (DLBF III-D: a notification can be marked); not ACK / NACK / CNP
         if (!markAtDequeue && (p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes, rng)) {
             if (!p.ecnMarked) {
@@ -210,7 +218,9 @@ public final class EgressPort implements EventHandler {
         }
         accountQueue(now);
         queueBytes += p.sizeBytes;
-        buffer.add(p.sizeBytes);
+        if (!handsOn) {
+            buffer.add(p.sizeBytes);
+        }
         if (queueBytes > maxQueueBytes) {
             maxQueueBytes = queueBytes;
         }
@@ -429,6 +439,7 @@ public final class EgressPort implements EventHandler {
         }
         departures = new AtEnqueue();
         handsOn = true;
+        handOnLimitBytes = buffer.portLimitBytes();
         return true;
     }
 
