@@ -56,10 +56,14 @@ public final class IdealErasure implements LossRecovery {
         return qp -> new IdealErasure(qp, rtoPs, adaptive);
     }
 
-    private final QpContext qp;
+    // the context's fields this reads per packet, copied so that a packet touches no other object for them
+    private final long messageBytes;
+    private final int packets;
+    private final int mtuBytes;
     private final long fixedRtoPs;
     private final RtoEstimator rto;
-    private final BitSet64 inFlight;
+    /** PSNs in flight ({@link Bits}). */
+    private long[] inFlight;
     private int nextPsn;
     private long ackedBytes;
     private long inflightBytes;
@@ -68,10 +72,16 @@ public final class IdealErasure implements LossRecovery {
     private long extraSymbols;
 
     IdealErasure(QpContext qp, long rtoPs, boolean adaptive) {
-        this.qp = qp;
+        this.messageBytes = qp.messageBytes();
+        this.packets = qp.packets();
+        this.mtuBytes = qp.mtuBytes();
         this.fixedRtoPs = rtoPs;
         this.rto = adaptive ? new RtoEstimator(rtoPs, rtoPs) : null;
-        this.inFlight = new BitSet64(qp.packets() + 64);
+        this.inFlight = Bits.words(qp.packets() + 64);
+    }
+
+    private int payloadOf(int psn) {
+        return QpContext.payloadOf(psn, packets, mtuBytes, messageBytes);
     }
 
     /** The ACK echoes its symbol's send time; each symbol is sent once, so every ACK is a clean sample. */
@@ -88,7 +98,7 @@ public final class IdealErasure implements LossRecovery {
 
     @Override
     public int nextPsn(long nowPs) {
-        if (ackedBytes + inflightBytes >= qp.messageBytes()) {
+        if (ackedBytes + inflightBytes >= messageBytes) {
             return -1;
         }
         return nextPsn;
@@ -96,18 +106,18 @@ public final class IdealErasure implements LossRecovery {
 
     @Override
     public boolean idleUntilFeedback() {
-        return ackedBytes + inflightBytes >= qp.messageBytes();
+        return ackedBytes + inflightBytes >= messageBytes;
     }
 
     @Override
     public void onSent(int psn, long nowPs) {
         nextPsn = psn + 1;
-        if (psn >= qp.packets()) {
+        if (psn >= packets) {
             extraSymbols++;
         }
-        inFlight.set(psn);
-        inflightBytes += qp.payloadOf(psn);
-        if (inflightBytes == qp.payloadOf(psn)) {
+        inFlight = Bits.set(inFlight, psn);
+        inflightBytes += payloadOf(psn);
+        if (inflightBytes == payloadOf(psn)) {
             lastProgressPs = nowPs; // the timer counts from the first packet of a new flight
         }
     }
@@ -121,45 +131,46 @@ public final class IdealErasure implements LossRecovery {
     public boolean onAck(Packet ack, long nowPs) {
         if (ack.receiverComplete && !complete()) {
             // The receiver can decode: whatever ACKs were lost, the message is through.
-            ackedBytes = qp.messageBytes();
+            ackedBytes = messageBytes;
             lastProgressPs = nowPs;
             return true;
         }
         int psn = ack.psn;
-        if (!inFlight.get(psn)) {
+        if (!Bits.get(inFlight, psn)) {
             // Late ACK of a symbol already presumed lost: it still counts towards decoding.
             if (psn < nextPsn && !acked(psn)) {
                 sampleRtt(ack, nowPs);
                 markAcked(psn);
-                ackedBytes += qp.payloadOf(psn);
+                ackedBytes += payloadOf(psn);
                 lastProgressPs = nowPs;
                 return true;
             }
             return false;
         }
-        inFlight.clear(psn);
+        Bits.clear(inFlight, psn);
         sampleRtt(ack, nowPs);
         markAcked(psn);
-        int bytes = qp.payloadOf(psn);
+        int bytes = payloadOf(psn);
         inflightBytes -= bytes;
         ackedBytes += bytes;
         lastProgressPs = nowPs;
         return true;
     }
 
-    private final BitSet64 ackedSet = new BitSet64(64);
+    /** PSNs acknowledged ({@link Bits}); grows as they are. */
+    private long[] ackedSet = Bits.words(64);
 
     private boolean acked(int psn) {
-        return ackedSet.get(psn);
+        return Bits.get(ackedSet, psn);
     }
 
     private void markAcked(int psn) {
-        ackedSet.set(psn);
+        ackedSet = Bits.set(ackedSet, psn);
     }
 
     @Override
     public boolean complete() {
-        return ackedBytes >= qp.messageBytes();
+        return ackedBytes >= messageBytes;
     }
 
     @Override
@@ -175,8 +186,8 @@ public final class IdealErasure implements LossRecovery {
         timeouts++;
         // Presume every symbol in flight lost: clear them so that fresh symbols replace them.
         for (int psn = 0; psn < nextPsn; psn++) {
-            if (inFlight.get(psn)) {
-                inFlight.clear(psn);
+            if (Bits.get(inFlight, psn)) {
+                Bits.clear(inFlight, psn);
                 lost.accept(psn);
             }
         }
