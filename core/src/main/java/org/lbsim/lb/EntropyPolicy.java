@@ -39,4 +39,9 @@ public interface EntropyPolicy {
     default boolean fixedLabel() {
         return false;
     }
+
+    /** The policy of a queue pair whose packets all carry {@code label} (an ECMP flow's source port). */
+    static EntropyPolicy fixed(int label) {
+        return new FixedLabel(label);
+    }
 }

@@ -11,7 +11,7 @@ public final class FlowEcmp implements LoadBalancer {
     @Override
     public EntropyPolicy newEntropyPolicy(HostContext host) {
         int entropy = host.rng().nextInt(1 << 16);
-        return (psn, retransmission) -> entropy;
+        return EntropyPolicy.fixed(entropy);
     }
 
     @Override

@@ -105,7 +105,7 @@ public final class Dnlb implements LoadBalancer {
         int uplinks = plan.uplinkCount(srcLeaf);
         if (params.dscp() >= 0 && qp.trafficClass() != params.dscp() || uplinks == 0) {
             int entropy = host.rng().nextInt(1 << 16); // not DNLB traffic: the NIC's own port, hashed like any flow
-            return (psn, retransmission) -> entropy;
+            return EntropyPolicy.fixed(entropy);
         }
         int nqp = qp.qpsPerConnection();
         int index = plan.nicIndex(qp.src());
@@ -125,7 +125,7 @@ public final class Dnlb implements LoadBalancer {
         }
         if (!params.faultAvoidance() || srcLeaf == dstLeaf) {
             int port = ports[q];
-            return (psn, retransmission) -> port;
+            return EntropyPolicy.fixed(port);
         }
         int coupled = plan.uplinkIsVirtualSpine(params.spineVrf()) ? dstLeaf : -1;
         return new DnlbEntropy(ports, segments, q, srcLeaf, coupled, index, health, tally);

@@ -32,7 +32,7 @@ public final class NcclEcmp implements LoadBalancer {
             salted = true;
         }
         int sport = sourcePort(salt, host.qp().src(), host.qp().dst(), host.qp().qpIndex());
-        return (psn, retransmission) -> sport;
+        return EntropyPolicy.fixed(sport);
     }
 
     /** The port of queue pair q of the connection src -> dst: fixed for the run. */

@@ -105,7 +105,7 @@ public final class Themis implements LoadBalancer {
     public EntropyPolicy newEntropyPolicy(HostContext host) {
         runMtuBytes = host.qp().mtuBytes();
         int entropy = host.rng().nextInt(1 << 16); // one UDP source port per queue pair: P_base is its ECMP hash
-        return (psn, retransmission) -> entropy;
+        return EntropyPolicy.fixed(entropy);
     }
 
     @Override
