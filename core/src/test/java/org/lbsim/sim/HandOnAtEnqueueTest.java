@@ -2,11 +2,14 @@ package org.lbsim.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.metrics.RunResult;
@@ -16,6 +19,7 @@ import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.EcnSpec;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.LimitsSpec;
+import org.lbsim.scenario.PacketSpec;
 import org.lbsim.scenario.PfcSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.SwitchSpec;
@@ -76,6 +80,10 @@ class HandOnAtEnqueueTest {
         assertThat(b.layers()).isEqualTo(a.layers());
         assertThat(b).usingRecursiveComparison().ignoringFields("wallTimeMs", "counters.events").isEqualTo(a);
         assertThat(b.counters().events()).isLessThan(a.counters().events());
+        assertSamePorts(exact, fast);
+    }
+
+    private static void assertSamePorts(CheckedRun exact, CheckedRun fast) {
         Network ne = exact.prepared().network();
         Network nf = fast.prepared().network();
         for (int p = 0; p < exact.prepared().topology().portCount(); p++) {
@@ -89,6 +97,36 @@ class HandOnAtEnqueueTest {
                 assertThat(f.queueBytes()).as("queue at the end at port %d", p).isEqualTo(e.queueBytes()).isNotNegative();
             }
         }
+    }
+
+    /** The lazy path admits against its private buffer's limit itself: a frame that fills the buffer exactly gets in, as on the exact path. */
+    @Test
+    void aFrameThatFillsItsPortsBufferExactlyIsAdmittedOnBothPaths(@TempDir Path dir) {
+        PacketSpec pk = PacketSpec.defaults();
+        long frame = pk.mtuBytes() + pk.headerBytes();
+        // an incast of full frames to host 0, which sends nothing: its edge port queues data frames only
+        List<long[]> rows = new ArrayList<>();
+        for (int src = 1; src < 16; src++) {
+            rows.add(ScenarioTweaks.flow(src, 0, 8L * pk.mtuBytes()));
+        }
+        Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp", ScenarioTweaks.trace(dir, "incast.csv", rows), 1);
+        s = ScenarioTweaks.withSwitches(s, new SwitchSpec(new BufferSpec.PerPort(3 * frame), EcnSpec.defaults(), PfcSpec.defaults()));
+        s = ScenarioTweaks.withLimits(s, new LimitsSpec(30));
+        CheckedRun exact = CheckedRun.of(Simulation.prepareExact(s, dir), p -> { });
+        CheckedRun fast = CheckedRun.of(Simulation.prepare(s, dir), p -> { });
+        assertThat(lazyPorts(fast.prepared().network())).isPositive();
+        assertThat(fast.result().flowResults()).isEqualTo(exact.result().flowResults());
+        assertSamePorts(exact, fast);
+        Network n = fast.prepared().network();
+        long full = 0;
+        long drops = 0;
+        for (int p = 0; p < fast.prepared().topology().portCount(); p++) {
+            EgressPort e = n.egress(p);
+            full += e != null && e.handsOnAtEnqueue() && e.maxQueueBytes() == 3 * frame ? 1 : 0;
+            drops += e != null ? e.drops() : 0;
+        }
+        assertThat(full).as("lazy ports whose queue filled the buffer exactly").isPositive();
+        assertThat(drops).as("frames refused by a full buffer").isPositive();
     }
 
     /** A lossy fabric with per-port buffers and nothing watching the ports: every switch port hands on. */
