@@ -10,7 +10,9 @@ import org.lbsim.lb.EntropyPolicy;
  * comparison isolates loss recovery; on top of it, a path whose ACK came back more than Delta PSNs
  * behind the highest PSN acknowledged is slow: MP-RDMA does not let such an ACK clock a packet onto
  * its virtual path and sends on a freshly drawn one instead. Here the next packet the round robin
- * puts on a slow path goes to a path drawn at random (the mark is then spent).
+ * puts on a slow path goes to a path drawn at random (the mark is then spent). With MP-RDMA's own
+ * window ({@code mprdmaWindow: ack-clocked}) the round robin is not used: every packet goes on the
+ * path of the ACK that released it ({@link MprdmaWindow}).
  */
 final class MprdmaEntropy implements EntropyPolicy {
     private final PathSet set;
@@ -21,6 +23,8 @@ final class MprdmaEntropy implements EntropyPolicy {
     private final RandomGenerator rng;
     private final ProCounters counters;
     private final boolean avoidSlowPaths;
+    /** MP-RDMA's ACK clocking: each packet goes on the path its release names; null = PRO's round robin. */
+    private MprdmaWindow window;
 
     /**
      * @param set           the queue pair's path set (a one-path set with PathID 0 for a queue pair that stays under its ToR)
@@ -38,8 +42,17 @@ final class MprdmaEntropy implements EntropyPolicy {
         this.avoidSlowPaths = avoidSlowPaths;
     }
 
+    /** Packets take their paths from {@code w}'s releases (MP-RDMA's ACK clocking) instead of the round robin. */
+    void clockedBy(MprdmaWindow w) {
+        this.window = w;
+    }
+
     @Override
     public int entropyFor(int psn, boolean retransmission) {
+        if (window != null) {
+            int pathId = window.take();
+            return pathId == MprdmaWindow.RANDOM ? pathIdOfIndex[rng.nextInt(pathIdOfIndex.length)] : pathId;
+        }
         int path = set.next(cursor);
         if (slow[path]) {
             slow[path] = false;

@@ -29,7 +29,10 @@ import org.lbsim.qp.QpContext;
  * tell which PSNs beyond snd_ooh were dropped, so it resends them all).
  * With {@code hold} loss is found at the sender from the ACKs; the receiver sends no NACK (so no NACK
  * reaches congestion control), unlike PRO's receiver. Congestion control is the run's (DCQCN in PRO's
- * figures), the same single rate per queue pair MP-RDMA keeps (it has no per-path windows).
+ * figures), the same single rate per queue pair MP-RDMA keeps (it has no per-path windows), unless
+ * {@code mprdmaWindow: ack-clocked} adds MP-RDMA's own window ({@link MprdmaWindow}): then no packet,
+ * new or resent, leaves before an ACK (or the initial window, or an RTO) releases it, and each goes
+ * on the path its release names.
  */
 final class MprdmaSender extends AckBitmapSender {
     private final boolean goBackN;
@@ -37,6 +40,9 @@ final class MprdmaSender extends AckBitmapSender {
     private final int delta;
     private final boolean dropBeyondBitmap;
     private final MprdmaEntropy entropy;
+    /** MP-RDMA's ACK-clocked window, or null: the run's congestion control alone paces the queue pair. */
+    private final MprdmaWindow window;
+    private final java.util.random.RandomGenerator rng;
     private final long[] resent;
     private int sndUna;
     private int sndOoh = -1;
@@ -50,12 +56,20 @@ final class MprdmaSender extends AckBitmapSender {
     private int source;
 
     MprdmaSender(QpContext qp, long rtoPs, boolean cumulativeRto, boolean goBackN, int bitmap, int delta, boolean dropBeyondBitmap, MprdmaEntropy entropy, ProCounters counters) {
+        this(qp, rtoPs, cumulativeRto, goBackN, bitmap, delta, dropBeyondBitmap, entropy, null, null, counters);
+    }
+
+    /** @param window MP-RDMA's ACK-clocked window (the entropy must take its paths from it), or null */
+    MprdmaSender(QpContext qp, long rtoPs, boolean cumulativeRto, boolean goBackN, int bitmap, int delta, boolean dropBeyondBitmap, MprdmaEntropy entropy,
+                 MprdmaWindow window, java.util.random.RandomGenerator rng, ProCounters counters) {
         super(qp, rtoPs, cumulativeRto, counters);
         this.goBackN = goBackN;
         this.bitmap = bitmap;
         this.delta = delta;
         this.dropBeyondBitmap = dropBeyondBitmap;
         this.entropy = entropy;
+        this.window = window;
+        this.rng = rng;
         this.resent = new long[(qp.packets() + 63) >>> 6];
     }
 
@@ -72,10 +86,16 @@ final class MprdmaSender extends AckBitmapSender {
     void onTimeout() {
         inRecovery = false;
         nackRecovery = false;
+        if (window != null) {
+            window.onTimeout();
+        }
     }
 
     @Override
     public int nextPsn(long nowPs) {
+        if (window != null && window.released() == 0) {
+            return -1; // the window releases nothing until an ACK clocks it
+        }
         if (rewind >= 0 && rewind < sndUna) {
             rewind = sndUna; // all below snd_una is acknowledged (conweave-ns3: snd_nxt = max(snd_nxt, snd_una))
         }
@@ -144,13 +164,17 @@ final class MprdmaSender extends AckBitmapSender {
         if (progress && psn > sndOoh) {
             sndOoh = psn;
         }
-        if (progress && psn < sndOoh - delta && !bit(resent, psn)) {
+        boolean late = psn < sndOoh - delta && !bit(resent, psn);
+        if (window == null && progress && late) {
             entropy.slow(ack.entropy); // out-of-order aware path selection: this path is slow
         }
         int before = sndUna;
         progress |= advanceCumulative(ack.cumAck);
         if (!inRecovery && sndUna < sndOoh - delta) {
             enterRecovery(); // the hole at snd_una is more than Delta behind: lost
+        }
+        if (window != null) {
+            window.onAck(ack.ecnEcho, late, ack.entropy, nextNew - ackedCount, qp.packets() - nextNew, inRecovery || rewind >= 0, nowPs, rng);
         }
         return settle(before, progress, nowPs);
     }
@@ -166,6 +190,9 @@ final class MprdmaSender extends AckBitmapSender {
             recoveryPoint = nextNew; // a Delta recovery widened: the PSNs beyond snd_ooh may be gone too
         }
         nackRecovery = true;
+        if (window != null) {
+            window.onNack(nack.entropy);
+        }
         return settle(before, progress, nowPs);
     }
 
@@ -217,5 +244,9 @@ final class MprdmaSender extends AckBitmapSender {
 
     int sndOoh() {
         return sndOoh;
+    }
+
+    MprdmaWindow window() {
+        return window;
     }
 }

@@ -12,23 +12,35 @@ package org.lbsim.lb.pro;
  * cut into M/n blocks of n consecutive paths; Algorithm 1 runs over the blocks (M becomes M/n) once
  * per batch, the batch's packets take the n paths of its block in sequence, and C advances by n
  * paths (here counted in blocks: C = block + 1). n = 1 is Algorithm 1 itself.
+ *
+ * <p>The counter's initial value is the NIC's initial state: Algorithm 1 writes "initial value zero",
+ * while the proof of Lemma 4 (IV-B) has RNICs "pick the initial state uniformly and independently";
+ * {@link Pro} draws it per NIC and destination ToR ({@code roundRobinStart: random}) or takes 0.
  */
 public final class PathSet {
     private final int paths;
     private final int batch;
     private final int blocks;
     private final boolean staggered;
+    /** The initial value of C (in blocks when batching): where the set's first queue pair starts. */
+    private final int start;
     /** Algorithm 1's global counter C (in blocks when batching). */
     private int counter;
     private int active;
+
+    /** A set whose counter C starts at zero, as Algorithm 1 prints it. */
+    public PathSet(int paths, int batch, boolean staggered) {
+        this(paths, batch, staggered, 0);
+    }
 
     /**
      * @param paths     M, the paths of the set
      * @param batch     n, packets a queue pair sends per scheduler turn (1 = per-packet scheduling)
      * @param staggered false for the "RR without inter-QP orchestration" ablation (PRO VI-C): every
-     *                  queue pair starts at path 0 with span 1, as if alone on its NIC
+     *                  queue pair starts at the set's start with span 1, as if alone on its NIC
+     * @param start     the initial value of C, 0 .. blocks() - 1 (0 .. M-1 without batching)
      */
-    public PathSet(int paths, int batch, boolean staggered) {
+    public PathSet(int paths, int batch, boolean staggered, int start) {
         if (paths < 1 || batch < 1) {
             throw new IllegalArgumentException("a path set needs paths >= 1 and batch >= 1, got " + paths + ", " + batch);
         }
@@ -36,6 +48,11 @@ public final class PathSet {
         this.batch = batch;
         this.blocks = Math.max(1, paths / batch);
         this.staggered = staggered;
+        if (start < 0 || start >= blocks) {
+            throw new IllegalArgumentException("a path set's start must be between 0 and " + (blocks - 1) + ", got " + start);
+        }
+        this.start = start;
+        this.counter = start;
     }
 
     /** One queue pair's place in the set: its current path, whether it has sent yet, and its position in the current batch. */
@@ -83,7 +100,7 @@ public final class PathSet {
             p = (c.path + span) % m; // line 9
         } else {
             c.invited = true;
-            p = staggered ? counter % m : 0; // line 11
+            p = staggered ? counter % m : start; // line 11
         }
         counter = p + 1; // line 12
         return p;
@@ -99,6 +116,16 @@ public final class PathSet {
 
     public int paths() {
         return paths;
+    }
+
+    /** Blocks of n paths Algorithm 1 runs over: M / n (M without batching). */
+    public int blocks() {
+        return blocks;
+    }
+
+    /** The initial value of C. */
+    public int start() {
+        return start;
     }
 
     /** Active queue pairs P. */

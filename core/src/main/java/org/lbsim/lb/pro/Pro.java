@@ -34,7 +34,8 @@ public final class Pro implements BundledScheme {
             @Doc("microseconds: the sender's RTO for tail loss and the receiver's QP_TIMEOUT (PRO VI-A: 80)") double rtoUs,
             @Doc("packets a queue pair sends per QP-scheduler turn; set it to nic.batchPackets (PRO III-A batch variant; 1 = per packet)") int batchPackets,
             @Doc("one path set per destination ToR (PRO III-A); false = one per NIC for all destinations (ablation, PRO VI-C)") boolean destinationAware,
-            @Doc("stagger the queue pairs of a NIC (span P, start at C mod M; PRO III-A); false = each starts at path 0 with span 1 (ablation, PRO VI-C)") boolean interQpOrchestration,
+            @Doc("stagger the queue pairs of a NIC (span P, start at C mod M; PRO III-A); false = each starts at the set's initial C with span 1 (ablation, PRO VI-C)") boolean interQpOrchestration,
+            @Doc("the initial value of each path set's counter C (a NIC's initial state per destination ToR): 'random' = drawn uniformly and independently per NIC and destination ToR from the run's random streams (PRO IV-B, Lemma 4's proof: \"RNICs pick the initial state uniformly and independently\") or 'zero' = 0 for every NIC (Algorithm 1: \"global counter C with initial value zero\"; all NICs then start on the same ToR uplink)") String roundRobinStart,
             @Doc("out-of-order window at the start, in packets; 0 = BDP / MTU (PRO Algorithm 2)") int initialWindow,
             @Doc("loss recovery: 'cautious' (PRO III-B, Algorithm 2) or 'mprdma' (the MPRDMA-style baseline of PRO Fig. 13: bitmap of L packets bounds what is in flight beyond the oldest hole, loss = more than Delta behind the highest PSN acknowledged, late ACKs mark their path slow)") String recovery,
             @Doc("with recovery 'mprdma': bitmap slots L, in packets (64: our reading of MP-RDMA); 0 = the smallest power of two >= BDP / MTU") int mprdmaBitmapPackets,
@@ -42,6 +43,9 @@ public final class Pro implements BundledScheme {
             @Doc("what restarts the sender's RTO: 'cumulative' = the cumulative ack moving (RFC 6298 5.3 with selective acks; PRO VI-A's 80 us RTO 'for the corner case of tail packet loss' then fires 80 us after the oldest hole stopped moving) or 'any-ack' = any newly acknowledged PSN (the IB spec's timer as conweave-ns3 restarts it on every ACK; tail holes then wait for the receiver's QP_TIMEOUT halvings)") String rtoRestart,
             @Doc("with recovery 'mprdma', what a detected loss resends: 'selective' = each PSN more than Delta behind snd_ooh, once (MP-RDMA's recovery as we read it) or 'go-back-n' = everything from snd_una on, acknowledged or not (the go-back-N of PRO's simulator, conweave-ns3 RecoverQueue)") String mprdmaRetransmit,
             @Doc("with recovery 'mprdma': a late ACK marks its path slow and the next packet for it goes on a random path (MP-RDMA's out-of-order aware path selection); false = packets keep PRO's round robin whatever comes back (no failure avoidance at the host)") boolean mprdmaSlowPaths,
+            @Doc("with recovery 'mprdma', congestion control: 'none' = the run's congestion control alone (PRO VI-A runs DCQCN for every scheme; packets keep PRO's round robin) or 'ack-clocked' = MP-RDMA's own window on top of it (one window per queue pair, +1/cwnd per ACK, -1/2 per ACK with ECN echo, -1 and no packet for an ACK more than Delta late, up to 2 packets per ACK, each on the path of the ACK that released it; run it with congestionControl fixed-rate to have MP-RDMA's window alone)") String mprdmaWindow,
+            @Doc("with mprdmaWindow 'ack-clocked': the initial window in packets, sent on paths drawn at random; 0 = BDP / MTU (line rate)") int mprdmaInitialWindow,
+            @Doc("with mprdmaWindow 'ack-clocked': probability that a released packet goes on a new path drawn at random, tried at most once per base RTT (MP-RDMA's path probing; 0.01 as a public re-implementation)") double mprdmaProbe,
             @Doc("with recovery 'mprdma', what keeps PSNs inside the receiver's bitmap of L: 'hold' = the sender sends no PSN at or beyond snd_una + L or 'drop' = the sender is not gated (its rate is the run's congestion control), the receiver drops a PSN at or beyond rcv_nxt + L and answers with a NACK naming rcv_nxt, and the NACK starts a recovery that resends every unacknowledged PSN from rcv_nxt up to the snd_nxt of that moment (MP-RDMA's bitmap as public re-implementations build it)") String mprdmaBeyondBitmap) {
         public static final String CAUTIOUS = "cautious";
         public static final String MPRDMA = "mprdma";
@@ -51,6 +55,10 @@ public final class Pro implements BundledScheme {
         public static final String GO_BACK_N = "go-back-n";
         public static final String HOLD = "hold";
         public static final String DROP = "drop";
+        public static final String RANDOM = "random";
+        public static final String ZERO = "zero";
+        public static final String NONE = "none";
+        public static final String ACK_CLOCKED = "ack-clocked";
 
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
@@ -68,10 +76,17 @@ public final class Pro implements BundledScheme {
                     "must be '" + SELECTIVE + "' or '" + GO_BACK_N + "', got '" + mprdmaRetransmit + "'");
             ScenarioException.require(HOLD.equals(mprdmaBeyondBitmap) || DROP.equals(mprdmaBeyondBitmap), "mprdmaBeyondBitmap",
                     "must be '" + HOLD + "' or '" + DROP + "', got '" + mprdmaBeyondBitmap + "'");
+            ScenarioException.require(RANDOM.equals(roundRobinStart) || ZERO.equals(roundRobinStart), "roundRobinStart",
+                    "must be '" + RANDOM + "' or '" + ZERO + "', got '" + roundRobinStart + "'");
+            ScenarioException.require(NONE.equals(mprdmaWindow) || ACK_CLOCKED.equals(mprdmaWindow), "mprdmaWindow",
+                    "must be '" + NONE + "' or '" + ACK_CLOCKED + "', got '" + mprdmaWindow + "'");
+            ScenarioException.require(mprdmaInitialWindow >= 0 && mprdmaInitialWindow <= 1 << 20, "mprdmaInitialWindow",
+                    "must be between 0 (BDP / MTU) and 1048576, got " + mprdmaInitialWindow);
+            ScenarioException.require(mprdmaProbe >= 0 && mprdmaProbe <= 1, "mprdmaProbe", "must be between 0 and 1, got " + mprdmaProbe);
         }
 
         public static Params defaults() {
-            return new Params(80, 1, true, true, 0, CAUTIOUS, 64, 32, RTO_CUMULATIVE, SELECTIVE, true, HOLD);
+            return new Params(80, 1, true, true, RANDOM, 0, CAUTIOUS, 64, 32, RTO_CUMULATIVE, SELECTIVE, true, NONE, 0, 0.01, HOLD);
         }
     }
 
@@ -108,7 +123,7 @@ public final class Pro implements BundledScheme {
     }
 
     /** The path set of the queue pair's NIC towards its destination ToR, or null when the peer is under the same ToR. */
-    private PathSet pathSet(HostContext host) {
+    PathSet pathSet(HostContext host) {
         ProFabric f = fabric(host.topology());
         QpContext qp = host.qp();
         int srcTor = f.torOf(qp.src());
@@ -117,7 +132,15 @@ public final class Pro implements BundledScheme {
             return null;
         }
         long key = params.destinationAware() ? (long) qp.src() << 32 | dstTor : (long) qp.src() << 32 | 0xFFFFFFFFL;
-        return sets.computeIfAbsent(key, k -> new PathSet(f.paths, params.batchPackets(), params.interQpOrchestration()));
+        PathSet set = sets.get(key);
+        if (set == null) {
+            int blocks = Math.max(1, f.paths / params.batchPackets());
+            // Lemma 4: each NIC's initial state drawn uniformly and independently (from the stream of the queue pair that opens the set)
+            int start = Params.RANDOM.equals(params.roundRobinStart()) ? host.rng().nextInt(blocks) : 0;
+            set = new PathSet(f.paths, params.batchPackets(), params.interQpOrchestration(), start);
+            sets.put(key, set);
+        }
+        return set;
     }
 
     /** The whole of PRO for one queue pair: its spraying, its sender's and its receiver's loss recovery (the run's lossRecovery is not used). */
@@ -134,8 +157,14 @@ public final class Pro implements BundledScheme {
                 int bitmap = mprdmaBitmap(qp);
                 int delta = params.mprdmaDeltaPackets() > 0 ? params.mprdmaDeltaPackets() : bitmap / 2;
                 boolean drop = Params.DROP.equals(params.mprdmaBeyondBitmap());
-                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, cumulativeRto(), Params.GO_BACK_N.equals(params.mprdmaRetransmit()), bitmap, delta, drop, entropy, counters),
-                        new MprdmaReceiver(drop ? bitmap : Integer.MAX_VALUE, counters));
+                MprdmaWindow window = null;
+                if (Params.ACK_CLOCKED.equals(params.mprdmaWindow())) {
+                    int iw = params.mprdmaInitialWindow() > 0 ? params.mprdmaInitialWindow() : initialWindow0(qp);
+                    window = new MprdmaWindow(iw, params.mprdmaProbe(), qp.baseRttPs(), counters);
+                    entropy.clockedBy(window);
+                }
+                return new QpParts(entropy, new MprdmaSender(qp, rtoPs, cumulativeRto(), Params.GO_BACK_N.equals(params.mprdmaRetransmit()), bitmap, delta, drop,
+                        entropy, window, sender.rng(), counters), new MprdmaReceiver(drop ? bitmap : Integer.MAX_VALUE, counters));
             };
         }
         return sender -> {
@@ -233,6 +262,10 @@ public final class Pro implements BundledScheme {
             sink.add("pro.mprdmaRepaths", counters.mprdmaRepaths);
             if (Params.DROP.equals(params.mprdmaBeyondBitmap())) {
                 sink.add("pro.mprdmaBitmapDrops", counters.mprdmaBitmapDrops);
+            }
+            if (Params.ACK_CLOCKED.equals(params.mprdmaWindow())) {
+                sink.add("pro.mprdmaEcnCuts", counters.mprdmaEcnCuts);
+                sink.add("pro.mprdmaPrunedAcks", counters.mprdmaPrunedAcks);
             }
         }
     }

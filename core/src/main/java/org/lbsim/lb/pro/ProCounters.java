@@ -13,4 +13,7 @@ final class ProCounters {
     long mprdmaRepaths;
     /** MPRDMA-style baseline with mprdmaBeyondBitmap 'drop': data the receiver dropped because it lay at or beyond rcv_nxt + L (each answered with a NACK). */
     long mprdmaBitmapDrops;
+    /** MPRDMA-style baseline with mprdmaWindow 'ack-clocked': ACKs with ECN echo (each cut the window by half a packet), late ACKs whose virtual path was pruned. */
+    long mprdmaEcnCuts;
+    long mprdmaPrunedAcks;
 }

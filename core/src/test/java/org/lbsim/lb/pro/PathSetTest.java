@@ -85,6 +85,24 @@ class PathSetTest {
     }
 
     @Test
+    void aSetStartsItsFirstQueuePairAtItsInitialCounterAndStaggersTheNextFromThere() {
+        PathSet set = new PathSet(8, 1, true, 5);
+        PathSet.Cursor a = set.newCursor();
+        PathSet.Cursor b = set.newCursor();
+        assertThat(set.counter()).isEqualTo(5);
+        assertThat(set.next(a)).isEqualTo(5);
+        assertThat(set.next(b)).isEqualTo(6);
+        assertThat(set.next(a)).as("span 3 from 5").isEqualTo(0);
+        PathSet unorchestrated = new PathSet(8, 1, false, 3);
+        PathSet.Cursor c = unorchestrated.newCursor();
+        PathSet.Cursor d = unorchestrated.newCursor();
+        assertThat(unorchestrated.next(c)).isEqualTo(unorchestrated.next(d)).isEqualTo(3);
+        PathSet batched = new PathSet(16, 4, true, 2);
+        assertThat(batched.next(batched.newCursor())).as("block 2 of 4 paths").isEqualTo(8);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PathSet(16, 4, true, 4)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void withoutInterQpOrchestrationQueuePairsCollide() {
         PathSet set = new PathSet(8, 1, false);
         PathSet.Cursor a = set.newCursor();
