@@ -8,7 +8,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     java.util.List<String> OPS = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce", "all-to-all",
             "permutation", "incast", "many-to-few");
     /** Algorithms: ring and tree for reductions, parallel and staggered for all-to-all. */
-    java.util.List<String> ALGORITHMS = java.util.List.of("ring", "tree", "parallel", "staggered");
+    java.util.List<String> ALGORITHMS = java.util.List.of("ring", "tree", "parallel", "staggered", "astra-ring");
     /** How a job's ranks are placed on the fabric's hosts. */
     java.util.List<String> PLACEMENTS = java.util.List.of("packed", "random", "per-tor", "per-rail");
 
@@ -63,7 +63,8 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record JobSpec(
             @Doc("job name in results (empty = job<i>)") String name,
             @Doc("all-reduce | reduce-scatter | all-gather | broadcast | reduce | all-to-all | permutation | incast | many-to-few") String op,
-            @Doc("ring | tree (double binary tree for all-reduce, one binary tree for reduce / broadcast) | parallel | staggered (all-to-all)") String algorithm,
+            @Doc("ring | tree (double binary tree for all-reduce, one binary tree for reduce / broadcast) | parallel | staggered (all-to-all)"
+                    + " | astra-ring (all-reduce as ASTRA-sim's ring: the collective in chunks, each around the ring)") String algorithm,
             @Doc("collective size S in bytes (NCCL-tests size): ring steps carry S/n, trees S/2 per tree, all-to-all S/n per pair, point-to-point patterns S per flow") long bytes,
             @Doc("ranks taking part (0 = all hosts not taken by earlier jobs)") int hosts,
             @Doc("packed (consecutive hosts) | random (random hosts in random ring order, PRO V's random neighbours) | per-tor (one host per ToR) | per-rail (NIC 0 of each server)") String placement,
@@ -71,14 +72,20 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             @Doc("compute gap in ns between a step's dependencies completing and the step starting") double gapNs,
             @Doc("times the collective runs back to back (each waits for the previous on every rank)") int iterations,
             @Doc("when the job starts, in us") double startUs,
-            @Doc("traffic class (DSCP 0-63) of the job's flows") int trafficClass) {
+            @Doc("traffic class (DSCP 0-63) of the job's flows") int trafficClass,
+            @Doc("astra-ring: chunks the collective is split into (ASTRA-sim's preferred-dataset-splits); 0 = 4, its ns-3 example's") int chunks,
+            @Doc("astra-ring: chunks a rank runs at once (ASTRA-sim's active-chunks-per-dimension); 0 = 1, its ns-3 example's") int activeChunks) {
+        /** ASTRA-sim's ns-3 example system (examples/system/native_collectives/Ring_4chunks.json): 4 splits, 1 chunk at a time. */
+        public static final int ASTRA_CHUNKS = 4;
+        public static final int ASTRA_ACTIVE_CHUNKS = 1;
+
         public JobSpec {
             name = name == null ? "" : name;
             ScenarioException.require(OPS.contains(op), "op", "must be one of " + String.join(", ", OPS) + ", got '" + op + "'");
             ScenarioException.require(ALGORITHMS.contains(algorithm), "algorithm", "must be one of " + String.join(", ", ALGORITHMS) + ", got '" + algorithm + "'");
             boolean reduction = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce").contains(op);
-            ScenarioException.require(!reduction || algorithm.equals("ring") || algorithm.equals("tree"), "algorithm",
-                    "must be ring or tree for " + op + ", got '" + algorithm + "'");
+            ScenarioException.require(!reduction || algorithm.equals("ring") || algorithm.equals("tree") || algorithm.equals("astra-ring") && op.equals("all-reduce"),
+                    "algorithm", "must be ring or tree" + (op.equals("all-reduce") ? " (or astra-ring)" : "") + " for " + op + ", got '" + algorithm + "'");
             ScenarioException.require(!algorithm.equals("tree") || !op.equals("reduce-scatter") && !op.equals("all-gather"), "algorithm",
                     "tree is for all-reduce, reduce and broadcast; " + op + " runs on a ring");
             ScenarioException.require(!op.equals("all-to-all") || algorithm.equals("parallel") || algorithm.equals("staggered"), "algorithm",
@@ -91,11 +98,34 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             ScenarioException.require(iterations >= 1 && iterations <= 1_000_000, "iterations", "must be between 1 and 1000000, got " + iterations);
             ScenarioException.require(startUs >= 0 && Double.isFinite(startUs), "startUs", "must be >= 0 us, got " + startUs);
             ScenarioException.require(trafficClass >= 0 && trafficClass <= 63, "trafficClass", "must be a DSCP value 0-63, got " + trafficClass);
+            ScenarioException.require(!algorithm.equals("astra-ring") || op.equals("all-reduce"), "algorithm",
+                    "astra-ring is ASTRA-sim's ring all-reduce, not a " + op + "; give another algorithm");
+            ScenarioException.require(chunks >= 0 && chunks <= 1024, "chunks", "must be between 0 (ASTRA-sim's 4) and 1024, got " + chunks);
+            ScenarioException.require(activeChunks >= 0 && activeChunks <= 1024, "activeChunks",
+                    "must be between 0 (ASTRA-sim's 1) and 1024, got " + activeChunks);
+            ScenarioException.require(algorithm.equals("astra-ring") || chunks == 0 && activeChunks == 0, chunks != 0 ? "chunks" : "activeChunks",
+                    "applies to algorithm astra-ring only (" + op + "/" + algorithm + " sends one chunk per step)");
+        }
+
+        /** A job without ASTRA-sim chunking fields (they take their defaults). */
+        public JobSpec(String name, String op, String algorithm, long bytes, int hosts, String placement, int receivers, double gapNs,
+                       int iterations, double startUs, int trafficClass) {
+            this(name, op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, startUs, trafficClass, 0, 0);
+        }
+
+        /** astra-ring: the chunks the collective is split into. */
+        public int astraChunks() {
+            return chunks == 0 ? ASTRA_CHUNKS : chunks;
+        }
+
+        /** astra-ring: the chunks a rank runs at once. */
+        public int astraActiveChunks() {
+            return activeChunks == 0 ? ASTRA_ACTIVE_CHUNKS : activeChunks;
         }
 
         /** A ring AllReduce of 16 MiB over every host, packed. */
         public static JobSpec defaults() {
-            return new JobSpec("", "all-reduce", "ring", 16L << 20, 0, "packed", 1, 0, 1, 0, 0);
+            return new JobSpec("", "all-reduce", "ring", 16L << 20, 0, "packed", 1, 0, 1, 0, 0, 0, 0);
         }
     }
 
@@ -103,7 +133,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     @Doc("one NCCL-like collective as dependent steps: ring ReduceScatter / AllGather / AllReduce, (double) binary tree AllReduce / Reduce / Broadcast, AlltoAll (parallel or staggered), permutation, incast, many-to-few")
     record Collective(
             @Doc("all-reduce | reduce-scatter | all-gather | broadcast | reduce | all-to-all | permutation | incast | many-to-few") String op,
-            @Doc("ring | tree | parallel | staggered") String algorithm,
+            @Doc("ring | tree | parallel | staggered | astra-ring") String algorithm,
             @Doc("collective size S in bytes (NCCL-tests size)") long bytes,
             @Doc("ranks taking part (0 = all hosts)") int hosts,
             @Doc("packed | random | per-tor | per-rail") String placement,
@@ -132,7 +162,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     @TypeName("jobs")
     @Doc("several jobs on one fabric at once, each a collective on its own hosts (taken in order from the hosts earlier jobs left free), plus background traffic")
     record Jobs(
-            @Doc("the jobs, each {name, op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, startUs, trafficClass}") java.util.List<JobSpec> jobs,
+            @Doc("the jobs, each {name, op, algorithm, bytes, hosts, placement, receivers, gapNs, iterations, startUs, trafficClass, chunks, activeChunks}") java.util.List<JobSpec> jobs,
             @Doc("background traffic, each {type: long-lived, flows, bytes} or {type: poisson, cdf, load, durationUs}, on the hosts no job took") java.util.List<BackgroundSpec> background) implements WorkloadSpec {
         public Jobs {
             jobs = jobs == null ? java.util.List.of() : java.util.List.copyOf(jobs);

@@ -139,7 +139,10 @@ final class Feasibility {
             WorkloadSpec.JobSpec j = jobs.get(i);
             long n = j.hosts() == 0 ? free : Math.min(j.hosts(), Math.max(free, 2));
             free = Math.max(0, free - n);
-            double perIteration = flowsPerIteration(j.op(), j.algorithm(), n, j.receivers());
+            double perIteration = j.algorithm().equals("astra-ring") // each chunk is a whole ring all-reduce
+                    ? org.lbsim.workload.Collectives.astraChunking(j.bytes(), j.astraChunks(), (int) Math.min(n, Integer.MAX_VALUE))[0]
+                            * flowsPerIteration("all-reduce", "ring", n, j.receivers())
+                    : flowsPerIteration(j.op(), j.algorithm(), n, j.receivers());
             flows += perIteration * j.iterations();
             bytes += perIteration * j.iterations() * BYTES_PER_WAITING_QP;
             String field = prefix.endsWith(".") ? prefix + "iterations" : prefix + "[" + i + "].iterations";

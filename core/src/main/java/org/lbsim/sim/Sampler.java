@@ -13,7 +13,8 @@ import org.lbsim.transport.Transport;
 
 /**
  * Periodic sampling: per layer, the largest and the mean switch queue; the delivered goodput of
- * the whole fabric; and the congestion-control rate of the first few queue pairs. One wake-up per
+ * the whole fabric; the out-of-order packets receivers hold (also by traffic class when the flows
+ * have several); and the congestion-control rate of the first few queue pairs. One wake-up per
  * interval; values go into primitive arrays.
  */
 final class Sampler implements EventHandler {
@@ -29,6 +30,8 @@ final class Sampler implements EventHandler {
     private final int[] layers;
     private final int[][] portsOfLayer;
     private final int rateQps;
+    /** Traffic classes with an out-of-order series of their own (none when the flows have one class). */
+    private final int[] heldClasses;
     private final int handlerId;
     private final List<String> names = new ArrayList<>();
     private final List<String> units = new ArrayList<>();
@@ -50,14 +53,15 @@ final class Sampler implements EventHandler {
     /** PRO VI-A balance series, or null when off. */
     private BalanceSampler balance;
 
-    Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps, long balanceWindowPs) {
-        this(sim, network, transport, intervalPs, rateQps);
+    Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps, long balanceWindowPs, int[] heldClasses) {
+        this(sim, network, transport, intervalPs, rateQps, heldClasses);
         if (balanceWindowPs > 0) {
             balance = new BalanceSampler(sim, network, transport, balanceWindowPs);
         }
     }
 
-    Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps) {
+    /** {@code heldClasses}: the traffic classes that get an "ooo.held class&lt;c&gt;" series. */
+    Sampler(Simulator sim, Network network, Transport transport, long intervalPs, int rateQps, int[] heldClasses) {
         this.sim = sim;
         this.network = network;
         this.transport = transport;
@@ -77,6 +81,10 @@ final class Sampler implements EventHandler {
         goodputSeries = names.size();
         add("goodput", "Gb/s");
         add("ooo.held", "packets");
+        this.heldClasses = heldClasses.clone();
+        for (int c : this.heldClasses) {
+            add("ooo.held class" + c, "packets");
+        }
         this.rateQps = Math.min(rateQps, transport.flowCount());
         transport.keepQueuePairs(this.rateQps); // their senders must exist from the start to the end
         for (int q = 0; q < this.rateQps; q++) {
@@ -131,7 +139,11 @@ final class Sampler implements EventHandler {
         values[s++][count] = count == 0 ? 0 : (bytes - lastBytes) * 8.0 / ((now - lastSamplePs) / 1000.0);
         lastBytes = bytes;
         lastSamplePs = now;
-        values[s++][count] = transport.outOfOrder().heldNow();
+        Transport.OutOfOrderStats ooo = transport.outOfOrder();
+        values[s++][count] = ooo.heldNow();
+        for (int c : heldClasses) {
+            values[s++][count] = ooo.heldNow(c);
+        }
         for (int q = 0; q < rateQps; q++) {
             var cc = transport.congestionControlOf(q); // a persistent queue pair's later message: its queue pair's rate
             values[s++][count] = cc == null ? 0 : cc.rateMbpsAt(now) / 1000.0;

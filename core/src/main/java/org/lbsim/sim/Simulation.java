@@ -291,9 +291,13 @@ public final class Simulation {
         long bound = Bounds.collectivePs(topology, healthy, awaited,
                 scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(awaited), pk,
                 pacedMbps, FabricCuts.of(topology));
+        // several traffic classes (a foreground and its background): the out-of-order packets of each are sampled apart too
+        int[] classes = scenario.metrics().sampleIntervalUs() > 0
+                ? flows.stream().mapToInt(org.lbsim.workload.Flow::trafficClass).distinct().sorted().toArray() : new int[0];
         Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
                 ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps(),
-                        scenario.metrics().balanceWindowUs() > 0 ? Math.max(1, Time.us(scenario.metrics().balanceWindowUs())) : 0)
+                        scenario.metrics().balanceWindowUs() > 0 ? Math.max(1, Time.us(scenario.metrics().balanceWindowUs())) : 0,
+                        classes.length > 1 ? classes : new int[0])
                 : null;
         org.lbsim.scenario.MetricsSpec metrics = scenario.metrics();
         PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)

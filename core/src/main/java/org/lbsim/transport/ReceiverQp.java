@@ -115,7 +115,7 @@ public final class ReceiverQp {
         accept(data, nowPs);
         int next = Bits.nextClear(received, expected);
         heldOutOfOrder -= next - expected - 1;
-        ooo.held(-(next - expected - 1));
+        ooo.held(-(next - expected - 1), trafficClass);
         expected = next;
         policy.onInOrder(this, data, nowPs);
     }
@@ -137,7 +137,7 @@ public final class ReceiverQp {
     public void keep(Packet data) {
         accept(data, sim.nowPs());
         heldOutOfOrder++;
-        ooo.held(1);
+        ooo.held(1, trafficClass);
     }
 
     /** Throws an out-of-order data packet away (counted; go-back-N). */

@@ -151,6 +151,8 @@ public final class Transport implements EventHandler {
         private long maxDegree;
         private long maxHeld;
         private long heldNow;
+        /** Of {@link #heldNow}, by the traffic class of the receiving queue pair. */
+        private final long[] heldNowByClass = new long[64];
 
         void record(int degree, int held) {
             samples++;
@@ -165,13 +167,19 @@ public final class Transport implements EventHandler {
             maxHeld = Math.max(maxHeld, held);
         }
 
-        void held(int delta) {
+        void held(int delta, int trafficClass) {
             heldNow += delta;
+            heldNowByClass[trafficClass] += delta;
         }
 
         /** Out-of-order packets all receivers hold right now, together. */
         public long heldNow() {
             return heldNow;
+        }
+
+        /** Out-of-order packets the receivers of traffic class {@code trafficClass} (0-63) hold right now, together. */
+        public long heldNow(int trafficClass) {
+            return heldNowByClass[trafficClass];
         }
 
         /** Arrivals with degree in [2^(b-1), 2^b) for bucket b >= 1; bucket 0 counts in-order arrivals. */
@@ -238,6 +246,9 @@ public final class Transport implements EventHandler {
             maxDegree = Math.max(maxDegree, o.maxDegree);
             maxHeld = Math.max(maxHeld, o.maxHeld);
             heldNow += o.heldNow;
+            for (int c = 0; c < heldNowByClass.length; c++) {
+                heldNowByClass[c] += o.heldNowByClass[c];
+            }
         }
     }
 

@@ -192,7 +192,9 @@ class DependentFlowsTest {
                         new WorkloadSpec.JobSpec("bc", "broadcast", "ring", 500_000, 3, "packed", 1, 0, 1, 0, 0)),
                         List.of(new WorkloadSpec.BackgroundSpec(2, 2_000_000, 0))),
                 new WorkloadSpec.Jobs(List.of(new WorkloadSpec.JobSpec("ar", "all-reduce", "ring", 1L << 20, 8, "random", 1, 0, 1, 0, 0)),
-                        List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, false, "hadoop", 0.3, 20, 0, "bytes"))));
+                        List.of(new WorkloadSpec.BackgroundSpec("poisson", 1, 1, false, "hadoop", 0.3, 20, 0, "bytes"))),
+                new WorkloadSpec.Jobs(List.of(new WorkloadSpec.JobSpec("astra", "all-reduce", "astra-ring", 1L << 20, 6, "packed", 1, 10, 1, 0, 0, 3, 2)),
+                        List.of(new WorkloadSpec.BackgroundSpec(2, 2_000_000, 0))));
     }
 
     @ParameterizedTest(name = "{0}")
