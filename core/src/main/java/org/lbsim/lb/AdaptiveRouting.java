@@ -37,7 +37,7 @@ public final class AdaptiveRouting implements LoadBalancer {
 
     @Override
     public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedEntropy(host);
+        return EntropyPolicy.randomFixed(host);
     }
 
     @Override

@@ -44,4 +44,12 @@ public interface EntropyPolicy {
     static EntropyPolicy fixed(int label) {
         return new FixedLabel(label);
     }
+
+    /**
+     * One random label for the whole queue pair, drawn from the host's stream when the queue pair is
+     * created: the host side of every switch- and ToR-driven scheme (ACKs and control packets hash on it).
+     */
+    static EntropyPolicy randomFixed(HostContext host) {
+        return new FixedLabel(host.rng().nextInt(1 << 16));
+    }
 }

@@ -31,7 +31,7 @@ public final class Ofan implements LoadBalancer {
 
     @Override
     public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedEntropy(host);
+        return EntropyPolicy.randomFixed(host);
     }
 
     @Override

@@ -54,7 +54,7 @@ public final class SwitchQueueScheme {
         return new LoadBalancer() {
             @Override
             public EntropyPolicy newEntropyPolicy(HostContext host) {
-                return new FixedEntropy(host);
+                return EntropyPolicy.randomFixed(host);
             }
 
             @Override

@@ -40,7 +40,7 @@ public final class SwitchRoundRobin implements LoadBalancer {
 
     @Override
     public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedEntropy(host);
+        return EntropyPolicy.randomFixed(host);
     }
 
     @Override

@@ -5,7 +5,6 @@ import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.HostContext;
 import org.lbsim.lb.LoadBalancer;
 import org.lbsim.lb.SwitchContext;
-import org.lbsim.lb.tor.FixedRandomEntropy;
 import org.lbsim.lb.tor.SourceRoutedSelector;
 import org.lbsim.lb.tor.TorView;
 import org.lbsim.net.PortSelector;

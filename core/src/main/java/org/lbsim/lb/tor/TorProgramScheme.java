@@ -17,7 +17,7 @@ public abstract class TorProgramScheme implements LoadBalancer {
 
     @Override
     public EntropyPolicy newEntropyPolicy(HostContext host) {
-        return new FixedRandomEntropy(host);
+        return EntropyPolicy.randomFixed(host);
     }
 
     @Override
