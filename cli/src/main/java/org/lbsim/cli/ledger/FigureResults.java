@@ -89,7 +89,7 @@ public final class FigureResults implements AutoCloseable {
                         cols.contains("item") ? rs.getString("item") : null, n.doubleValue()));
             }
             if (nulls > 0) {
-                return new MetricRows(List.of(), nulls + " of its rows have no value");
+                return new MetricRows(List.of(), nulls + (nulls == 1 ? " of its rows has no value" : " of its rows have no value"));
             }
             // a query's row order is not fixed (DuckDB runs in parallel): keys, items and seeds in one order
             values.sort(java.util.Comparator.comparing((Expectation.Value v) -> String.valueOf(v.key()))
