@@ -106,7 +106,7 @@ public final class Scenarios {
         SwitchSpec switches = new SwitchSpec(new BufferSpec.PerPort(800_000), new EcnSpec(true, 100_000, 400_000, 0.2));
         ComponentSpec lb = new ComponentSpec("host-spray", new HostPacketSpray.Params());
         ComponentSpec cc = new ComponentSpec("fixed-rate", new FixedRate.Params(false, 0));
-        ComponentSpec recovery = new ComponentSpec("erasure", new IdealErasure.Params(80));
+        ComponentSpec recovery = new ComponentSpec("erasure", IdealErasure.Params.rto(80));
         return new Scenario(name, 1, topology, packets, switches, lb, cc, recovery, workload,
                 new FailureSpec(List.of(), 0, 0), new LimitsSpec(1_000_000));
     }

@@ -13,37 +13,45 @@ import org.lbsim.scenario.ScenarioException;
  * PSN), so loss never needs a specific resend: the sender keeps sending until the receiver has
  * acknowledged as many payload bytes as the message holds. It stops opportunistically in the final
  * BDP (acked + in flight covers the message, footnote 3) and sends more only if those in-flight
- * symbols are presumed lost, which happens after one RTO without an ACK. An ACK sent once the
- * receiver holds enough symbols to decode completes the message, even if earlier ACKs were lost.
- * The RTO is {@code rtoUs}, or with {@code adaptiveRto} the RFC 6298 estimate srtt + 4 rttvar from
- * the queue pair's own RTT samples, never below {@code rtoUs}: a symbol is never resent, so every
- * ACK is an unambiguous sample (no Karn rule needed). That is {@code endOfMessage: rto}, the
- * default. {@code endOfMessage: srtt-after-pass} instead ends a message as the OFAN authors'
- * htsim sender does ({@link ErasureSrttAfterPass}: symbols below the highest acknowledged one are
+ * symbols are presumed lost. An ACK sent once the receiver holds enough symbols to decode completes
+ * the message, even if earlier ACKs were lost. How the sender decides that in-flight symbols are lost is {@code endOfMessage}. The default,
+ * {@code srtt-after-pass}, ends a message as the OFAN authors' htsim sender does, the rule every
+ * OFAN figure runs ({@link ErasureSrttAfterPass}: symbols below the highest acknowledged one are
  * presumed lost at once, and one smoothed RTT after the first pass the sender sends again).
+ * {@code endOfMessage: rto} is the timer reading, this class: in-flight symbols are presumed lost
+ * after one RTO without an ACK. The RTO is {@code rtoUs}, or with {@code adaptiveRto} the RFC 6298 estimate
+ * srtt + 4 rttvar from the queue pair's own RTT samples, never below {@code rtoUs}: a symbol is
+ * never resent, so every ACK is an unambiguous sample (no Karn rule needed).
  */
 public final class IdealErasure implements LossRecovery {
-    /** End of message by timeout: in-flight symbols are presumed lost after one RTO without progress. */
+    /** End of message by timeout (a named reading): in-flight symbols are presumed lost after one RTO without progress. */
     public static final String END_RTO = "rto";
-    /** End of message as the OFAN authors' htsim sender: send again one smoothed RTT after the first pass. */
+    /** End of message as the OFAN authors' htsim sender, the default: send again one smoothed RTT after the first pass. */
     public static final String END_SRTT_AFTER_PASS = "srtt-after-pass";
 
     public record Params(
             @Doc("microseconds without ACK progress after which in-flight symbols are presumed lost (with adaptiveRto: the floor); endOfMessage 'rto' only") double rtoUs,
             @Doc("estimate the RTO per queue pair from its RTT samples (RFC 6298: srtt + 4 rttvar, at least rtoUs); endOfMessage 'rto' only") boolean adaptiveRto,
-            @Doc("how the sender decides to send more at the end of a message: 'rto' (presume in-flight symbols lost after the RTO) or 'srtt-after-pass' (the OFAN authors' htsim: csg-htsim constant_cca_erasure.cpp; symbols below the highest acked one count as lost, and one smoothed RTT after the whole message was sent it sends fresh symbols until done)") String endOfMessage) {
+            @Doc("how the sender decides to send more at the end of a message: 'srtt-after-pass' (the default, the OFAN authors' htsim: csg-htsim constant_cca_erasure.cpp; symbols below the highest acked one count as lost, and one smoothed RTT after the whole message was sent it sends fresh symbols until done) or 'rto' (presume in-flight symbols lost after the RTO)") String endOfMessage) {
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             ScenarioException.require(END_RTO.equals(endOfMessage) || END_SRTT_AFTER_PASS.equals(endOfMessage), "endOfMessage",
                     "must be '" + END_RTO + "' or '" + END_SRTT_AFTER_PASS + "', got '" + endOfMessage + "'");
         }
 
-        public Params(double rtoUs, boolean adaptiveRto) {
-            this(rtoUs, adaptiveRto, END_RTO);
+        /** The default: the OFAN authors' end of message; {@code rtoUs} 80 applies if {@code endOfMessage} is set to {@code rto}. */
+        public static Params defaults() {
+            return new Params(80, false, END_SRTT_AFTER_PASS);
         }
 
-        public Params(double rtoUs) {
-            this(rtoUs, false);
+        /** The timer reading: in-flight symbols presumed lost after {@code rtoUs} without an ACK. */
+        public static Params rto(double rtoUs) {
+            return rto(rtoUs, false);
+        }
+
+        /** The timer reading, the RTO estimated per queue pair (at least {@code rtoUs}) if {@code adaptiveRto}. */
+        public static Params rto(double rtoUs, boolean adaptiveRto) {
+            return new Params(rtoUs, adaptiveRto, END_RTO);
         }
     }
 

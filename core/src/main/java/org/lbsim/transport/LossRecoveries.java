@@ -7,7 +7,7 @@ import org.lbsim.registry.Registry;
 public final class LossRecoveries {
     public static final Registry<LossRecoveryFactory> REGISTRY = new Registry<>("loss recovery",
             Component.of("erasure", "ideal rateless erasure coding: fresh symbols until the message is acknowledged; never resends a PSN",
-                    "OFAN 4", new IdealErasure.Params(80), IdealErasure::factory),
+                    "OFAN 4", IdealErasure.Params.defaults(), IdealErasure::factory),
             Component.of("sack", "selective acks; resend all holes when the ack gap exceeds a threshold, plus an RTO",
                     "OFAN 4, 8.2", new SackThreshold.Params(32, 80), SackThreshold::factory),
             Component.of("irn", "IRN-style: selective acks, a hole is resent once a later-sent packet is acked past it, at most one BDP in flight",

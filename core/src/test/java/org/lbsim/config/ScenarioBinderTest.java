@@ -60,7 +60,7 @@ class ScenarioBinderTest {
         assertThat(s.congestionControl().type()).isEqualTo("fixed-rate");
         assertThat(s.congestionControl().params()).isEqualTo(new FixedRate.Params(false, 0));
         assertThat(s.lossRecovery().type()).isEqualTo("erasure");
-        assertThat(s.lossRecovery().params()).isEqualTo(new IdealErasure.Params(80));
+        assertThat(s.lossRecovery().params()).isEqualTo(IdealErasure.Params.defaults());
         assertThat(s.topology()).isEqualTo(TopologySpec.FatTree.defaults());
     }
 

@@ -13,7 +13,7 @@ import org.lbsim.scenario.Scenario;
 
 /**
  * A failure during a run, at the size the suite can afford: OFAN Fig. 4's setting (k = 8
- * fabric, all-to-all at rho_max, erasure with the adaptive timer), two aggregation-core links failing
+ * fabric, all-to-all at rho_max, erasure with the adaptive timer, `endOfMessage: rto`), two aggregation-core links failing
  * at t = 50 us in the middle of the collective, routing converging after G = 0, 8 base RTTs or never.
  * Fig. 4 (and 5.2's text) shows SWITCH_PKT_AR's CCT growing with G: until routes converge its switches keep
  * spraying onto the failed links, whose short queues even attract packets. So its losses on failed
@@ -35,7 +35,7 @@ class MidRunFailureConvergenceTest {
                 "workload", Map.of("type", "all-to-all", "messageBytes", 65536),
                 "switches", Map.of("ecn", Map.of("enabled", true, "kminBytes", 80000, "kmaxBytes", 80000, "pmax", 1.0)),
                 "congestionControl", Map.of("type", "fixed-rate", "rhoMax", true),
-                "lossRecovery", Map.of("type", "erasure", "rtoUs", 6.25, "adaptiveRto", true),
+                "lossRecovery", Map.of("type", "erasure", "endOfMessage", "rto", "rtoUs", 6.25, "adaptiveRto", true),
                 "loadBalancing", Map.of("type", "switch-pkt-ar"),
                 "failures", failures));
     }

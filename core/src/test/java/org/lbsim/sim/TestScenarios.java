@@ -32,7 +32,7 @@ public final class TestScenarios {
     }
 
     public static ComponentSpec erasure() {
-        return new ComponentSpec("erasure", new IdealErasure.Params(80));
+        return new ComponentSpec("erasure", IdealErasure.Params.rto(80));
     }
 
     public static Scenario scenario(TopologySpec topo, String lb, WorkloadSpec workload, long seed) {

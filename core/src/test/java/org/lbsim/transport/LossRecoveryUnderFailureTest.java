@@ -20,7 +20,7 @@ import org.lbsim.sim.TestScenarios;
  */
 class LossRecoveryUnderFailureTest {
     private static final ComponentSpec SACK = new ComponentSpec("sack", new SackThreshold.Params(32, 80));
-    private static final ComponentSpec ERASURE = new ComponentSpec("erasure", new IdealErasure.Params(80));
+    private static final ComponentSpec ERASURE = new ComponentSpec("erasure", IdealErasure.Params.rto(80));
 
     /** k = 4, packet spraying, 1 MiB permutation, a0-c0 down. */
     private static Scenario failedCoreLink(ComponentSpec recovery, double convergenceDelayNs) {

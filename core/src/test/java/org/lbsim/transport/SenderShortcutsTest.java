@@ -95,7 +95,7 @@ class SenderShortcutsTest {
         }
         Scenario base = TestScenarios.scenario(TestScenarios.fatTree(4), "ecmp", ScenarioTweaks.trace(dir, "t.csv", rows), seed);
         Scenario s = TestScenarios.withRecovery(TestScenarios.withFailures(base, new FailureSpec(List.of(), 0, 0, List.copyOf(drops))),
-                new ComponentSpec("erasure", new IdealErasure.Params(5)));
+                new ComponentSpec("erasure", IdealErasure.Params.rto(5)));
         s = ScenarioTweaks.withLimits(s, new LimitsSpec(12 + rng.nextInt(5)));
         BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> scheme = (lb, rec) -> sender -> {
             QpParts d = QueuePairScheme.separate(lb, rec).create(sender);
