@@ -200,6 +200,20 @@ class PathMapFatTreeTest {
         assertThat(idleCoreLinks(uplinksOnly)).as("mix64: each aggregation switch hashes a flow's fixed entropy to one core").isNotEmpty();
     }
 
+    @Test
+    void theCrcHashIsThemissOwnAnotherTrafficClassKeepsItsSchemesHash() {
+        PreparedRun run = Lbsim.scenario().fatTree(4).permutation(4096).seed(4)
+                .set("trafficClasses", List.of(Map.of("trafficClass", 1, "loadBalancing", Map.of("type", "ecmp"))))
+                .prepare(new Themis(Themis.Params.defaults()));
+        Topology t = run.topology();
+        for (String name : new String[] {"e0", "a0", "c0"}) {
+            var sw = run.network().switchAt(t.nodeByName(name));
+            assertThat(sw.selector(1)).as(name + ", class 1 (ecmp)").isInstanceOf(org.lbsim.lb.EcmpHashSelector.class);
+        }
+        assertThat(run.network().switchAt(t.nodeByName("a0")).selector(0)).as("a0, class 0 (themis)").isInstanceOf(CrcEcmpSelector.class);
+        assertThat(run.network().switchAt(t.nodeByName("e0")).selector(0)).as("e0, class 0: the ToR's Themis").isInstanceOf(ThemisTor.class);
+    }
+
     /** Cross-pod ring on a k = 4 fat tree (16 hosts), 100 Gb/s, DCQCN, NIC-SR, PFC: reordering but no loss. */
     private ScenarioBuilder podRing(long bytes) throws Exception {
         Path trace = dir.resolve("ring-" + bytes + ".csv");
