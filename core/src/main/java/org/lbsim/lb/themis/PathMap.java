@@ -78,8 +78,8 @@ final class PathMap {
             int paths = 1;
             for (int j = 0; j < s.length; j++) {
                 ScenarioException.require(s[j][0] == longest[j][0] && s[j][1] == longest[j][1], "loadBalancing.switchHash",
-                        "crc32's PathMap needs every destination's hash stages to be a prefix of the farthest one's (fat tree, leaf-spine); "
-                                + t.nodeName(tor) + " to host " + h + " differs");
+                        "Themis's PathMap (3.2) needs every destination's hash stages to be a prefix of the farthest one's (fat tree, leaf-spine); "
+                                + t.nodeName(tor) + " to host " + h + " differs; 'mix64' sprays the ToR's uplinks only");
                 paths *= s[j][1];
             }
             pathsToHost[h] = paths;
@@ -91,11 +91,11 @@ final class PathMap {
             tiers[j] = longest[j][0];
             sizes[j] = longest[j][1];
             ScenarioException.require(Integer.bitCount(sizes[j]) == 1, "loadBalancing.switchHash",
-                    "crc32's PathMap needs power-of-two ECMP groups (a CRC slice modulo the group is linear only then); "
-                            + t.nodeName(tor) + " meets a group of " + sizes[j] + " at tier " + t.tierName(tiers[j]));
+                    "Themis's PathMap (3.2) needs power-of-two ECMP groups (a CRC slice modulo the group is linear only then); "
+                            + t.nodeName(tor) + " meets a group of " + sizes[j] + " at tier " + t.tierName(tiers[j]) + "; 'mix64' sprays the ToR's uplinks only");
             bits += Integer.numberOfTrailingZeros(sizes[j]);
         }
-        ScenarioException.require(bits <= 16, "loadBalancing.switchHash", "crc32's PathMap steers at most 2^16 paths with a 16-bit source port, got 2^" + bits);
+        ScenarioException.require(bits <= 16, "loadBalancing.switchHash", "Themis's PathMap (3.2) steers at most 2^16 paths with a 16-bit source port, got 2^" + bits + "; 'mix64' sprays the ToR's uplinks only");
         char[] masks = new char[1 << bits];
         boolean[] found = new boolean[masks.length];
         int left = masks.length;
@@ -108,7 +108,7 @@ final class PathMap {
             }
         }
         ScenarioException.require(left == 0, "loadBalancing.switchHash",
-                "crc32's source-port masks reach only " + (masks.length - left) + " of the " + masks.length + " relative paths of " + t.nodeName(tor));
+                "Themis's PathMap (3.2): the source-port masks reach only " + (masks.length - left) + " of the " + masks.length + " relative paths of " + t.nodeName(tor));
         return new PathMap(tiers, sizes, masks, pathsToHost);
     }
 

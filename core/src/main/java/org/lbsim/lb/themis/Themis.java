@@ -25,13 +25,22 @@ import org.lbsim.topology.Fib;
  * expected packet's path proves that packet lost (NACK compensation, 3.4). A ToR that sees one of its
  * links down, and every ToR once routing converges around a failure, reverts to ECMP (section 6).
  *
- * <p>Spraying, {@code switchHash: mix64} (the default): the ToR picks its uplink by Eq. 1, which on a
- * 2-tier leaf-spine chooses the whole path; on deeper fabrics the upper tiers hash the queue pair's
- * fixed entropy with lbsim's default (non-linear) hash, so every PSN class still has one path and
- * Eq. 3 holds, but only the ToR's uplinks are sprayed over. {@code switchHash: crc32}: every switch
- * of the run hashes with a linear CRC ({@link org.lbsim.lb.CrcEcmpSelector}) and the source ToR
- * rewrites the UDP source port from its {@link PathMap} (3.2, Fig. 3), so all N_paths end-to-end
- * paths of a fat tree are sprayed over.
+ * <p>Spraying (3.2), {@code switchHash: auto} (the default): the paper's design for the fabric. Where
+ * the source ToR's uplink is the whole path (a 2-tier leaf-spine: "the ToR switch selects the egress
+ * port for each packet based on its PSN") the ToR picks its uplink by Eq. 1 and every switch keeps
+ * lbsim's default hash; where deeper tiers hash too (a fat tree: "the method proposed in prior work
+ * [37] ... can be applied") every switch of the Themis run hashes with a linear CRC
+ * ({@link org.lbsim.lb.CrcEcmpSelector}) and the source ToR rewrites the UDP source port from its
+ * {@link PathMap} (Fig. 3), so all N_paths end-to-end paths are sprayed; a fabric whose PathMap
+ * cannot be built (ECMP groups not powers of two) is refused. {@code mix64} forces the first
+ * everywhere (on a fat tree only the ToR's uplinks are sprayed), {@code crc32} the second. The CRC
+ * hash is Themis's ECMP: it hashes the packets of the traffic class Themis balances at every switch
+ * and nothing else; classes with another scheme keep theirs.
+ *
+ * <p>Themis-D (3.3, 3.4) sees a data packet for the NIC at one point, {@code observeDataAt}: by
+ * default as the packet leaves the ToR for the NIC (its PSN joins the ring, and compensation judges
+ * it, there), so the ring holds the "in-flight packets on the ToR-to-NIC hop" (3.1) and a BePSN
+ * packet still queued in the ToR is neither in the ring nor yet counted as arrived.
  */
 public final class Themis implements LoadBalancer {
     public record Params(
@@ -41,23 +50,34 @@ public final class Themis implements LoadBalancer {
             @Doc("PSN ring entries per queue pair; 0 = ceil(BW x RTT_last x F / MTU)") int ringEntries,
             @Doc("NACK compensation (3.4): the ToR sends a blocked NACK once a later packet on the same path proves the loss") boolean compensation,
             @Doc("a BePSN packet already sent down behind the tPSN (it overtook the NACK) counts as its arrival (3.4); false = the paper's literal order") boolean ringClearsBlocked,
-            @Doc("every switch's ECMP hash in the run: 'mix64' (lbsim's default hash; the source ToR picks its uplink by Eq. 1, so deeper tiers are not sprayed) or 'crc32' (linear CRC-32 over (src, dst, UDP source port), low 16 bits at the ToRs, high 16 at the next tier; the source ToR rewrites the source port from the PathMap, 3.2, so every end-to-end path of a fat tree is sprayed; needs power-of-two ECMP groups)") String switchHash,
-            @Doc("the PSN ring records a packet when it joins the ToR's queue to the NIC instead of when it leaves it (the same order on a FIFO port; a BePSN packet still queued then counts as arrived for compensation); false = when it leaves, 3.3's literal reading") boolean ringAtEnqueue) {
+            @Doc("3.2's spraying: 'auto' (the paper's design for the fabric: on a 2-tier leaf-spine the source ToR picks its uplink by Eq. 1 and switches keep lbsim's default hash; where deeper tiers hash, every switch of the Themis run hashes with a linear CRC-32 and the source ToR rewrites the UDP source port from the PathMap so every end-to-end path is sprayed; refused unless every ECMP group is a power of two), 'mix64' (lbsim's default hash everywhere, the ToR picks its uplink by Eq. 1: on a fat tree only its uplinks are sprayed) or 'crc32' (the CRC-32 and the PathMap on any fabric, low 16 bits at the ToRs, high 16 at the next tier)") String switchHash,
+            @Doc("where Themis-D sees a data packet for the NIC (3.3, 3.4): 'departure' (as it leaves the ToR for the NIC, the PSN ring records it and NACK compensation judges it: the ring holds the in-flight packets on the ToR-to-NIC hop, 3.1), 'arrival' (both as it reaches the ToR and joins the NIC's queue: the ring also holds the packets queued there) or 'split' (the ring at departure, compensation at arrival: behind a deep ToR-to-NIC queue compensation fires for a BePSN packet still queued)") String observeDataAt) {
+        public static final String AUTO = "auto";
         public static final String MIX64 = "mix64";
         public static final String CRC32 = "crc32";
+        public static final String DEPARTURE = "departure";
+        public static final String ARRIVAL = "arrival";
+        public static final String SPLIT = "split";
 
         public Params {
             org.lbsim.scenario.Checks.periodUs(lastHopRttUs, "lastHopRttUs");
             ScenarioException.require(capacityFactor >= 1 && capacityFactor <= 16, "capacityFactor", "must be between 1 and 16, got " + capacityFactor);
             ScenarioException.require(mtuBytes == 0 || mtuBytes >= 64 && mtuBytes <= 65536, "mtuBytes", "must be 0 (the run's) or between 64 and 65536, got " + mtuBytes);
             ScenarioException.require(ringEntries >= 0 && ringEntries <= 65536, "ringEntries", "must be between 0 (from the formula) and 65536, got " + ringEntries);
-            ScenarioException.require(MIX64.equals(switchHash) || CRC32.equals(switchHash), "switchHash",
-                    "must be '" + MIX64 + "' or '" + CRC32 + "', got '" + switchHash + "'");
+            ScenarioException.require(AUTO.equals(switchHash) || MIX64.equals(switchHash) || CRC32.equals(switchHash), "switchHash",
+                    "must be '" + AUTO + "', '" + MIX64 + "' or '" + CRC32 + "', got '" + switchHash + "'");
+            ScenarioException.require(DEPARTURE.equals(observeDataAt) || ARRIVAL.equals(observeDataAt) || SPLIT.equals(observeDataAt), "observeDataAt",
+                    "must be '" + DEPARTURE + "', '" + ARRIVAL + "' or '" + SPLIT + "', got '" + observeDataAt + "'");
         }
 
         /** Table 1's reference values (RTT_last 2 us, F 1.5), the ring sized with the run's MTU. */
         public static Params defaults() {
-            return new Params(2, 1.5, 0, 0, true, true, MIX64, false);
+            return new Params(2, 1.5, 0, 0, true, true, AUTO, DEPARTURE);
+        }
+
+        /** The same parameters with {@code switchHash} and {@code observeDataAt} replaced. */
+        public Params with(String hash, String observeAt) {
+            return new Params(lastHopRttUs, capacityFactor, mtuBytes, ringEntries, compensation, ringClearsBlocked, hash, observeAt);
         }
 
         /** N_entries = ceil(BW x RTT_last x F / MTU) for a last hop of {@code rateMbps} (section 4), unless ringEntries is given. */
@@ -84,7 +104,7 @@ public final class Themis implements LoadBalancer {
     /** The one-line summary `lbsim list schemes` and `lbsim explain themis` print. */
     public static String summary() {
         int entries = Params.defaults().entries(400_000, 1500);
-        return "Themis: source ToR sprays by PSN (Eq. 1; on fat trees with switchHash crc32 by a PathMap source-port rewrite, 3.2),"
+        return "Themis: source ToR sprays by PSN (Eq. 1; on fat trees by a PathMap source-port rewrite over a linear CRC hash, 3.2),"
                 + " destination ToR blocks NACKs whose triggering packet took another path (PSN ring, Eq. 3)"
                 + " and compensates blocked ones (3.4), ECMP on failures (6)."
                 + " Eq. 4 for the paper's k = 32 fat tree (Table 1): PathMap 256 paths x 2 B = " + 256 * 2 + " B + 16 NICs x 100 QPs x (20 B + "
@@ -96,6 +116,8 @@ public final class Themis implements LoadBalancer {
     private int runMtuBytes = 1500;
     private final Map<Integer, ThemisTor> torByNode = new HashMap<>();
     private final List<ThemisTor> tors = new ArrayList<>();
+    /** {@code auto}: whether some ToR's packets meet a hash stage above it; null until the first switch asks. */
+    private Boolean deeperStages;
 
     public Themis(Params params) {
         this.params = params;
@@ -110,7 +132,7 @@ public final class Themis implements LoadBalancer {
 
     @Override
     public PortSelector newPortSelector(SwitchContext sw) {
-        boolean crc = Params.CRC32.equals(params.switchHash());
+        boolean crc = usesPathMap(sw);
         if (!ThemisTor.isTor(sw)) {
             return crc ? new CrcEcmpSelector(sw.fib(), (int) sw.rng().nextLong(), sw.topology().tier(sw.node()))
                     : new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
@@ -123,10 +145,58 @@ public final class Themis implements LoadBalancer {
         }
         long rateMbps = hostRateMbps;
         PathMap pathMap = crc ? PathMap.build(sw.topology(), sw.fib(), sw.node()) : null; // 3.2: computed offline
-        ThemisTor tor = new ThemisTor(sw, () -> params.entries(rateMbps, runMtuBytes), params.compensation(), params.ringClearsBlocked(), pathMap, params.ringAtEnqueue());
+        ThemisTor tor = new ThemisTor(sw, () -> params.entries(rateMbps, runMtuBytes), params.compensation(), params.ringClearsBlocked(), pathMap,
+                observePoint(params.observeDataAt()));
         torByNode.put(sw.node(), tor);
         tors.add(tor);
         return tor;
+    }
+
+    /**
+     * Whether this run sprays by the PathMap over the linear CRC hash (3.2): {@code crc32}, or {@code auto}
+     * on a fabric where some ToR's packets meet a hash stage above it (decided once, from the healthy FIB).
+     */
+    private boolean usesPathMap(SwitchContext sw) {
+        if (!Params.AUTO.equals(params.switchHash())) {
+            return Params.CRC32.equals(params.switchHash());
+        }
+        if (deeperStages == null) {
+            deeperStages = hashesAboveTheTor(sw.topology(), sw.fib());
+        }
+        return deeperStages;
+    }
+
+    /** 3.2: "In a 2-tier Clos network, where path selection is entirely determined by the ToR (leaf) switch" this is false. */
+    static boolean hashesAboveTheTor(org.lbsim.topology.Topology t, Fib fib) {
+        for (int tor = 0; tor < t.nodeCount(); tor++) {
+            if (t.isHost(tor) || !isTorNode(t, tor)) {
+                continue;
+            }
+            for (int h = 0; h < t.hostCount(); h++) {
+                int[][] stages = PathMap.stages(t, fib, tor, h);
+                if (stages.length > 1 || stages.length == 1 && stages[0][0] != t.tier(tor)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean isTorNode(org.lbsim.topology.Topology t, int node) {
+        for (int p = t.firstPort(node); p < t.portEnd(node); p++) {
+            if (t.isHost(t.peerNode(p))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int observePoint(String observeDataAt) {
+        return switch (observeDataAt) {
+            case Params.ARRIVAL -> ThemisTor.AT_ARRIVAL;
+            case Params.SPLIT -> ThemisTor.SPLIT;
+            default -> ThemisTor.AT_DEPARTURE;
+        };
     }
 
     @Override

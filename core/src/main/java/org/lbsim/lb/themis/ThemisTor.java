@@ -14,9 +14,10 @@ import org.lbsim.topology.Topology;
 
 /**
  * Themis on one ToR switch: Themis-S as its port selector (PSN-based spraying of the data its hosts
- * send, Eq. 1), Themis-D as its ingress stage (NACK validation, Eq. 3, and NACK compensation, 3.4)
- * and its egress stage (the PSN ring filled as data leaves for the NIC, 3.3). Everything else, and
- * everything once it has fallen back (section 6), is hashed as ECMP does.
+ * send, Eq. 1), Themis-D as its ingress stage (NACK validation, Eq. 3) and its egress stage (the PSN
+ * ring, 3.3, and NACK compensation, 3.4, both judging a data packet as it leaves for the NIC; or as
+ * it arrives, or the ring at departure and compensation at arrival, under the other readings).
+ * Everything else, and everything once it has fallen back (section 6), is hashed as ECMP does.
  */
 final class ThemisTor implements PortSelector, IngressStage, EgressStage {
     private final int node;
@@ -50,15 +51,21 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
     long fallbacks;
 
     private final boolean ringClearsBlocked;
-    /** Record PSNs as packets join the NIC's queue (true) or leave it (false, the default). */
-    private final boolean ringAtEnqueue;
+    /** Where Themis-D sees a data packet for the NIC: one of {@link #AT_DEPARTURE}, {@link #AT_ARRIVAL}, {@link #SPLIT}. */
+    private final int observeAt;
+    /** The ring records and compensation judges a packet as it leaves the ToR for the NIC. */
+    static final int AT_DEPARTURE = 0;
+    /** Both as it arrives at the ToR (compensation at ingress, the ring as it joins the NIC's queue). */
+    static final int AT_ARRIVAL = 1;
+    /** The ring at departure, compensation at arrival. */
+    static final int SPLIT = 2;
 
     /**
      * {@code ringEntries} is asked once, at the first cross-rack packet (the run's MTU is known by then).
      * Without a PathMap the ToR picks its uplink by Eq. 1 and hashes as lbsim's default ECMP; with one,
      * every switch of the run hashes with {@link CrcEcmpSelector} and the ToR steers by source-port rewrite.
      */
-    ThemisTor(SwitchContext ctx, java.util.function.IntSupplier ringEntries, boolean compensation, boolean ringClearsBlocked, PathMap pathMap, boolean ringAtEnqueue) {
+    ThemisTor(SwitchContext ctx, java.util.function.IntSupplier ringEntries, boolean compensation, boolean ringClearsBlocked, PathMap pathMap, int observeAt) {
         this.node = ctx.node();
         this.topology = ctx.topology();
         this.firstPort = topology.firstPort(node);
@@ -68,7 +75,7 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         }
         this.fib = ctx.fib();
         this.salt = ctx.rng().nextLong();
-        this.ringAtEnqueue = ringAtEnqueue;
+        this.observeAt = observeAt;
         this.relativePaths = pathMap != null;
         this.pathMap = pathMap;
         this.ecmp = relativePaths ? new CrcEcmpSelector(ctx.fib(), (int) ctx.rng().nextLong(), topology.tier(node))
@@ -176,13 +183,21 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
         if (p.kind == Packet.NACK) {
             return !facesHost(ingressPort) || onNackFromNic(p);
         }
-        if (p.kind == Packet.DATA && compensation && !facesHost(ingressPort)) {
-            int slot = slotOf(p.flow);
-            if (slot >= 0 && rings.compensate(slot, p.psn)) {
-                sendCompensationNack(p, slot);
-            }
+        if (observeAt != AT_DEPARTURE && p.kind == Packet.DATA && !facesHost(ingressPort)) {
+            compensate(p);
         }
         return true;
+    }
+
+    /** 3.4: a data packet for the NIC seen with Valid set may prove the BePSN packet lost. */
+    private void compensate(Packet p) {
+        if (!compensation) {
+            return;
+        }
+        int slot = slotOf(p.flow);
+        if (slot >= 0 && rings.compensate(slot, p.psn)) {
+            sendCompensationNack(p, slot);
+        }
     }
 
     private boolean onNackFromNic(Packet nack) {
@@ -228,27 +243,32 @@ final class ThemisTor implements PortSelector, IngressStage, EgressStage {
 
     @Override
     public void onEnqueue(Packet p, int port, long queueBytes) {
-        if (ringAtEnqueue) {
-            record(p, port);
+        if (observeAt == AT_ARRIVAL && crossRackDataForNic(p, port)) {
+            record(p);
         }
     }
 
     @Override
     public void onDequeue(Packet p, int port, long queueBytes) {
-        if (!ringAtEnqueue) {
-            record(p, port);
-        }
-    }
-
-    private void record(Packet p, int port) {
-        if (p.kind != Packet.DATA || !spraying || !facesHost(port) || topology.hostSwitch(p.src) == node || !ours(p)) {
+        if (observeAt == AT_ARRIVAL || !crossRackDataForNic(p, port)) {
             return;
         }
+        if (observeAt == AT_DEPARTURE) {
+            compensate(p); // 3.4, judged where the ring sees the packet: a BePSN packet still queued here has not yet arrived
+        }
+        record(p);
+    }
+
+    private boolean crossRackDataForNic(Packet p, int port) {
+        return p.kind == Packet.DATA && spraying && facesHost(port) && topology.hostSwitch(p.src) != node && ours(p);
+    }
+
+    private void record(Packet p) {
         int slot = slotOf(p.flow);
         if (slot < 0) {
             slot = newSlot(p);
         }
-        rings.record(slot, p.psn); // 3.3: the PSN joins the ring as the packet leaves for the NIC (or joins its queue)
+        rings.record(slot, p.psn); // 3.3: the PSN joins the ring as the packet leaves for the NIC (or, arriving, joins its queue)
     }
 
     /** A cross-rack queue pair's first packet here: its flow-table entry, with N = the source ToR's equal-cost uplinks to its destination. */

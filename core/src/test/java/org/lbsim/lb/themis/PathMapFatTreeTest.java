@@ -36,8 +36,12 @@ class PathMapFatTreeTest {
 
     private static Themis crc() {
         Themis.Params d = Themis.Params.defaults();
-        return new Themis(new Themis.Params(d.lastHopRttUs(), d.capacityFactor(), d.mtuBytes(), d.ringEntries(), d.compensation(), d.ringClearsBlocked(),
-                Themis.Params.CRC32, false));
+        return new Themis(d.with(Themis.Params.CRC32, d.observeDataAt()));
+    }
+
+    private static Themis mix64() {
+        Themis.Params d = Themis.Params.defaults();
+        return new Themis(d.with(Themis.Params.MIX64, d.observeDataAt()));
     }
 
     @ParameterizedTest
@@ -109,8 +113,8 @@ class PathMapFatTreeTest {
     }
 
     @Test
-    void withTheDefaultHashOnlyTheToRsUplinksAreSprayed() {
-        PreparedRun run = Lbsim.scenario().fatTree(8).permutation(4096).seed(3).prepare(new Themis(Themis.Params.defaults()));
+    void withMix64OnlyTheToRsUplinksAreSprayed() {
+        PreparedRun run = Lbsim.scenario().fatTree(8).permutation(4096).seed(3).prepare(mix64());
         Set<String> paths = new HashSet<>();
         for (int psn = 0; psn < 64; psn++) {
             paths.add(pathOf(run, 0, 127, 12345, psn));
@@ -147,11 +151,67 @@ class PathMapFatTreeTest {
     }
 
     @Test
-    void groupsThatAreNotPowersOfTwoAreRefusedWithTheField() {
+    void groupsThatAreNotPowersOfTwoAreRefusedWithTheFieldUnlessMix64IsAsked() {
+        assertThatThrownBy(() -> Lbsim.scenario().fatTree(6).permutation(4096).prepare(new Themis(Themis.Params.defaults())))
+                .isInstanceOf(ScenarioException.class).hasMessageContaining("switchHash").hasMessageContaining("power-of-two").hasMessageContaining("mix64");
         assertThatThrownBy(() -> Lbsim.scenario().fatTree(6).permutation(4096).prepare(crc()))
                 .isInstanceOf(ScenarioException.class).hasMessageContaining("switchHash").hasMessageContaining("power-of-two");
-        assertThatThrownBy(() -> new Themis.Params(2, 1.5, 0, 0, true, true, "crc16", false))
+        assertThat(Lbsim.scenario().fatTree(6).permutation(4096).prepare(mix64())).isNotNull();
+        assertThatThrownBy(() -> new Themis.Params(2, 1.5, 0, 0, true, true, "crc16", Themis.Params.DEPARTURE))
                 .isInstanceOf(ScenarioException.class).hasMessageContaining("switchHash");
+        assertThatThrownBy(() -> new Themis.Params(2, 1.5, 0, 0, true, true, Themis.Params.AUTO, "egress"))
+                .isInstanceOf(ScenarioException.class).hasMessageContaining("observeDataAt");
+    }
+
+    private static final String[][] CORE_LINKS = {{"a0", "c0"}, {"a0", "c1"}, {"a2", "c0"}, {"a2", "c1"}, {"a4", "c0"}, {"a4", "c1"}, {"a6", "c0"}, {"a6", "c1"},
+        {"a1", "c2"}, {"a1", "c3"}, {"a3", "c2"}, {"a3", "c3"}, {"a5", "c2"}, {"a5", "c3"}, {"a7", "c2"}, {"a7", "c3"}};
+
+    /** Directed aggregation-core links (both directions of the 16 links of a k = 4 fat tree) that carried no byte. */
+    private static List<String> idleCoreLinks(PreparedRun run) {
+        Topology t = run.topology();
+        List<String> idle = new java.util.ArrayList<>();
+        for (String[] link : CORE_LINKS) {
+            int a = t.nodeByName(link[0]);
+            int c = t.nodeByName(link[1]);
+            if (run.network().txBytes(t.portsBetween(a, c)[0]) == 0) {
+                idle.add(link[0] + ">" + link[1]);
+            }
+            if (run.network().txBytes(t.portsBetween(c, a)[0]) == 0) {
+                idle.add(link[1] + ">" + link[0]);
+            }
+        }
+        return idle;
+    }
+
+    @Test
+    void theDefaultThemisOnAFatTreeSpraysEveryFlowOverEveryCoreSwitch() throws Exception {
+        // four cross-pod flows, pod p to pod p + 1: each one's up links leave its pod, its down links enter the next
+        Path trace = dir.resolve("pods.csv");
+        Files.writeString(trace, "src,dst,bytes,start_ns\n0,4,400000,0\n4,8,400000,0\n8,12,400000,0\n12,0,400000,0\n");
+        PreparedRun sprayed = Lbsim.scenario().fatTree(4).linkRateGbps(100).trace(trace.toString()).lossRecovery("nic-sr").seed(2)
+                .prepare(new Themis(Themis.Params.defaults()));
+        RunResult r = checked(sprayed);
+        assertThat(r.flowsFinished()).isEqualTo(4);
+        Topology t = sprayed.topology();
+        assertThat(t.portsBetween(t.nodeByName("a0"), t.nodeByName("c0"))).as("the core links' names").isNotEmpty();
+        assertThat(idleCoreLinks(sprayed)).as("3.2: every end-to-end path, so every core link both ways").isEmpty();
+        PreparedRun uplinksOnly = Lbsim.scenario().fatTree(4).linkRateGbps(100).trace(trace.toString()).lossRecovery("nic-sr").seed(2).prepare(mix64());
+        checked(uplinksOnly);
+        assertThat(idleCoreLinks(uplinksOnly)).as("mix64: each aggregation switch hashes a flow's fixed entropy to one core").isNotEmpty();
+    }
+
+    @Test
+    void theCrcHashIsThemissOwnAnotherTrafficClassKeepsItsSchemesHash() {
+        PreparedRun run = Lbsim.scenario().fatTree(4).permutation(4096).seed(4)
+                .set("trafficClasses", List.of(Map.of("trafficClass", 1, "loadBalancing", Map.of("type", "ecmp"))))
+                .prepare(new Themis(Themis.Params.defaults()));
+        Topology t = run.topology();
+        for (String name : new String[] {"e0", "a0", "c0"}) {
+            var sw = run.network().switchAt(t.nodeByName(name));
+            assertThat(sw.selector(1)).as(name + ", class 1 (ecmp)").isInstanceOf(org.lbsim.lb.EcmpHashSelector.class);
+        }
+        assertThat(run.network().switchAt(t.nodeByName("a0")).selector(0)).as("a0, class 0 (themis)").isInstanceOf(CrcEcmpSelector.class);
+        assertThat(run.network().switchAt(t.nodeByName("e0")).selector(0)).as("e0, class 0: the ToR's Themis").isInstanceOf(ThemisTor.class);
     }
 
     /** Cross-pod ring on a k = 4 fat tree (16 hosts), 100 Gb/s, DCQCN, NIC-SR, PFC: reordering but no loss. */

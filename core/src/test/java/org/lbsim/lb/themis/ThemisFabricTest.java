@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.api.Lbsim;
 import org.lbsim.api.ScenarioBuilder;
 import org.lbsim.metrics.RunResult;
@@ -88,7 +90,7 @@ class ThemisFabricTest {
         Files.writeString(trace, "src,dst,bytes,start_ns\n0,3,262144,0\n");
         return Lbsim.scenario().leafSpine(2, 2, 4).linkRateGbps(100).trace(trace.toString()).lossRecovery("nic-sr")
                 .set("failures.dropPackets", List.of(Map.of("qp", 0, "psn", 20)))
-                .prepare(new Themis(new Themis.Params(2, 1.5, 0, 0, compensation, true, Themis.Params.MIX64, false)));
+                .prepare(new Themis(new Themis.Params(2, 1.5, 0, 0, compensation, true, Themis.Params.AUTO, Themis.Params.DEPARTURE)));
     }
 
     @Test
@@ -127,31 +129,49 @@ class ThemisFabricTest {
         assertThat(r.failureEvents().get(0).lostAtEvent() + r.counters().linkLoss()).isPositive();
     }
 
-    /** A 4:1 incast into h4 (l0's four hosts, 2 MB each, PFC: nothing is lost) with a ring large enough for the queue to the NIC. */
-    private PreparedRun incast(boolean ringAtEnqueue) throws Exception {
+    /** A 4:1 incast into h4 (l0's four hosts, 2 MB each, PFC: nothing is lost): the queue from l1 to h4 grows deep. */
+    private PreparedRun incast(String observeDataAt, int ringEntries) throws Exception {
         Path trace = dir.resolve("incast.csv");
         Files.writeString(trace, "src,dst,bytes,start_ns\n0,4,2000000,0\n1,4,2000000,0\n2,4,2000000,0\n3,4,2000000,0\n");
+        Themis.Params d = Themis.Params.defaults();
         return Lbsim.scenario().leafSpine(4, 2, 4).linkRateGbps(100).linkDelayNs(1000).trace(trace.toString()).set("packets.mtuBytes", 1000)
                 .set("switches.pfc.enabled", true).congestionControl("dcqcn").lossRecovery("nic-sr").seed(5)
-                .prepare(new Themis(new Themis.Params(2, 1.5, 0, 1024, true, true, Themis.Params.MIX64, ringAtEnqueue)));
+                .prepare(new Themis(new Themis.Params(d.lastHopRttUs(), d.capacityFactor(), d.mtuBytes(), ringEntries, d.compensation(), d.ringClearsBlocked(),
+                        d.switchHash(), observeDataAt)));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1024})
+    void behindADeepQueueToTheNicTheDefaultFiresNoFalseCompensationNackAndTheSplitReadingDoes(int ringEntries) throws Exception {
+        assertThat(Themis.Params.defaults().observeDataAt()).isEqualTo(Themis.Params.DEPARTURE);
+        PreparedRun leaving = incast(Themis.Params.DEPARTURE, ringEntries);
+        RunResult d = checked(leaving);
+        PreparedRun split = incast(Themis.Params.SPLIT, ringEntries);
+        RunResult s = checked(split);
+        assertThat(d.flowsFinished()).isEqualTo(4);
+        assertThat(s.flowsFinished()).isEqualTo(4);
+        assertThat(d.counters().dropped()).isZero();
+        assertThat(s.counters().dropped()).isZero();
+        assertThat(d.counters().nacks()).as("the NIC sees reordering").isPositive();
+        // ring and compensation at departure: a BePSN packet still queued for the NIC is not yet arrived, and the later
+        // packets of its PSN class leave after it (FIFO), so nothing lost means no compensation NACK (3.4)
+        assertThat(leaving.network().originated()).as("compensation NACKs, both at departure").isZero();
+        assertThat(d.counters().retransmissions()).isZero();
+        // the ring at departure, compensation at arrival: the later packet arrives while the BePSN packet still waits
+        assertThat(split.network().originated()).as("false compensation NACKs, split reading").isPositive();
+        assertThat(s.counters().retransmissions()).as("the NIC resends what was only queued").isPositive();
     }
 
     @Test
-    void behindADeepQueueToTheNicOnlyARingFilledAtEnqueueKeepsCompensationFromFiringFalsely() throws Exception {
-        PreparedRun leaving = incast(false);
-        RunResult l = checked(leaving);
-        PreparedRun joining = incast(true);
-        RunResult j = checked(joining);
-        assertThat(l.flowsFinished()).isEqualTo(4);
-        assertThat(j.flowsFinished()).isEqualTo(4);
-        assertThat(l.counters().dropped()).isZero();
-        assertThat(j.counters().dropped()).isZero();
-        // recorded as it leaves, a BePSN packet still queued for the NIC is in neither the ring nor seen arriving,
-        // so a later packet of its class makes the ToR NACK it although nothing was lost (3.4)
-        assertThat(leaving.network().originated()).as("false compensation NACKs, recorded at dequeue").isPositive();
-        assertThat(l.counters().retransmissions()).as("the NIC resends what was only queued").isPositive();
-        assertThat(joining.network().originated()).as("recorded at enqueue").isZero();
-        assertThat(j.counters().retransmissions()).isZero();
+    void onALeafSpineTheDefaultIsTheToRsEq1ChoiceSoAutoAndMix64RunAlike() throws Exception {
+        Themis.Params d = Themis.Params.defaults();
+        assertThat(d.switchHash()).isEqualTo(Themis.Params.AUTO);
+        RunResult auto = checked(ring(500_000).prepare(new Themis(d)));
+        RunResult mix = checked(ring(500_000).prepare(new Themis(d.with(Themis.Params.MIX64, d.observeDataAt()))));
+        RunResult crc = checked(ring(500_000).prepare(new Themis(d.with(Themis.Params.CRC32, d.observeDataAt()))));
+        assertThat(auto.cctPs()).isEqualTo(mix.cctPs());
+        assertThat(auto.counters().nacks()).isEqualTo(mix.counters().nacks());
+        assertThat(crc.cctPs()).as("crc32 rewrites source ports, so its packets hash differently").isNotEqualTo(auto.cctPs());
     }
 
     @Test
