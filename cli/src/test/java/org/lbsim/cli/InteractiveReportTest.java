@@ -74,7 +74,7 @@ class InteractiveReportTest {
                         assertThat(header).as(stem + ": " + col + " is a CSV column").contains(spec.get(col).asText());
                     }
                 }
-                assertThat(spec.get("kind").asText()).isIn("LINE", "LINE_POINTS", "STEP", "BARS");
+                assertThat(spec.get("kind").asText()).isIn("LINE", "LINE_POINTS", "STEP", "BARS", "POINTS");
             }
             assertThat(n).as("figures with data in " + name).isEqualTo(count(html, "<figure "));
             assertThat(n).isGreaterThanOrEqualTo(4);

@@ -141,10 +141,11 @@ class PlotReportTest {
         // the sweep: CCT increase by message size per scheme, and max queue against message size
         assertThat(html).contains("data-name=\"cct-increase\"", "data-name=\"max-queue-vs-message\"");
         assertThat(count(html, "<tr><td>ofan</td>")).isEqualTo(TestResultsDb.SIZES.length);
-        assertThat(html).contains("<td>+32.00 [+29.52, +34.48]</td>"); // ecmp: 30 % + seed, seeds 1 to 3: 32 +- t(0.975, 2) / sqrt(3)
-        // each figure says what its bars are, and links its SVG and CSV, written beside the page
-        assertThat(html).contains(">Mean of 3 runs per point; bars: 95 % confidence interval of the mean (Student t, n \u2212 1 degrees of freedom).</text>",
-                "<figcaption><a href=\"db-figures/fig-1-cct-increase.csv\">data (CSV)</a>", "<th>CCT increase (%): mean [95 % CI]</th>");
+        assertThat(html).contains("<td>+32.00 [+29.52, +34.48] 95 % CI</td>"); // ecmp: 30 % + seed, seeds 1 to 3: 32 +- t(0.975, 2) / sqrt(3)
+        // each figure says what its whiskers are and over how many runs, and links its SVG and CSV, written beside the page
+        assertThat(html).contains("Mean of 3 runs per point (n = 3); whiskers: 95 % confidence interval of the mean",
+                "<figcaption><a href=\"db-figures/fig-1-cct-increase.csv\">data (CSV)</a>", "<th>n (runs)</th>",
+                "<th>CCT increase (%): mean [interval]</th>");
         assertThat(Files.readString(dir.resolve("db-figures/fig-1-cct-increase.csv"))).startsWith("group,message size (");
         assertThat(Files.readString(dir.resolve("db-figures/fig-1-cct-increase.svg"))).contains("</text>");
         // the schemes overlaid: the flows' completion times, one curve per scheme
@@ -159,17 +160,50 @@ class PlotReportTest {
         ok(r);
         assertThat(r.out()).startsWith("figure       ").contains("data         ");
         parseSvg(svg);
-        assertThat(Files.readAllLines(dir.resolve("q.csv")).get(0)).isEqualTo("group,message size (MiB),runs,mean,ci95_low,ci95_high,stddev,min,max");
+        assertThat(Files.readAllLines(dir.resolve("q.csv")).get(0)).isEqualTo("group,message size (MiB),runs,mean,low,high,interval,stddev,min,max");
         assertThat(Files.readString(svg)).contains(">message size (MiB) (log scale)</text>", ">ofan (slope ");
         Path png = dir.resolve("cct.png");
-        ok(lbsim("plot", db.getParent().toString(), "--x", "loadBalancing.type", "--error", "stddev", "--size", "640x400", "--out",
+        ok(lbsim("plot", db.getParent().toString(), "--x", "loadBalancing.type", "--others", "split", "--error", "stddev", "--size", "640x400", "--out",
                 png.toString(), "--quiet"));
         var img = ImageIO.read(new ByteArrayInputStream(Files.readAllBytes(png)));
         assertThat(img.getWidth()).isEqualTo(640);
         assertThat(img.getHeight()).isEqualTo(400);
         ok(lbsim("plot", db.toString(), "--x", "seed", "--y", "p99_fct_ps", "--by", "loadBalancing.type,messageBytes", "--out",
                 dir.resolve("fct.png").toString(), "--quiet"));
-        ok(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--y", "max_queue_bytes@A->C", "--out", dir.resolve("l.png").toString(), "--quiet"));
+        ok(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--y", "max_queue_bytes@A->C", "--by", "messageBytes", "--out",
+                dir.resolve("l.png").toString(), "--quiet"));
+    }
+
+    /** --log x makes x logarithmic and nothing else: the largest queue spans more than two decades here, and y stays linear. */
+    @Test
+    void log_x_leaves_the_y_axis_linear() throws Exception {
+        Path svg = dir.resolve("logx.svg");
+        ok(lbsim("plot", db.toString(), "--x", "workload.messageBytes", "--y", "max_queue_bytes", "--by", "loadBalancing.type", "--log", "x",
+                "--where", "sweep = 'msg'", "--out", svg.toString(), "--quiet"));
+        String text = Files.readString(svg);
+        assertThat(text).contains(">message size (MiB) (log scale)</text>", ">largest switch queue (KB)</text>")
+                .doesNotContain("queue (KB) (log scale)");
+        ok(lbsim("plot", db.toString(), "--x", "workload.messageBytes", "--y", "max_queue_bytes", "--by", "loadBalancing.type", "--log", "xy",
+                "--where", "sweep = 'msg'", "--out", svg.toString(), "--quiet"));
+        assertThat(Files.readString(svg)).as("a log y when asked").contains("queue (KB) (log scale)");
+    }
+
+    /** A point is the mean of runs that differ in the seed only: a field left out of --x and --by is refused by name, or split on. */
+    @Test
+    void plot_refuses_to_average_over_a_field_it_does_not_name() throws Exception {
+        assertThat(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--where", "sweep = 'msg'").errorLine())
+                .isEqualTo("lbsim: " + db + ": workload.messageBytes differs among the runs of a point, and a mean over them would mix settings"
+                        + " the figure does not name: pin it with --where '\"workload.messageBytes\" = VALUE', add it to --by, or pass --others split");
+        ok(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--where", "sweep = 'msg' AND \"workload.messageBytes\" = 65536",
+                "--out", dir.resolve("pinned.png").toString(), "--quiet"));
+        assertThat(Files.readAllLines(dir.resolve("pinned.csv"))).as("one point per scheme, three seeds each").hasSize(1 + TestResultsDb.SCHEMES.size())
+                .allMatch(l -> l.startsWith("group,") || l.contains(",3,"));
+        ok(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--where", "sweep = 'msg'", "--others", "split",
+                "--out", dir.resolve("split.png").toString(), "--quiet"));
+        assertThat(Files.readAllLines(dir.resolve("split.csv"))).as("one series per message size").hasSize(1 + TestResultsDb.SCHEMES.size()
+                * TestResultsDb.SIZES.length).anyMatch(l -> l.startsWith("64 KiB,ofan,3,"));
+        assertThat(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--others", "average").errorLine())
+                .isEqualTo("lbsim: --others average: must be refuse or split");
     }
 
     @Test
@@ -194,6 +228,28 @@ class PlotReportTest {
         assertThat(lbsim("report", dir.resolve("nothing").toString()).errorLine()).isEqualTo("lbsim: " + dir.resolve("nothing") + ": no such file or folder");
         assertThat(lbsim("report", dir.toString()).errorLine())
                 .isEqualTo("lbsim: " + dir + ": neither a run folder (no summary.json) nor a sweep folder (no results.duckdb)");
+    }
+
+    /**
+     * The help formats cleanly: picocli formats each description with String.format, and a lone %
+     * ("95 % confidence") is a format specifier to it, which it warns about on the process's
+     * standard error instead of printing the text (so that stream is watched here).
+     */
+    @Test
+    void plot_help_has_no_format_warnings() {
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        MainTest.Result r;
+        System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            r = lbsim("plot", "--help");
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(warnings.toString(java.nio.charset.StandardCharsets.UTF_8)).as("picocli's warnings").isEmpty();
+        assertThat(r.code()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("95 % confidence interval of the mean", "--others", "default none: both linear");
     }
 
     @Test

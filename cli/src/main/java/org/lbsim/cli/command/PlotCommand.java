@@ -27,8 +27,11 @@ import org.lbsim.cli.UserError;
         description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",
                 "",
                 "On a results database: METRIC against FIELD, one series per --by value; each point is the " +
-                    "mean of the runs that share it, with a 95 % confidence interval (Student t) over them " +
-                    "(--error); the figure's data is written beside it as CSV.",
+                    "mean of the runs that share it (n, the number of runs, is in the caption). Its whisker: " +
+                    "none for one run, the runs themselves (min to max) for two, from three runs on the 95 %% " +
+                    "confidence interval of the mean (Student t; --error), cut at what the metric can take " +
+                    "(>= 0, a queue <= the buffer). A scenario field other than FIELD and --by that differs " +
+                    "among the runs of a point is refused (--others). The figure's data is written beside it as CSV.",
                 "FIELD: any runs column (workload.messageBytes, loadBalancing.type, seed ...; a unique last " +
                     "part such as messageBytes will do).",
                 "METRIC: a runs column (cct_increase_pct, cct_ps, drops ...), a per-run aggregate " +
@@ -62,12 +65,18 @@ public final class PlotCommand implements Callable<Integer> {
     String where;
 
     @Option(names = "--error", paramLabel = "KIND", defaultValue = "ci95",
-            description = "Error bars over the runs of a point: ci95 (default: 95 % confidence interval of the mean, Student t), stddev or none.")
+            description = "Whiskers of the points with at least 3 runs: ci95 (default: 95 %% confidence interval of the mean, Student t),"
+                    + " stddev or none. Points of 2 runs show their range (min to max), points of 1 run none.")
     String error;
 
     @Option(names = "--log", paramLabel = "AXES",
-            description = "Logarithmic axes: x, y, xy or none (default: y is logarithmic when the means span more than two decades).")
+            description = "Logarithmic axes: x, y, xy or none (default none: both linear; --log x leaves y linear).")
     String log;
+
+    @Option(names = "--others", paramLabel = "refuse|split", defaultValue = "refuse",
+            description = "A scenario field other than --x and --by that differs among the runs of a point: refuse (default: say which,"
+                    + " pin it with --where) or split (one series per value, as if it were in --by).")
+    String others;
 
     @Option(names = "--fit", description = "Fit y = a x^b per series by least squares on log-log (series with at least 4 x values) and give the slope b in the legend.")
     boolean fit;
@@ -159,7 +168,7 @@ public final class PlotCommand implements Callable<Integer> {
             throw UserError.at("plot", "", "--x FIELD is required for a results database (e.g. --x loadBalancing.type)");
         }
         boolean logX = false;
-        Boolean logY = null;
+        boolean logY = false;
         if (log != null) {
             switch (log.toLowerCase(Locale.ROOT)) {
                 case "x" -> logX = true;
@@ -168,10 +177,17 @@ public final class PlotCommand implements Callable<Integer> {
                     logX = true;
                     logY = true;
                 }
-                case "none" -> logY = false;
+                case "none" -> {
+                    // both linear, the default
+                }
                 default -> throw UserError.at("--log " + log, "", "must be x, y, xy or none");
             }
         }
+        boolean split = switch (others.toLowerCase(Locale.ROOT)) {
+            case "refuse" -> false;
+            case "split" -> true;
+            default -> throw UserError.at("--others " + others, "", "must be refuse or split");
+        };
         ErrorBars bars = switch (error.toLowerCase(Locale.ROOT)) {
             case "ci95" -> ErrorBars.CI95;
             case "stddev" -> ErrorBars.STDDEV;
@@ -181,6 +197,13 @@ public final class PlotCommand implements Callable<Integer> {
             default -> throw UserError.at("--error " + error, "", "must be ci95, stddev or none");
         };
         int[] wh = size(size);
+        if (out != null) {
+            try {
+                Figure.Format.of(out);
+            } catch (IllegalArgumentException e) {
+                throw UserError.at("--out " + out, "", e.getMessage());
+            }
+        }
         String metricName = y == null ? "cct_increase_pct" : y;
         Path target;
         Figure figure;
@@ -195,10 +218,23 @@ public final class PlotCommand implements Callable<Integer> {
             if (rows.isEmpty()) {
                 throw UserError.at(dbFile.toString(), "", "no run has a value of " + metricName + (where == null ? "" : " where " + where));
             }
+            // a point is the mean of runs that differ in the seed only, unless the user chose to split by the other fields
+            List<String> unpinned = db.unpinned(xCol, metric, byCols, where);
+            if (!unpinned.isEmpty() && !split) {
+                String f = unpinned.get(0);
+                throw UserError.at(dbFile.toString(), "", (unpinned.size() == 1 ? f + " differs" : String.join(", ", unpinned) + " differ")
+                        + " among the runs of a point, and a mean over them would mix settings the figure does not name: pin it with"
+                        + " --where '\"" + f + "\" = VALUE', add it to --by, or pass --others split");
+            }
+            if (!unpinned.isEmpty()) {
+                byCols.addAll(unpinned);
+                rows = db.rows(xCol, metric, byCols, where);
+            }
             String yAxis = yTitle != null ? yTitle : metric.title();
             String t = title != null ? title : yAxis + " by " + Labels.title(xCol)
                     + (byCols.isEmpty() ? "" : " and " + String.join(", ", byCols.stream().map(Labels::title).toList()));
-            Charts.GroupedOptions options = Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1]);
+            Charts.GroupedOptions options = Charts.GroupedOptions.of(t).withErrorBars(bars).withLog(logX, logY).withFit(fit).withSize(wh[0], wh[1])
+                    .withFloor(floor(metricName));
             double cap = bufferCap(db, metricName, metric, where);
             if (!Double.isNaN(cap)) {
                 options = options.withCap(cap, "buffer cap (" + Labels.number(cap) + " KB per port)");
@@ -225,6 +261,15 @@ public final class PlotCommand implements Callable<Integer> {
             main.out.println("data         " + ScenarioLoader.shownPath(data));
         }
         return Main.OK;
+    }
+
+    /**
+     * The least value a metric can take: 0 for lbsim's own metrics (times, sizes, counts and the
+     * CCT increase over a lower bound), none for a scenario field or an SQL expression.
+     */
+    private static double floor(String metricName) {
+        String m = metricName.strip();
+        return m.matches("[A-Za-z_][A-Za-z0-9_]*(@.*)?") ? 0 : Double.NaN;
     }
 
     /**

@@ -623,7 +623,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         RunFolder.write(target, false, j.scenario(), sweep.baseDir, r, meta);
     }
 
-    /** Mean CCT per point over its seeds, with the fields the sweep varies; only for sweeps of up to 60 points. */
+    /** Mean CCT per point over its seeds (n in seeds), with the points' names and the fields the sweep varies; only for sweeps of up to 60 points. */
     private void summary(SweepFile sweep, ResultsStore store, String shownDb) {
         String hint = "lbsim query " + shownDb + " \"SELECT point, seed, cct_ps FROM runs WHERE sweep = '" + sweep.name + "' ORDER BY point, seed\"";
         if (sweep.points.size() > 60) {
@@ -632,6 +632,9 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         }
         StringBuilder sql = new StringBuilder("SELECT point");
         Set<String> columns = new LinkedHashSet<>();
+        if (sweep.varied.contains("name")) {
+            columns.add("scenario_name"); // the points' names first: two points of one scheme type are told apart as the sweep names them
+        }
         for (String v : sweep.varied) {
             // a field, or the type of a component or variant set as a whole map ({loadBalancing: {type: sack, ...}})
             String column = store.hasRunColumn(v) ? v : store.hasRunColumn(v + ".type") ? v + ".type" : null;

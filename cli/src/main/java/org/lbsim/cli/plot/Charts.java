@@ -3,6 +3,8 @@ package org.lbsim.cli.plot;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.Rectangle;
 import java.awt.Shape;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
@@ -32,7 +34,6 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
-import org.jfree.chart.renderer.category.StatisticalBarRenderer;
 import org.jfree.chart.renderer.xy.XYErrorRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.title.LegendTitle;
@@ -43,7 +44,6 @@ import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.category.DefaultCategoryDataset;
-import org.jfree.data.statistics.DefaultStatisticalCategoryDataset;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 import org.jfree.data.xy.YIntervalSeries;
@@ -85,51 +85,58 @@ public final class Charts {
     /** A power-law fit needs at least this many distinct x values; with fewer its slope says little. */
     public static final int MIN_FIT_POINTS = 4;
 
-    /** What the error bars of a grouped figure show. */
+    /** What the error bars of a grouped figure show where a point has at least {@link Stats#MIN_INTERVAL_RUNS} runs. */
     public enum ErrorBars {
         /** the 95 % confidence interval of the mean, Student t with n - 1 degrees of freedom */
-        CI95("bars: 95 % confidence interval of the mean (Student t, n \u2212 1 degrees of freedom)"),
+        CI95(Stats.IntervalKind.T95),
         /** mean +- one sample standard deviation */
-        STDDEV("bars: \u00b1 one sample standard deviation"),
-        NONE("");
+        STDDEV(Stats.IntervalKind.STDDEV),
+        NONE(Stats.IntervalKind.NONE);
 
-        final String caption;
+        final Stats.IntervalKind kind;
 
-        ErrorBars(String caption) {
-            this.caption = caption;
+        ErrorBars(Stats.IntervalKind kind) {
+            this.kind = kind;
         }
     }
 
     /**
      * Options of {@link #grouped}. {@code logY} null: log when the means span more than two
-     * decades. {@code capY}: a limit the values cannot exceed (a switch buffer), NaN for none;
-     * marked on the figure when a series reaches it, and values at it are left out of fits.
+     * decades (the default is linear). {@code floorY} and {@code capY}: the least and the most the
+     * quantity can take (a CCT increase is >= 0, a queue <= the switch buffer), NaN for no limit; no
+     * interval is drawn beyond them. A cap reached by a series is marked on the figure, and values
+     * at it are left out of fits.
      */
-    public record GroupedOptions(String title, ErrorBars errorBars, boolean logX, Boolean logY, boolean fit, double capY, String capLabel,
-                                 int width, int height) {
+    public record GroupedOptions(String title, ErrorBars errorBars, boolean logX, Boolean logY, boolean fit, double floorY, double capY,
+                                 String capLabel, int width, int height) {
         public static GroupedOptions of(String title) {
-            return new GroupedOptions(title, ErrorBars.CI95, false, null, false, Double.NaN, "", WIDTH, HEIGHT);
+            return new GroupedOptions(title, ErrorBars.CI95, false, Boolean.FALSE, false, Double.NaN, Double.NaN, "", WIDTH, HEIGHT);
         }
 
         public GroupedOptions withErrorBars(ErrorBars e) {
-            return new GroupedOptions(title, e, logX, logY, fit, capY, capLabel, width, height);
+            return new GroupedOptions(title, e, logX, logY, fit, floorY, capY, capLabel, width, height);
         }
 
         /** Log x as given, log y as given (null: automatic). */
         public GroupedOptions withLog(boolean x, Boolean y) {
-            return new GroupedOptions(title, errorBars, x, y, fit, capY, capLabel, width, height);
+            return new GroupedOptions(title, errorBars, x, y, fit, floorY, capY, capLabel, width, height);
         }
 
         public GroupedOptions withFit(boolean f) {
-            return new GroupedOptions(title, errorBars, logX, logY, f, capY, capLabel, width, height);
+            return new GroupedOptions(title, errorBars, logX, logY, f, floorY, capY, capLabel, width, height);
         }
 
         public GroupedOptions withCap(double cap, String label) {
-            return new GroupedOptions(title, errorBars, logX, logY, fit, cap, label, width, height);
+            return new GroupedOptions(title, errorBars, logX, logY, fit, floorY, cap, label, width, height);
+        }
+
+        /** The least value the quantity can take (NaN: none). */
+        public GroupedOptions withFloor(double floor) {
+            return new GroupedOptions(title, errorBars, logX, logY, fit, floor, capY, capLabel, width, height);
         }
 
         public GroupedOptions withSize(int w, int h) {
-            return new GroupedOptions(title, errorBars, logX, logY, fit, capY, capLabel, w, h);
+            return new GroupedOptions(title, errorBars, logX, logY, fit, floorY, capY, capLabel, w, h);
         }
     }
 
@@ -395,29 +402,128 @@ public final class Charts {
                         false, false, categories, Double.NaN, "", Map.of(), Map.of()));
     }
 
-    /** A category axis that labels every category, rotated or over two lines when they do not fit side by side. */
+    /** Estimated width of one character of a tick label (12 pt sans-serif), for laying out category labels before drawing. */
+    private static final double TICK_CHAR_PX = 7.2;
+    /** Lines a category label may take before it is rotated instead. */
+    private static final int CATEGORY_LINES = 3;
+
+    /**
+     * A category axis that labels every category: side by side, a label wrapped at its spaces onto
+     * up to three lines where it needs to; rotated by 45 degrees only when one does not fit that way
+     * (a word wider than its category, or more lines). Wrapping takes far less height than rotating,
+     * which leaves a small figure its plot.
+     */
     private static CategoryAxis categoryAxis(String title, List<?> categories, int widthPx) {
         CategoryAxis a = new CategoryAxis(title);
         style(a);
-        int longest = categories.stream().mapToInt(k -> String.valueOf(k).length()).max().orElse(1);
         double perCategory = (widthPx - 120.0) / Math.max(1, categories.size());
-        if (longest * 7.2 > perCategory) {
+        boolean wraps = categories.stream().allMatch(k -> wrappedLines(String.valueOf(k), perCategory) <= CATEGORY_LINES);
+        if (!wraps) {
             a.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
             a.setMaximumCategoryLabelWidthRatio(4f);
         }
-        a.setMaximumCategoryLabelLines(2);
+        a.setMaximumCategoryLabelLines(wraps ? CATEGORY_LINES : 2);
         a.setCategoryMargin(0.2);
         a.setLowerMargin(0.03);
         a.setUpperMargin(0.03);
         return a;
     }
 
+    /** Lines a label takes wrapped at its spaces into {@code widthPx}; a word wider than that counts as too many. */
+    static int wrappedLines(String label, double widthPx) {
+        int lines = 1;
+        double used = 0;
+        for (String word : label.split(" ")) {
+            double w = word.length() * TICK_CHAR_PX;
+            if (w > widthPx) {
+                return Integer.MAX_VALUE;
+            }
+            double next = used == 0 ? w : used + TICK_CHAR_PX + w;
+            if (next > widthPx) {
+                lines++;
+                used = w;
+            } else {
+                used = next;
+            }
+        }
+        return lines;
+    }
+
+    /** The smallest font an axis title is shrunk to before it moves above the plot. */
+    private static final float MIN_AXIS_TITLE_PT = 9f;
+
     /**
-     * One series per group, the mean of the runs at each x with error bars over them (by default
-     * the 95 % Student-t confidence interval; the caption says which). Categorical x: grouped bars. Numeric x: lines with markers; with {@code fit}, a least-squares
-     * power law per group (log-log, over the individual runs, at least {@link #MIN_FIT_POINTS}
-     * distinct x values, values at the cap left out) dashed, its slope in the legend. Null when
-     * there is no data.
+     * Keeps the axis titles whole at any figure size: a title longer than its axis is set in a
+     * smaller font (down to {@link #MIN_AXIS_TITLE_PT}), and one that still does not fit (the y
+     * title of a short figure) is written above the plot instead, where the chart wraps it. Called
+     * once the figure's size is known; lays the chart out to measure its plot.
+     */
+    static void fitAxisTitles(JFreeChart chart, int width, int height) {
+        java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(1, 1, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        Graphics2D g2 = img.createGraphics();
+        try {
+            for (int pass = 0; pass < 2; pass++) {
+                org.jfree.chart.ChartRenderingInfo info = new org.jfree.chart.ChartRenderingInfo();
+                chart.draw(g2, new Rectangle(0, 0, width, height), info);
+                Rectangle2D area = info.getPlotInfo().getDataArea();
+                org.jfree.chart.axis.Axis x;
+                org.jfree.chart.axis.Axis y;
+                if (chart.getPlot() instanceof XYPlot p) {
+                    x = p.getDomainAxis();
+                    y = p.getRangeAxis();
+                } else if (chart.getPlot() instanceof CategoryPlot p) {
+                    x = p.getDomainAxis();
+                    y = p.getRangeAxis();
+                } else {
+                    return;
+                }
+                boolean changed = fit(chart, x, area.getWidth(), g2, false) | fit(chart, y, area.getHeight(), g2, true);
+                if (!changed) {
+                    return;
+                }
+            }
+        } finally {
+            g2.dispose();
+        }
+    }
+
+    private static boolean fit(JFreeChart chart, org.jfree.chart.axis.Axis axis, double lengthPx, Graphics2D g2, boolean vertical) {
+        String label = axis.getLabel();
+        if (label == null || label.isEmpty() || lengthPx <= 0) {
+            return false;
+        }
+        Font f = axis.getLabelFont();
+        double w = g2.getFontMetrics(f).stringWidth(label);
+        if (w <= lengthPx) {
+            return false;
+        }
+        float size = (float) Math.floor(f.getSize2D() * lengthPx / w);
+        if (size >= MIN_AXIS_TITLE_PT) {
+            axis.setLabelFont(f.deriveFont(size));
+            return true;
+        }
+        if (!vertical) {
+            axis.setLabelFont(f.deriveFont(MIN_AXIS_TITLE_PT)); // the x title: as small as titles go, the figure is that narrow
+            return true;
+        }
+        TextTitle t = new TextTitle(label, AXIS_FONT);
+        t.setPosition(RectangleEdge.TOP);
+        t.setHorizontalAlignment(HorizontalAlignment.LEFT);
+        t.setMargin(new RectangleInsets(2, 6, 0, 6));
+        chart.addSubtitle(t);
+        axis.setLabel(null);
+        return true;
+    }
+
+    /**
+     * One series per group, the mean of the runs at each x with an interval over them
+     * ({@link Stats#interval}: none for one run, the runs' range below three, else by default the
+     * 95 % Student-t interval of the mean; never beyond the floor or the cap; the caption says
+     * which and gives n). Categorical x: grouped bars on a linear y axis, points (no bars: their
+     * length means nothing there) on a log one. Numeric x: lines with markers; with {@code fit}, a
+     * least-squares power law per group (log-log, over the individual runs, at least
+     * {@link #MIN_FIT_POINTS} distinct x values, values at the cap left out) dashed, its slope in
+     * the legend. Null when there is no data.
      */
     public static Figure grouped(String name, Grouped data, GroupedOptions o) {
         if (data.isEmpty()) {
@@ -427,16 +533,34 @@ public final class Charts {
         double[] means = data.groups().values().stream().flatMap(List::stream).mapToDouble(c -> c.y().mean()).toArray();
         boolean logY = o.logY() != null ? o.logY() : spansDecades(means);
         int groups = data.groups().size();
-        boolean bars = o.errorBars() != ErrorBars.NONE && data.maxRunsPerPoint() > 1;
         boolean capped = !Double.isNaN(o.capY()) && data.groups().values().stream().flatMap(List::stream)
                 .anyMatch(c -> c.y().max() >= o.capY() * (1 - 1e-9));
-        Csv csv = new Csv("group", data.xTitle(), "runs", "mean", "ci95_low", "ci95_high", "stddev", "min", "max");
+        Csv csv = new Csv("group", data.xTitle(), "runs", "mean", "low", "high", "interval", "stddev", "min", "max");
+        Set<Stats.IntervalKind> kinds = new java.util.TreeSet<>();
+        boolean[] clipped = {false};
+        java.util.function.Function<Grouped.Cell, Stats.Interval> intervalOf = c -> {
+            Stats.Interval i = Stats.interval(c.y(), o.errorBars().kind, o.floorY(), o.capY());
+            if (!logY || c.y().mean() > 0) {
+                kinds.add(i.kind());
+                clipped[0] |= i.clipped();
+            }
+            return i;
+        };
         Plot plot;
         List<String> fitNotes = new ArrayList<>();
         Map<String, String> legendOf = new java.util.LinkedHashMap<>();
         Map<String, Figure.Spec.Fit> fitOfGroup = new java.util.LinkedHashMap<>();
+        double[] logRange = {Double.POSITIVE_INFINITY, 0};
+        java.util.function.BiConsumer<Double, Stats.Interval> ranged = (mean, i) -> {
+            if (mean > 0) {
+                logRange[0] = Math.min(logRange[0], i.low() > 0 ? i.low() : mean);
+                logRange[1] = Math.max(logRange[1], Math.max(mean, i.high()));
+            }
+        };
+        Figure.Kind kind;
         if (!data.numericX()) {
-            DefaultStatisticalCategoryDataset ds = new DefaultStatisticalCategoryDataset();
+            DefaultCategoryDataset ds = new DefaultCategoryDataset();
+            Map<String, Stats.Interval> intervals = new java.util.HashMap<>();
             for (Map.Entry<String, List<Grouped.Cell>> g : data.groups().entrySet()) {
                 String key = groupLabel(g.getKey(), groups);
                 for (Object cat : data.categories()) {
@@ -444,9 +568,13 @@ public final class Charts {
                     if (cell == null || (logY && cell.y().mean() <= 0)) {
                         continue;
                     }
-                    double half = halfWidth(cell.y(), o.errorBars());
-                    ds.add(cell.y().mean(), bars && !Double.isNaN(half) ? (Number) half : null, key, String.valueOf(cat));
-                    csvRow(csv, key, String.valueOf(cat), cell.y());
+                    Stats.Interval iv = intervalOf.apply(cell);
+                    ds.addValue(cell.y().mean(), key, String.valueOf(cat));
+                    if (iv.drawn()) {
+                        intervals.put(CategoryIntervals.key(key, String.valueOf(cat)), iv);
+                    }
+                    ranged.accept(cell.y().mean(), iv);
+                    csvRow(csv, key, String.valueOf(cat), cell.y(), iv);
                 }
             }
             if (ds.getRowCount() == 0) {
@@ -454,37 +582,28 @@ public final class Charts {
             }
             CategoryAxis x = categoryAxis(data.xTitle(), data.categories(), o.width());
             ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
+            org.jfree.chart.renderer.category.CategoryItemRenderer r;
             if (logY) {
-                // ranged over the means and the interval ends above 0 only: an interval reaching 0 or below runs off the
-                // bottom of the axis instead of stretching it down to its smallest value (1e-12, ten empty decades)
-                double lo = Double.POSITIVE_INFINITY;
-                double hi = 0;
-                for (List<Grouped.Cell> cells : data.groups().values()) {
-                    for (Grouped.Cell cell : cells) {
-                        double mean = cell.y().mean();
-                        if (mean <= 0) {
-                            continue;
-                        }
-                        double half = bars ? halfWidth(cell.y(), o.errorBars()) : Double.NaN;
-                        lo = Math.min(lo, !Double.isNaN(half) && mean - half > 0 ? mean - half : mean);
-                        hi = Math.max(hi, Double.isNaN(half) ? mean : mean + half);
-                    }
+                // a log axis has no 0 for a bar to rise from: the means as points, each with its interval
+                CategoryIntervals.Points p = new CategoryIntervals.Points(intervals);
+                for (int i = 0; i < groups; i++) {
+                    p.setSeriesPaint(i, color(i));
+                    p.setSeriesShape(i, shape(i));
                 }
-                if (hi > 0) {
-                    y.setRange(lo / 1.5, hi * 1.5);
+                r = p;
+                kind = Figure.Kind.POINTS;
+            } else {
+                // grouped bars, as the papers draw them
+                CategoryIntervals.Bars b = new CategoryIntervals.Bars(intervals);
+                b.setBarPainter(new StandardBarPainter());
+                b.setShadowVisible(false);
+                b.setDrawBarOutline(false);
+                b.setItemMargin(0.04);
+                for (int i = 0; i < groups; i++) {
+                    b.setSeriesPaint(i, color(i));
                 }
-            }
-            // grouped bars, as the papers draw them; on a log axis they rise from its lower bound
-            StatisticalBarRenderer r = new StatisticalBarRenderer();
-            r.setBarPainter(new StandardBarPainter());
-            r.setShadowVisible(false);
-            r.setDrawBarOutline(false);
-            r.setItemMargin(0.04);
-            r.setIncludeBaseInRange(!logY);
-            r.setErrorIndicatorPaint(new Color(40, 40, 40));
-            r.setErrorIndicatorStroke(new BasicStroke(1.2f));
-            for (int i = 0; i < groups; i++) {
-                r.setSeriesPaint(i, color(i));
+                r = b;
+                kind = Figure.Kind.BARS;
             }
             CategoryPlot cp = new CategoryPlot(ds, x, y, r);
             if (capped) {
@@ -510,9 +629,8 @@ public final class Charts {
                     String plain = key;
                     if (fit == null) {
                         boolean allCapped = distinct == 0 && capped && data.points(g.getKey())[0].length > 0;
-                        key += allCapped ? " (no fit: every value at the cap)" : " (no fit: " + distinct + (distinct == 1 ? " point)" : " points)");
-                        legendOf.put(plain, key);
-                        fitNotes.add(groupLabel(g.getKey(), groups) + ": " + distinct + " x values" + (capped ? " below the cap" : ""));
+                        fitNotes.add(key + (allCapped ? " (every value at the cap)" : " (" + distinct + (distinct == 1 ? " x value" : " x values")
+                                + (capped ? " below the cap" : "") + ")"));
                     } else {
                         key += String.format(Locale.ROOT, " (slope %.2f)", fit.slope());
                         double lo = Arrays.stream(p[0]).filter(v -> v > 0).min().orElseThrow();
@@ -531,14 +649,10 @@ public final class Charts {
                 }
                 YIntervalSeries s = new YIntervalSeries(key, false, true);
                 for (Grouped.Cell c : cells) {
-                    double half = halfWidth(c.y(), o.errorBars());
-                    double lo = bars && !Double.isNaN(half) ? c.y().mean() - half : c.y().mean();
-                    double hi = bars && !Double.isNaN(half) ? c.y().mean() + half : c.y().mean();
-                    if (logY && lo <= 0) {
-                        lo = c.y().min() > 0 ? c.y().min() : c.y().mean() / 2; // a log axis has no 0
-                    }
-                    s.add(c.xValue(), c.y().mean(), lo, hi);
-                    csvRow(csv, groupLabel(g.getKey(), groups), c.xValue(), c.y());
+                    Stats.Interval iv = intervalOf.apply(c);
+                    s.add(c.xValue(), c.y().mean(), iv.low(), iv.high());
+                    ranged.accept(c.y().mean(), iv);
+                    csvRow(csv, groupLabel(g.getKey(), groups), c.xValue(), c.y(), iv);
                 }
                 ds.addSeries(s);
                 gi++;
@@ -549,16 +663,12 @@ public final class Charts {
             boolean integers = data.groups().values().stream().flatMap(List::stream).allMatch(c -> c.xValue() == Math.rint(c.xValue()));
             ValueAxis x = logX ? logAxis(data.xTitle() + " (log scale)", true, o.width()) : numberAxis(data.xTitle(), false, integers);
             ValueAxis y = logY ? logAxis(data.yTitle() + " (log scale)", false, o.height()) : numberAxis(data.yTitle(), true, false);
-            XYLineAndShapeRenderer r;
-            if (bars) {
-                XYErrorRenderer e = new XYErrorRenderer();
-                e.setDrawXError(false);
-                e.setDrawYError(true);
-                e.setCapLength(6);
-                r = e;
-            } else {
-                r = new XYLineAndShapeRenderer(true, true);
-            }
+            // lines through the means, a marker at each, its interval as a whisker (none where a point has one run)
+            XYErrorRenderer r = new XYErrorRenderer();
+            r.setDefaultLinesVisible(true);
+            r.setDrawXError(false);
+            r.setDrawYError(true);
+            r.setCapLength(6);
             for (int i = 0; i < ds.getSeriesCount(); i++) {
                 r.setSeriesPaint(i, color(i));
                 r.setSeriesShape(i, shape(i));
@@ -579,34 +689,66 @@ public final class Charts {
                 xp.addRangeMarker(capMarker(o));
             }
             plot = xp;
+            kind = Figure.Kind.LINE_POINTS;
+        }
+        if (logY && logRange[1] > 0) {
+            // ranged over the means and the interval ends above 0 only: an interval reaching 0 runs off the bottom of
+            // the axis instead of stretching it down to its smallest value (1e-12, ten empty decades)
+            double hi = capped ? Math.max(logRange[1], o.capY()) : logRange[1];
+            ValueAxis y = plot instanceof XYPlot xp ? xp.getRangeAxis() : ((CategoryPlot) plot).getRangeAxis();
+            y.setRange(logRange[0] / 1.5, hi * 1.5);
         }
         List<String> caption = new ArrayList<>();
         int minRuns = data.groups().values().stream().flatMap(List::stream).mapToInt(c -> c.y().n()).min().orElse(0);
         int maxRuns = data.maxRunsPerPoint();
         String runs = minRuns == maxRuns ? String.valueOf(maxRuns) : minRuns + "\u2013" + maxRuns;
         if (maxRuns == 1) {
-            caption.add("One run per point" + (o.errorBars() != ErrorBars.NONE ? " (no interval)" : ""));
+            caption.add("One run per point (n = 1, no interval)");
         } else {
-            caption.add("Mean of " + runs + " runs per point");
+            caption.add("Mean of " + runs + " runs per point (n = " + runs + ")");
         }
-        if (bars) {
-            caption.add(o.errorBars().caption);
-        }
+        caption.addAll(intervalCaptions(kinds, clipped[0], o));
         if (o.fit()) {
             caption.add("dashed: least-squares power law (log-log), fitted only with \u2265 " + MIN_FIT_POINTS + " x values"
-                    + (capped ? ", values at the cap left out" : ""));
+                    + (capped ? ", values at the cap left out" : "") + (fitNotes.isEmpty() ? "" : "; not fitted: " + String.join(", ", fitNotes)));
         }
         if (capped) {
             caption.add("the " + (o.capLabel().isEmpty() ? "cap" : o.capLabel()) + " limits the values: a series that reaches it is clipped");
         }
-        boolean legend = !(groups == 1 && data.groups().containsKey("") && !o.fit());
-        JFreeChart c = chart(o.title(), plot, legend, String.join("; ", caption) + ".");
-        boolean ci = bars && o.errorBars() == ErrorBars.CI95; // the CSV holds the 95 % interval; other bars: static figure only
-        Figure.Spec spec = new Figure.Spec(o.title(), data.numericX() ? Figure.Kind.LINE_POINTS : Figure.Kind.BARS, "group", data.xTitle(), "mean",
-                ci ? "ci95_low" : null, ci ? "ci95_high" : null, data.xTitle(), data.yTitle(), logX, logY,
+        boolean legend = !(groups == 1 && data.groups().containsKey("") && legendOf.isEmpty());
+        String text = String.join("; ", caption) + ".";
+        JFreeChart c = chart(o.title(), plot, legend, text);
+        boolean whiskers = kinds.stream().anyMatch(k -> k != Stats.IntervalKind.NONE);
+        Figure.Spec spec = new Figure.Spec(o.title(), kind, "group", data.xTitle(), "mean",
+                whiskers ? "low" : null, whiskers ? "high" : null, data.xTitle(), data.yTitle(), logX, logY,
                 data.numericX() ? List.of() : data.categories().stream().map(String::valueOf).toList(), capped ? o.capY() : Double.NaN,
                 o.capLabel(), legendOf, fitOfGroup);
-        return new Figure(name, c, o.width(), o.height(), String.join("; ", caption) + ".", csv.text(), spec);
+        return new Figure(name, c, o.width(), o.height(), text, csv.text(), spec);
+    }
+
+    /** What the whiskers of a grouped figure are, one caption part per kind drawn. */
+    private static List<String> intervalCaptions(Set<Stats.IntervalKind> kinds, boolean clipped, GroupedOptions o) {
+        List<String> out = new ArrayList<>();
+        if (kinds.contains(Stats.IntervalKind.RANGE)) {
+            out.add("with fewer than " + Stats.MIN_INTERVAL_RUNS + " runs the whisker spans the runs themselves (min\u2013max), no confidence interval");
+        }
+        if (kinds.contains(Stats.IntervalKind.T95)) {
+            out.add("whiskers: 95 % confidence interval of the mean (Student t, n \u2212 1 degrees of freedom)");
+        }
+        if (kinds.contains(Stats.IntervalKind.STDDEV)) {
+            out.add("whiskers: \u00b1 one sample standard deviation");
+        }
+        if (clipped) {
+            List<String> limits = new ArrayList<>();
+            if (!Double.isNaN(o.floorY())) {
+                limits.add("\u2265 " + Labels.number(o.floorY()));
+            }
+            if (!Double.isNaN(o.capY())) {
+                limits.add("\u2264 " + Labels.number(o.capY()));
+            }
+            out.add("intervals cut at what the quantity can take (" + String.join(", ", limits) + ")");
+        }
+        return out;
     }
 
     /** Series of the fit lines: never in the legend, named apart from the data. */
@@ -639,17 +781,8 @@ public final class Charts {
         return new double[][] {kept.stream().mapToDouble(k -> k[0]).toArray(), kept.stream().mapToDouble(k -> k[1]).toArray()};
     }
 
-    private static double halfWidth(Stats.Summary s, ErrorBars e) {
-        return switch (e) {
-            case CI95 -> s.ci95HalfWidth();
-            case STDDEV -> s.n() > 1 ? s.stddev() : Double.NaN;
-            case NONE -> Double.NaN;
-        };
-    }
-
-    private static void csvRow(Csv csv, String group, Object x, Stats.Summary s) {
-        double half = s.ci95HalfWidth();
-        csv.row(group, x, s.n(), s.mean(), Double.isNaN(half) ? "" : s.mean() - half, Double.isNaN(half) ? "" : s.mean() + half,
+    private static void csvRow(Csv csv, String group, Object x, Stats.Summary s, Stats.Interval i) {
+        csv.row(group, x, s.n(), s.mean(), i.drawn() ? i.low() : "", i.drawn() ? i.high() : "", i.kind().name().toLowerCase(Locale.ROOT),
                 s.n() > 1 ? s.stddev() : "", s.min(), s.max());
     }
 

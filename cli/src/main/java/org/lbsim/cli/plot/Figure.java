@@ -37,6 +37,7 @@ public final class Figure {
         this.caption = caption;
         this.csv = csv;
         this.spec = spec;
+        Charts.fitAxisTitles(chart, width, height);
     }
 
     /** How a figure is drawn. */
@@ -48,7 +49,9 @@ public final class Figure {
         /** a step function, flat up to the next point (an empirical CDF) */
         STEP,
         /** grouped bars, one per series in each category */
-        BARS
+        BARS,
+        /** markers side by side in each category, no bars and no lines (categories on a log y axis) */
+        POINTS
     }
 
     /**
@@ -190,7 +193,8 @@ public final class Figure {
     /**
      * Whether a file holds a figure's data as lbsim writes it ({@link Charts}): its first line is one of the
      * headers lbsim's figures have (series and time_us, series and fraction_at_most_x, degree_at_most and
-     * fraction_of_arrivals, group ... runs,mean,ci95_low,ci95_high,stddev,min,max). Such a file may be replaced
+     * fraction_of_arrivals, group ... runs,mean,low,high,interval,stddev,min,max, or as earlier versions wrote it
+     * group ... runs,mean,ci95_low,ci95_high,stddev,min,max). Such a file may be replaced
      * by the data of a new figure of the same name; any other file may not.
      */
     public static boolean isFigureData(Path file) {
@@ -209,7 +213,8 @@ public final class Figure {
         }
         return first.startsWith("series,time_us,") || first.startsWith("series,") && first.endsWith(",fraction_at_most_x")
                 || first.equals("degree_at_most,fraction_of_arrivals")
-                || first.startsWith("group,") && first.endsWith(",runs,mean,ci95_low,ci95_high,stddev,min,max");
+                || first.startsWith("group,") && (first.endsWith(",runs,mean,low,high,interval,stddev,min,max")
+                        || first.endsWith(",runs,mean,ci95_low,ci95_high,stddev,min,max"));
     }
 
     public static Path csvBeside(Path figureFile) {

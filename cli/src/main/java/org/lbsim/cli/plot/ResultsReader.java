@@ -360,6 +360,54 @@ public final class ResultsReader implements AutoCloseable {
         return out;
     }
 
+    /**
+     * The scenario fields (dotted columns) other than {@code x} and {@code by} whose value differs
+     * among the runs behind one point of {@link #rows} (same x, same {@code by} values, a value of
+     * the metric): averaging over them would mix settings the figure does not name. The seed is
+     * no scenario field here: runs of one point differ in it by design.
+     */
+    public List<String> unpinned(String x, Metric y, List<String> by, String where) {
+        List<String> candidates = runColumns().stream().filter(c -> c.contains(".") && !c.equals(x) && !by.contains(c)).toList();
+        if (candidates.isEmpty()) {
+            return List.of();
+        }
+        StringBuilder keys = new StringBuilder("v.").append(quote(x));
+        for (String b : by) {
+            keys.append(", v.").append(quote(b));
+        }
+        StringBuilder inner = new StringBuilder("SELECT ");
+        StringBuilder outer = new StringBuilder("SELECT ");
+        for (int i = 0; i < candidates.size(); i++) {
+            String c = "v." + quote(candidates.get(i));
+            // a null (a field some runs lack) counts as one more value
+            inner.append(i == 0 ? "" : ", ").append("count(DISTINCT ").append(c).append(") + max(CASE WHEN ").append(c)
+                    .append(" IS NULL THEN 1 ELSE 0 END) AS k").append(i);
+            outer.append(i == 0 ? "" : ", ").append("max(k").append(i).append(')');
+        }
+        inner.append(" FROM ").append(view()).append(" WHERE ").append(y.sql()).append(" IS NOT NULL");
+        if (y.dropNegative()) {
+            inner.append(" AND ").append(y.sql()).append(" >= 0");
+        }
+        if (where != null && !where.isBlank()) {
+            requireExpression(where, "--where");
+            inner.append(" AND (\n").append(where).append("\n)");
+        }
+        inner.append(" GROUP BY ").append(keys);
+        List<String> out = new ArrayList<>();
+        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(outer + " FROM (" + inner + ")")) {
+            if (rs.next()) {
+                for (int i = 0; i < candidates.size(); i++) {
+                    if (rs.getLong(i + 1) > 1) {
+                        out.add(candidates.get(i));
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            throw new PlotException(shown + ": query failed: " + oneLine(e), e);
+        }
+        return out;
+    }
+
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /**

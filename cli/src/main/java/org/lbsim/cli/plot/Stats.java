@@ -1,6 +1,7 @@
 package org.lbsim.cli.plot;
 
 import java.util.Arrays;
+import org.apache.commons.statistics.distribution.TDistribution;
 
 /** Small statistics for figures: summaries across seeds, empirical CDFs and power-law fits. */
 public final class Stats {
@@ -39,31 +40,75 @@ public final class Stats {
         }
     }
 
-    /** Two-sided 95 % quantiles t(0.975, df) for df = 1 .. 30 (standard table values). */
-    private static final double[] T975 = {
-        12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
-        2.2010, 2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
-        2.0796, 2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423,
-    };
-
     /**
-     * The 0.975 quantile of Student's t with {@code df} degrees of freedom: the table up to 30,
-     * beyond it the Cornish-Fisher expansion around the normal quantile 1.959964 (error < 1e-4).
+     * The 0.975 quantile of Student's t with {@code df} degrees of freedom (Apache Commons
+     * Statistics' {@link TDistribution}).
      */
     public static double studentT975(int df) {
         if (df < 1) {
             throw new IllegalArgumentException("degrees of freedom must be >= 1, got " + df);
         }
-        if (df <= T975.length) {
-            return T975[df - 1];
+        return TDistribution.of(df).inverseSurvivalProbability(0.025);
+    }
+
+    /** The fewest runs behind a point for which a figure or table draws a confidence interval of its mean. */
+    public static final int MIN_INTERVAL_RUNS = 3;
+
+    /** What the interval drawn around a point's mean is. */
+    public enum IntervalKind {
+        /** one run: the point alone */
+        NONE,
+        /** fewer than {@link #MIN_INTERVAL_RUNS} runs: from the smallest to the largest of them (the runs themselves) */
+        RANGE,
+        /** the 95 % confidence interval of the mean, Student t with n - 1 degrees of freedom */
+        T95,
+        /** mean +- one sample standard deviation */
+        STDDEV
+    }
+
+    /**
+     * The interval drawn around a point: {@code low} and {@code high} inside the range the quantity
+     * can take; {@code clipped} when the interval computed reached beyond it.
+     */
+    public record Interval(IntervalKind kind, double low, double high, boolean clipped) {
+        /** Whether there is anything to draw beyond the point. */
+        public boolean drawn() {
+            return kind != IntervalKind.NONE;
         }
-        double z = 1.959963985;
-        double z3 = z * z * z;
-        double z5 = z3 * z * z;
-        double z7 = z5 * z * z;
-        double v = df;
-        return z + (z3 + z) / (4 * v) + (5 * z5 + 16 * z3 + 3 * z) / (96 * v * v)
-                + (3 * z7 + 19 * z5 + 17 * z3 - 15 * z) / (384 * v * v * v);
+    }
+
+    /**
+     * The interval of a point over its runs: none for one run, the runs' range (min to max) below
+     * {@link #MIN_INTERVAL_RUNS} runs, else {@code wanted} (T95 or STDDEV; NONE draws none). It is
+     * clipped to [{@code floor}, {@code ceiling}], what the quantity can take (NaN: no limit on that side).
+     */
+    public static Interval interval(Summary s, IntervalKind wanted, double floor, double ceiling) {
+        if (wanted == IntervalKind.NONE || s.n() < 2) {
+            return new Interval(IntervalKind.NONE, s.mean(), s.mean(), false);
+        }
+        double lo;
+        double hi;
+        IntervalKind kind;
+        if (s.n() < MIN_INTERVAL_RUNS || wanted == IntervalKind.RANGE) {
+            kind = IntervalKind.RANGE;
+            lo = s.min();
+            hi = s.max();
+        } else {
+            kind = wanted;
+            double half = wanted == IntervalKind.T95 ? s.ci95HalfWidth() : s.stddev();
+            lo = s.mean() - half;
+            hi = s.mean() + half;
+        }
+        boolean clipped = false;
+        if (!Double.isNaN(floor) && lo < floor) {
+            lo = floor;
+            clipped = true;
+        }
+        if (!Double.isNaN(ceiling) && hi > ceiling) {
+            hi = ceiling;
+            clipped = true;
+        }
+        return new Interval(kind, lo, hi, clipped);
     }
 
     /**

@@ -29,6 +29,8 @@ public final class HtmlReport {
     /** Single runs of a database shown in full (each with its figures); the others only in the table. */
     static final int MAX_RUN_SECTIONS = 12;
     private static final String SCHEME = "loadBalancing.type";
+    /** The point's name as the sweep gives it ({@code points: - {name: "SWITCH PKT, per-class pointers", ...}}). */
+    private static final String NAME = "scenario_name";
     private static final String MESSAGE = "workload.messageBytes";
     private static final String BUFFER = "switches.buffer.bytesPerPort";
     /** Combinations of the other varying fields that get an FCT CDF overlay of the schemes. */
@@ -203,7 +205,9 @@ public final class HtmlReport {
             p.append("</ul></nav>\n");
         }
         p.append("</header>\n").append(body)
-                .append("<footer>Written by ").append(esc(generator)).append(". Sweep figures: mean over the runs (seeds) of a point; bars: 95 % confidence interval of the mean (Student t), as each caption says.")
+                .append("<footer>Written by ").append(esc(generator)).append(". Sweep figures: mean over the runs (seeds) of a point; its whisker, as each caption says: the 95 % confidence interval of the mean")
+                .append(" (Student t) from ").append(Stats.MIN_INTERVAL_RUNS).append(" runs on, the runs' range (min\u2013max) below, none for one run;")
+                .append(" never beyond what the quantity can take.")
                 .append(" Times in \u00b5s, queues in KB (1000 bytes); drops, retransmissions and queues in sweep tables are means over the runs.</footer>\n</main>\n");
         if (live) {
             p.append("<script>").append(js.library).append("</script>\n<script>").append(js.figuresJs).append("</script>\n");
@@ -377,7 +381,8 @@ public final class HtmlReport {
 
     /**
      * The dimensions of a sweep: scenario fields (dotted columns) whose value differs between the
-     * runs, the scheme first, leaving out those that follow from one already chosen (the
+     * runs, the scheme first (the points' names instead where the sweep names its points and each
+     * name is one scheme), leaving out those that follow from one already chosen (the
      * parameters of a scheme vary with the scheme: {@code loadBalancing.weighted} is set for OFAN only).
      */
     static List<String> varyingFields(List<Map<String, Object>> rows) {
@@ -400,9 +405,17 @@ public final class HtmlReport {
         if (varying.remove(SCHEME)) {
             varying.add(0, SCHEME);
         }
+        // a sweep that names its points: series and rows by those names, which say more than the fields they set
+        Set<String> names = new LinkedHashSet<>();
+        rows.forEach(r -> names.add(str(r.get(NAME))));
+        if (names.size() > 1 && rows.get(0).containsKey(NAME) && (!varying.contains(SCHEME) || determines(rows, NAME, SCHEME))) {
+            varying.remove(SCHEME);
+            varying.add(0, NAME);
+        }
         List<String> out = new ArrayList<>();
         for (String f : varying) {
-            if (out.stream().noneMatch(g -> determines(rows, g, f))) {
+            // a number the names happen to fix (a message size) stays: it is an axis of the figures
+            if (out.stream().filter(g -> !(g.equals(NAME) && numeric(rows, f))).noneMatch(g -> determines(rows, g, f))) {
                 out.add(f);
             }
         }
@@ -459,15 +472,16 @@ public final class HtmlReport {
     /** The per-scheme CCT-increase figure and, when the message size varies, max queue against message size. */
     static List<Figure> sweepFigures(String sweep, List<Map<String, Object>> rows, List<String> varying) {
         List<Figure> out = new ArrayList<>();
-        boolean hasScheme = !rows.isEmpty() && rows.get(0).containsKey(SCHEME);
-        List<String> others = varying.stream().filter(v -> !v.equals(SCHEME)).toList();
+        String scheme = schemeColumn(varying);
+        boolean hasScheme = !rows.isEmpty() && rows.get(0).containsKey(scheme);
+        List<String> others = varying.stream().filter(v -> !v.equals(scheme)).toList();
         String x;
         List<String> by;
         if (others.size() == 1 && numeric(rows, others.get(0)) && hasScheme) {
             x = others.get(0);
-            by = List.of(SCHEME);
+            by = List.of(scheme);
         } else if (hasScheme) {
-            x = SCHEME;
+            x = scheme;
             by = others;
         } else if (!varying.isEmpty()) {
             x = varying.get(0);
@@ -486,8 +500,9 @@ public final class HtmlReport {
         boolean few = cct.stream().map(Grouped.Row::x).distinct().count() <= 4;
         Grouped g = Grouped.ofColumn(x, "CCT increase over the lower bound (%)", cct, few);
         boolean logX = g.numericX() && spansDecades(cct);
+        // a CCT is never below its lower bound: no interval reaches below an increase of 0
         Figure f = Charts.grouped("cct-increase", g, Charts.GroupedOptions.of(sweep + ": CCT increase over the lower bound")
-                .withLog(logX, null).withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
+                .withLog(logX, null).withFloor(0).withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height()));
         if (f != null) {
             out.add(f);
         }
@@ -499,8 +514,10 @@ public final class HtmlReport {
                     q.add(new Grouped.Row(r.get(MESSAGE), label(r, groups), n.doubleValue() / 1e3));
                 }
             }
-            Charts.GroupedOptions qo = Charts.GroupedOptions.of(sweep + ": largest queue vs message size").withLog(true, true).withFit(true)
-                    .withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height());
+            // a power law only through enough sizes to say something: with fewer no fit is drawn, nor named in the legend
+            boolean fit = q.stream().map(Grouped.Row::x).distinct().count() >= Charts.MIN_FIT_POINTS;
+            Charts.GroupedOptions qo = Charts.GroupedOptions.of(sweep + ": largest queue vs message size").withLog(true, true).withFit(fit)
+                    .withFloor(0).withSize(Charts.Size.REPORT.width(), Charts.Size.REPORT.height());
             Set<Object> buffers = new LinkedHashSet<>();
             rows.forEach(r -> buffers.add(r.get(BUFFER)));
             if (buffers.size() == 1 && buffers.iterator().next() instanceof Number b && b.doubleValue() > 0) {
@@ -522,10 +539,11 @@ public final class HtmlReport {
      */
     static List<Figure> overlayFigures(ResultsReader db, List<Map<String, Object>> rows, List<String> varying, List<String> notDrawn) {
         List<Figure> out = new ArrayList<>();
-        if (rows.isEmpty() || !varying.contains(SCHEME)) {
+        String scheme = schemeColumn(varying);
+        if (rows.isEmpty() || !varying.contains(scheme)) {
             return out;
         }
-        List<String> others = varying.stream().filter(v -> !v.equals(SCHEME)).toList();
+        List<String> others = varying.stream().filter(v -> !v.equals(scheme)).toList();
         Map<String, List<Map<String, Object>>> combos = new LinkedHashMap<>();
         for (Map<String, Object> r : rows) {
             combos.computeIfAbsent(label(r, others), k -> new ArrayList<>()).add(r);
@@ -542,7 +560,7 @@ public final class HtmlReport {
             }
             Map<String, List<Double>> fct = new LinkedHashMap<>();
             for (Map<String, Object> r : combo.getValue()) {
-                List<Double> v = fct.computeIfAbsent(Labels.value(SCHEME, r.get(SCHEME)), k -> new ArrayList<>());
+                List<Double> v = fct.computeIfAbsent(Labels.value(scheme, r.get(scheme)), k -> new ArrayList<>());
                 if (!db.hasTable("flows")) {
                     continue;
                 }
@@ -553,7 +571,7 @@ public final class HtmlReport {
             Map<String, double[]> samples = new LinkedHashMap<>();
             fct.forEach((k, v) -> samples.put(k, v.stream().mapToDouble(Double::doubleValue).toArray()));
             String where = combo.getKey().isEmpty() ? "" : " (" + combo.getKey() + ")";
-            Figure f = Charts.cdf("fct-cdf-by-scheme", "Flow completion time by scheme" + where, "FCT (\u00b5s)", samples, false, Charts.Size.REPORT);
+            Figure f = Charts.cdf("fct-cdf-by-scheme", "Flow completion time by scheme" + where, "FCT (\u00b5s)", samples, true, Charts.Size.REPORT);
             if (f != null) {
                 out.add(f);
                 anyFct = true;
@@ -569,11 +587,11 @@ public final class HtmlReport {
             if (!Objects.equals(r.get("seed"), seed)) {
                 continue;
             }
-            String scheme = Labels.value(SCHEME, r.get(SCHEME));
+            String name = Labels.value(scheme, r.get(scheme));
             for (TimeSeries t : db.series(String.valueOf(r.get("run_id")))) {
                 if (t.name().startsWith("queue.max ")) {
                     String layer = t.name().substring("queue.max ".length());
-                    byLayer.computeIfAbsent(layer, k -> new ArrayList<>()).add(new TimeSeries(scheme, t.unit(), t.timesPs(), t.values()));
+                    byLayer.computeIfAbsent(layer, k -> new ArrayList<>()).add(new TimeSeries(name, t.unit(), t.timesPs(), t.values()));
                 }
             }
         }
@@ -589,6 +607,11 @@ public final class HtmlReport {
             }
         }
         return out;
+    }
+
+    /** The column that names the schemes of a sweep: the points' names where the sweep gives them, else the load-balancing type. */
+    private static String schemeColumn(List<String> varying) {
+        return varying.contains(NAME) ? NAME : SCHEME;
     }
 
     private static boolean spansDecades(List<Grouped.Row> rows) {
@@ -614,12 +637,13 @@ public final class HtmlReport {
         StringBuilder t = new StringBuilder("<div class=\"scroll\"><table>\n");
         List<String> head = new ArrayList<>();
         keys.forEach(k -> head.add(esc(Labels.title(k))));
-        head.addAll(List.of("finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [95 % CI]", "drops",
+        head.addAll(List.of("n (runs)", "finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [interval]", "drops",
                 "retransmissions", "max queue (KB)"));
         Html.row(t, head, true);
         for (List<Map<String, Object>> point : points.values()) {
             List<String> cells = new ArrayList<>();
             keys.forEach(k -> cells.add(esc(Labels.value(k, point.get(0).get(k)))));
+            cells.add(String.valueOf(point.size()));
             long finished = point.stream().filter(r -> r.get("cct_ps") instanceof Number n && n.longValue() >= 0).count();
             cells.add(finished + " / " + point.size());
             Stats.Summary cct = summary(point, "cct_ps", true);
@@ -627,8 +651,7 @@ public final class HtmlReport {
             Stats.Summary bound = summary(point, "lower_bound_ps", true);
             cells.add(bound == null ? "\u2013" : Html.cell("lower_bound_ps", bound.mean()));
             Stats.Summary inc = summary(point, "cct_increase_pct", false);
-            cells.add(inc == null ? "\u2013" : inc.n() == 1 ? String.format(Locale.ROOT, "%+.2f", inc.mean())
-                    : String.format(Locale.ROOT, "%+.2f [%+.2f, %+.2f]", inc.mean(), inc.mean() - inc.ci95HalfWidth(), inc.mean() + inc.ci95HalfWidth()));
+            cells.add(inc == null ? "\u2013" : increaseCell(inc));
             Stats.Summary drops = summary(point, "drops", false);
             cells.add(drops == null ? "\u2013" : Html.num(drops.mean()));
             Stats.Summary rtx = summary(point, "retransmissions", false);
@@ -638,6 +661,21 @@ public final class HtmlReport {
             Html.row(t, cells, false);
         }
         body.append(t).append("</table></div>\n");
+        body.append("<p class=\"sub\">n: runs (seeds) behind a row; the other columns are means over them. CCT increase interval: with ")
+                .append(Stats.MIN_INTERVAL_RUNS).append(" or more runs the 95 % confidence interval of the mean (Student t, n \u2212 1 degrees")
+                .append(" of freedom), cut at 0 (a CCT is never below its lower bound); with fewer, the smallest and the largest run (min\u2013max),")
+                .append(" no confidence interval; with one, none.</p>\n");
+    }
+
+    /** A CCT increase: the mean, and its interval named (95 % CI from three runs on, the runs' range below, none for one run). */
+    static String increaseCell(Stats.Summary inc) {
+        Stats.Interval i = Stats.interval(inc, Stats.IntervalKind.T95, 0, Double.NaN);
+        String mean = String.format(Locale.ROOT, "%+.2f", inc.mean());
+        return switch (i.kind()) {
+            case NONE -> mean;
+            case RANGE -> String.format(Locale.ROOT, "%s [%+.2f, %+.2f] min\u2013max", mean, i.low(), i.high());
+            default -> String.format(Locale.ROOT, "%s [%+.2f, %+.2f] 95 %% CI", mean, i.low(), i.high());
+        };
     }
 
     private static Stats.Summary summary(List<Map<String, Object>> rows, String col, boolean nonNegative) {

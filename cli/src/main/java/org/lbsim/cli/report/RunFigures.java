@@ -37,7 +37,7 @@ public final class RunFigures {
         }
         // a source can lack the flows of a run that finished some (a run folder without flows.csv)
         boolean finished = run.summary().get("flows_finished") instanceof Number n && n.longValue() > 0;
-        add(figures, missing, Charts.cdf("fct-cdf", "Flow completion time", "FCT (\u00b5s)", fct, false, size), "flow FCT CDF: "
+        add(figures, missing, Charts.cdf("fct-cdf", "Flow completion time", "FCT (\u00b5s)", fct, true, size), "flow FCT CDF: "
                 + (finished ? "the source has no flow completion times of its " + run.summary().get("flows_finished") + " finished flows"
                 + " (a run folder without flows.csv)" : "no flow finished"));
 

@@ -133,10 +133,13 @@
     var d = readData(spec, fig.querySelector("pre.figure-csv").textContent);
     var a = align(spec, d);
     var bars = spec.kind === "BARS";
+    var dots = spec.kind === "POINTS"; // categories on a log axis: markers side by side, drawn in the hook like the whiskers
     var cats = spec.categories;
     var n = d.names.length;
     var groupWidth = 0.8;
     function barCentre(s, k) { return k - groupWidth / 2 + (s + 0.5) * groupWidth / n; }
+    // the static figure's points: JFreeChart's series offset with an item margin of 0.3 inside each category's 0.8
+    function dotCentre(s, k) { return n === 1 ? k : k - groupWidth / 2 + (s * 1.3 + 0.5) * groupWidth / (n + 0.3 * (n - 1)); }
     var seriesOpts = [{
       label: spec.xTitle,
       value: function (u, v) { return v === null ? DASH : cats.length > 0 ? (cats[Math.round(v)] || "") : fmt(v); }
@@ -159,6 +162,9 @@
         o.points = { show: false };
       } else if (spec.kind === "LINE_POINTS") {
         o.points = { show: true, size: 7, fill: colour };
+      } else if (dots) {
+        o.paths = function () { return null; };
+        o.points = { show: false };
       } else if (bars) {
         o.fill = colour;
         o.width = 0;
@@ -233,11 +239,17 @@
           for (var s = 0; s < n; s++) {
             if (!u.series[s + 1].show) { continue; }
             for (var k = 0; k < a.data[0].length; k++) {
+              if (dots && a.data[s + 1][k] !== null) {
+                ctx.fillStyle = PALETTE[s % PALETTE.length];
+                ctx.beginPath();
+                ctx.arc(u.valToPos(dotCentre(s, a.data[0][k]), "x", true), u.valToPos(a.data[s + 1][k], "y", true), 3.5 * r, 0, 2 * Math.PI);
+                ctx.fill();
+              }
               var lo = a.lows[s][k], hi = a.highs[s][k];
               if (lo === null || hi === null) { continue; }
               var open = spec.logY && lo <= 0; // below the log axis: drawn to its bottom, without a cap
               if (open) { lo = u.scales.y.min; }
-              var x = u.valToPos(bars ? barCentre(s, a.data[0][k]) : a.data[0][k], "x", true);
+              var x = u.valToPos(bars ? barCentre(s, a.data[0][k]) : dots ? dotCentre(s, a.data[0][k]) : a.data[0][k], "x", true);
               var y0 = u.valToPos(lo, "y", true), y1 = u.valToPos(hi, "y", true), cap = 4 * r;
               ctx.beginPath();
               ctx.moveTo(x, y0); ctx.lineTo(x, y1);

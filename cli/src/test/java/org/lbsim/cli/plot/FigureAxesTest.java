@@ -74,7 +74,7 @@ class FigureAxesTest {
                 Charts.GroupedOptions.of("CCT increase")), List.of(SCHEMES), false, false));
         List<Grouped.Row> spread = bars.stream().map(r -> new Grouped.Row(r.x(), r.group(), Math.pow(10, r.y() / 10))).toList();
         out.add(Arguments.of("categories on a log y (automatic)", Charts.grouped("b", Grouped.ofColumn("loadBalancing.type", "y", spread, false),
-                Charts.GroupedOptions.of("y")), List.of(SCHEMES), false, true));
+                Charts.GroupedOptions.of("y").withLog(false, null)), List.of(SCHEMES), false, true));
         List<Grouped.Row> sizes = new ArrayList<>();
         for (long b : new long[] {2 << 20, 8 << 20}) {
             for (String s : SCHEMES) {
@@ -143,6 +143,68 @@ class FigureAxesTest {
         if (logX) {
             assertThat(xLabels).as("a log x axis has at least 3 labels").hasSizeGreaterThanOrEqualTo(3);
         }
+    }
+
+    /**
+     * At a small size (500 x 300, two report figures side by side in a paper column) the title and
+     * both axis titles are whole: the y title fits the plot's height (set smaller, or written above
+     * the plot), the x title its width, and the plot keeps a height of its own below the title.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("small")
+    void titles_are_never_clipped_at_500_by_300(String name, Figure f) {
+        Graphics2D g2 = new BufferedImage(1, 1, BufferedImage.TYPE_INT_RGB).createGraphics();
+        Rectangle2D area = f.layout().getPlotInfo().getDataArea();
+        org.jfree.chart.axis.Axis x;
+        org.jfree.chart.axis.Axis y;
+        if (f.chart().getPlot() instanceof XYPlot p) {
+            x = p.getDomainAxis();
+            y = p.getRangeAxis();
+        } else {
+            x = ((CategoryPlot) f.chart().getPlot()).getDomainAxis();
+            y = ((CategoryPlot) f.chart().getPlot()).getRangeAxis();
+        }
+        assertThat(area.getHeight()).as("the plot keeps a height of its own").isGreaterThan(60);
+        assertThat(area.getMinY()).as("the plot starts below the title").isGreaterThan(15);
+        assertThat(g2.getFontMetrics(x.getLabelFont()).stringWidth(x.getLabel())).as("x title within the plot's width").isLessThanOrEqualTo((int) area.getWidth());
+        if (y.getLabel() != null) {
+            assertThat(g2.getFontMetrics(y.getLabelFont()).stringWidth(y.getLabel())).as("y title within the plot's height")
+                    .isLessThanOrEqualTo((int) area.getHeight());
+        } else {
+            assertThat(f.chart().getSubtitles()).as("the y title above the plot").anyMatch(t -> t instanceof org.jfree.chart.title.TextTitle tt
+                    && tt.getText().contains("CCT increase over the lower bound (%)"));
+        }
+    }
+
+    static Stream<Arguments> small() {
+        List<Arguments> out = new ArrayList<>();
+        String[] names = {"ECMP", "HOST PKT", "SWITCH PKT, shared pointer", "SWITCH PKT, per-class pointers"};
+        java.util.Random rnd = new java.util.Random(3);
+        List<Grouped.Row> rows = new ArrayList<>();
+        for (String n : names) {
+            for (String size : List.of("256 KiB", "1 MiB")) {
+                for (int seed = 0; seed < 3; seed++) {
+                    rows.add(new Grouped.Row(n, size, 5 + 600 * rnd.nextDouble()));
+                }
+            }
+        }
+        String long_ = "CCT increase over the lower bound (%)";
+        out.add(Arguments.of("bars of named points", Charts.grouped("b", Grouped.ofColumn("scenario_name", long_, rows, false),
+                Charts.GroupedOptions.of("stats: CCT increase over the lower bound by scenario and message size").withSize(500, 300))));
+        out.add(Arguments.of("points on a log axis", Charts.grouped("b", Grouped.ofColumn("scenario_name", long_, rows, false),
+                Charts.GroupedOptions.of("stats: CCT increase over the lower bound by scenario and message size").withLog(false, true)
+                        .withSize(500, 300))));
+        List<Grouped.Row> sizes = new ArrayList<>();
+        for (long b : new long[] {1 << 18, 1 << 20, 1 << 22}) {
+            for (int seed = 0; seed < 2; seed++) {
+                sizes.add(new Grouped.Row(b, "ecmp", 100 + b / 1e4 + seed));
+            }
+        }
+        out.add(Arguments.of("lines over message size", Charts.grouped("l", Grouped.ofColumn("workload.messageBytes", "largest switch queue (KB)",
+                sizes, false), Charts.GroupedOptions.of("largest switch queue (KB) by message size and scheme").withLog(true, null).withSize(500, 300))));
+        out.add(Arguments.of("FCT CDF", Charts.cdf("c", "Flow completion time by scheme (256 KiB)", "FCT (\u00b5s)",
+                Map.of("ecmp", rnd.doubles(100, 5, 50).toArray()), true, new Charts.Size(500, 300))));
+        return out.stream();
     }
 
     private static List<String> valueTicks(ValueAxis a, Graphics2D g2, Rectangle2D area, RectangleEdge edge) {

@@ -140,26 +140,34 @@ class FiguresTest {
     }
 
     /**
-     * Grouped bars on a log y axis whose 95 % intervals reach below 0 (two seeds far apart): the axis
-     * spans the means and the positive interval ends (not down to 1e-12), and a whisker's lower end
-     * is drawn at the axis bottom (not at NaN, which JFreeChart drew off the top of the plot).
+     * Categories on a log y axis: points, not bars (a bar's length means nothing there), each with
+     * its interval. Two runs a point: the whisker spans the two runs, no t interval (with n = 2 its
+     * factor 12.7 would reach far below 0). The axis spans the means and the interval ends; an
+     * interval end at or below 0 (three runs, no floor given) sits at the axis bottom.
      */
     @Test
-    void a_log_axis_of_bars_is_not_stretched_by_intervals_below_zero() {
+    void categories_on_a_log_axis_are_points_with_their_intervals() {
         List<Grouped.Row> rows = new ArrayList<>();
         for (String scheme : List.of("ecmp", "ofan")) {
             rows.add(new Grouped.Row(scheme, "", scheme.equals("ecmp") ? 200.0 : 0.5));
             rows.add(new Grouped.Row(scheme, "", scheme.equals("ecmp") ? 1800.0 : 0.6));
         }
-        Figure f = Charts.grouped("cct", Grouped.of("loadBalancing.type", "CCT increase (%)", rows), Charts.GroupedOptions.of("cct"));
-        org.jfree.chart.axis.ValueAxis y = ((org.jfree.chart.plot.CategoryPlot) f.chart().getPlot()).getRangeAxis();
+        Figure f = Charts.grouped("cct", Grouped.of("loadBalancing.type", "CCT increase (%)", rows), Charts.GroupedOptions.of("cct").withLog(false, null));
+        org.jfree.chart.plot.CategoryPlot plot = (org.jfree.chart.plot.CategoryPlot) f.chart().getPlot();
+        assertThat(plot.getRenderer()).isInstanceOf(CategoryIntervals.Points.class);
+        assertThat(f.spec().kind()).isEqualTo(Figure.Kind.POINTS);
+        org.jfree.chart.axis.ValueAxis y = plot.getRangeAxis();
         assertThat(y).isInstanceOf(LabelledLogAxis.class);
-        // ecmp: mean 1000, 95 % half-width 12.7 * 800 = 10,165: its interval starts below 0 and ends at 11,165
-        assertThat(y.getLowerBound()).as("lower bound: ofan's interval start over 1.5").isGreaterThan(0.1).isLessThan(0.55);
-        assertThat(y.getUpperBound()).as("upper bound: ecmp's interval end times 1.5").isGreaterThan(11_000 * 1.5 * 0.99);
+        assertThat(f.csv()).contains("\nmean,ecmp,2,1000,200,1800,range,").containsPattern("\nmean,ofan,2,0\\.55[0-9]*,0\\.5,0\\.6,range,");
+        assertThat(f.caption()).contains("n = 2", "the runs themselves (min\u2013max)").doesNotContain("confidence interval of the mean");
+        assertThat(y.getLowerBound()).as("lower bound: ofan's smaller run over 1.5").isCloseTo(0.5 / 1.5, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(y.getUpperBound()).as("upper bound: ecmp's larger run times 1.5").isCloseTo(1800 * 1.5, org.assertj.core.api.Assertions.within(1e-6));
         java.awt.geom.Rectangle2D area = new java.awt.geom.Rectangle2D.Double(0, 0, 100, 300);
         assertThat(y.valueToJava2D(-500, area, org.jfree.chart.ui.RectangleEdge.LEFT)).as("a value below 0 sits at the axis bottom")
                 .isEqualTo(y.valueToJava2D(y.getLowerBound(), area, org.jfree.chart.ui.RectangleEdge.LEFT)).isEqualTo(300.0);
+        Figure linear = Charts.grouped("cct", Grouped.of("loadBalancing.type", "CCT increase (%)", rows), Charts.GroupedOptions.of("cct"));
+        assertThat(((org.jfree.chart.plot.CategoryPlot) linear.chart().getPlot()).getRenderer()).as("bars on a linear axis")
+                .isInstanceOf(CategoryIntervals.Bars.class);
     }
 
     @Test
@@ -212,12 +220,12 @@ class FiguresTest {
         Figure f = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows),
                 Charts.GroupedOptions.of("q").withLog(true, true).withFit(true).withCap(100, "buffer cap"));
         // "capped" reaches 100 from x = 16 on: the fit uses x = 1, 2, 4, 8 (slope 1), "three" has only 3 sizes
-        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "full (no fit: every value at the cap)",
-                "three (no fit: 3 points)");
+        assertThat(Charts.legend(f)).containsExactly("few (slope 1.00)", "capped (slope 1.00)", "full", "three");
+        assertThat(f.caption()).contains("not fitted: full (every value at the cap), three (3 x values below the cap)");
         var plot = (org.jfree.chart.plot.XYPlot) f.chart().getPlot();
         assertThat(plot.getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).hasSize(1);
         assertThat(f.svg()).contains(">buffer cap</text>");
-        assertThat(f.caption()).contains("cap", "One run per point (no interval)").doesNotContain("bars: 95");
+        assertThat(f.caption()).contains("cap", "One run per point (n = 1, no interval)").doesNotContain("95 %");
         Figure below = Charts.grouped("q", Grouped.of("size", "queue (KB)", rows.subList(0, 4)),
                 Charts.GroupedOptions.of("q").withCap(1000, "buffer cap"));
         assertThat(((org.jfree.chart.plot.XYPlot) below.chart().getPlot()).getRangeMarkers(org.jfree.chart.ui.Layer.FOREGROUND)).isNull();
