@@ -3,7 +3,6 @@ package org.lbsim.workload;
 import java.io.IOException;
 import java.io.Reader;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -366,17 +365,6 @@ public final class HtsimConnectionMatrix {
 
     /** A start: a number of picoseconds (htsim reads it with stof, connection_matrix.cpp:772), rounded to the picosecond. */
     private static long picoseconds(String s, String file, int line) {
-        BigDecimal v;
-        try {
-            v = new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, "start", "must be a number of picoseconds between 0 and " + MAX_START_PS.toPlainString()
-                    + ", got '" + s + "'");
-        }
-        if (v.signum() < 0 || v.compareTo(MAX_START_PS) > 0) {
-            throw new TraceFormatException(file, line, "start", "must be a number of picoseconds between 0 and " + MAX_START_PS.toPlainString()
-                    + ", got " + s);
-        }
-        return v.setScale(0, RoundingMode.HALF_UP).longValueExact();
+        return TraceColumns.picoseconds(s, file, line, "start", BigDecimal.ONE, MAX_START_PS, "picoseconds");
     }
 }

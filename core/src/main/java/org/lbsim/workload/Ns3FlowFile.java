@@ -3,7 +3,6 @@ package org.lbsim.workload;
 import java.io.IOException;
 import java.io.Reader;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -87,17 +86,6 @@ public final class Ns3FlowFile {
 
     /** A start time in seconds (third.cc reads a double), exactly in picoseconds, rounded to the picosecond. */
     private static long picoseconds(String s, String file, int line) {
-        BigDecimal v;
-        try {
-            v = new BigDecimal(s);
-        } catch (NumberFormatException e) {
-            throw new TraceFormatException(file, line, "start_s", "must be a number of seconds between 0 and " + MAX_START_S.toPlainString()
-                    + ", got '" + s + "'");
-        }
-        if (v.signum() < 0 || v.compareTo(MAX_START_S) > 0) {
-            throw new TraceFormatException(file, line, "start_s", "must be a number of seconds between 0 and " + MAX_START_S.toPlainString()
-                    + ", got " + s);
-        }
-        return v.multiply(PS_PER_S).setScale(0, RoundingMode.HALF_UP).longValueExact();
+        return TraceColumns.picoseconds(s, file, line, "start_s", PS_PER_S, MAX_START_S, "seconds");
     }
 }

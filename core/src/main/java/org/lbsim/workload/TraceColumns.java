@@ -3,6 +3,8 @@ package org.lbsim.workload;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.List;
 
@@ -214,6 +216,38 @@ final class TraceColumns {
         }
         return index;
     }
+
+    /** The longest number a time cell may be written with: far beyond any time's digits, short enough to convert at once. */
+    private static final int MAX_NUMBER_CHARS = 64;
+
+    /**
+     * A time cell in some unit ({@code psPerUnit} picoseconds each), between 0 and {@code maxUnits}, exactly in
+     * picoseconds, rounded half up to the picosecond. Decimal and exponent forms are read exactly (no binary rounding).
+     */
+    static long picoseconds(String cell, String file, int line, String column, BigDecimal psPerUnit, BigDecimal maxUnits, String unit) {
+        String s = cell.strip();
+        String allowed = "must be a number of " + unit + " between 0 and " + maxUnits.toPlainString();
+        BigDecimal v;
+        try {
+            if (s.length() > MAX_NUMBER_CHARS) {
+                throw new NumberFormatException();
+            }
+            v = new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw new TraceFormatException(file, line, column, allowed + ", got '" + (s.length() > MAX_NUMBER_CHARS ? s.substring(0, MAX_NUMBER_CHARS) + "..." : s) + "'");
+        }
+        if (v.signum() < 0 || v.compareTo(maxUnits) > 0) {
+            throw new TraceFormatException(file, line, column, allowed + ", got " + s);
+        }
+        BigDecimal ps = v.multiply(psPerUnit);
+        if (ps.compareTo(BigDecimal.ONE) < 0) {
+            // below a picosecond: rounded without scaling a tiny exponent (1e-999999999) down digit by digit
+            return ps.compareTo(HALF) >= 0 ? 1 : 0;
+        }
+        return ps.setScale(0, RoundingMode.HALF_UP).longValueExact();
+    }
+
+    private static final BigDecimal HALF = new BigDecimal("0.5");
 
     static long integer(String cell, String file, int line, String column, long min, long max) {
         String s = cell.strip();

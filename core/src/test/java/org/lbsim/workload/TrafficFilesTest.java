@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -268,6 +269,61 @@ class TrafficFilesTest {
         assertThat(e.line()).as(e.getMessage()).isEqualTo(line);
         assertThat(e.column()).as(e.getMessage()).isEqualTo(field);
         assertThat(e.getMessage()).doesNotContain("\n");
+    }
+
+    /** Values that have broken parsers: signs, overflow, exponents, non-numbers, keys where values go. */
+    private static final String[] HOSTILE = {"-1", "0", "1", "2147483647", "2147483648", "4294967296", "9223372036854775808", "1e300",
+        "1e-999999999", "1e2147483648", "NaN", "Infinity", "x", "->", "0->", "->0", "3->3", "start", "size", "trigger", "barrier",
+        "0.5", "-0", "1" + "0".repeat(80), "\u00e9"};
+
+    /**
+     * Seeded random damage to the generators' files (a token replaced or dropped, a line dropped or doubled, the file cut short):
+     * each either reads or is refused with one line naming the file and a line in it, never another exception.
+     */
+    @Test
+    void damagedFilesAreReadOrRefusedInOneLineNeverCrash() throws IOException {
+        SplittableRandom r = new SplittableRandom(11);
+        String[][] files = {{"allreduce_8.cm", "8"}, {"a2a_serial.cm", "16"}, {"perm_128.cm", "128"}, {"flow_conweave.txt", "16"}, {"flow_hpcc.txt", "16"}};
+        int refused = 0;
+        for (int n = 0; n < 3000; n++) {
+            String[] f = files[r.nextInt(files.length)];
+            List<String> lines = new ArrayList<>(List.of(resource(f[0]).split("\n")));
+            int at = r.nextInt(lines.size());
+            String[] tokens = lines.get(at).split(" ");
+            int k = r.nextInt(tokens.length);
+            switch (r.nextInt(5)) {
+                case 0 -> lines.remove(at);
+                case 1 -> lines.add(at, lines.get(at));
+                case 2 -> {
+                    List<String> t = new ArrayList<>(List.of(tokens));
+                    t.remove(k);
+                    lines.set(at, String.join(" ", t));
+                }
+                default -> {
+                    tokens[k] = HOSTILE[r.nextInt(HOSTILE.length)];
+                    lines.set(at, String.join(" ", tokens));
+                }
+            }
+            String text = String.join("\n", lines) + "\n";
+            if (r.nextInt(10) == 0) {
+                text = text.substring(0, r.nextInt(text.length()));
+            }
+            String damaged = text;
+            int hosts = Integer.parseInt(f[1]);
+            try {
+                if (f[0].endsWith(".cm")) {
+                    cm(damaged, hosts);
+                } else {
+                    ns3(damaged, hosts);
+                }
+            } catch (TraceFormatException e) {
+                refused++;
+                String name = f[0].endsWith(".cm") ? "m.cm" : "flow.txt";
+                assertThat(e.getMessage()).as(damaged).startsWith(name + ":" + e.line() + ": ").doesNotContain("\n");
+                assertThat(e.line()).isBetween(1, lines.size() + 1);
+            }
+        }
+        assertThat(refused).isBetween(1000, 2999);
     }
 
     @Test
