@@ -59,6 +59,47 @@ class QueryTest {
     }
 
     @Test
+    void query_prints_floating_point_numbers_to_the_digits_a_double_holds() throws IOException {
+        Path db = twoRuns();
+        String sql = "SELECT 564050411.1999999::DOUBLE AS avg_ps, 0.1::DOUBLE + 0.2::DOUBLE AS s, 1::DOUBLE / 3 AS third, 24::DOUBLE AS whole,"
+                + " 1.5e-7::DOUBLE AS tiny, 0.1::REAL AS r FROM runs ORDER BY run_id LIMIT 1";
+        assertThat(ok("query", db.toString(), sql, "--format", "csv"))
+                .isEqualTo("avg_ps,s,third,whole,tiny,r\n564050411.2,0.3,0.333333333333333,24,1.5E-7,0.1\n");
+        assertThat(ok("query", db.toString(), sql, "--format", "json")).contains("\"avg_ps\": 564050411.2,", "\"s\": 0.3,",
+                "\"third\": 0.333333333333333,", "\"whole\": 24,", "\"r\": 0.1");
+        assertThat(ok("query", db.toString(), sql)).contains("564050411.2  0.3  0.333333333333333     24").doesNotContain("1999999");
+    }
+
+    @Test
+    void run_prints_its_summary_as_json_or_csv_for_scripts() throws IOException {
+        Path scenario = dir.resolve("small.yaml");
+        Files.writeString(scenario, SMALL);
+        Path db = dir.resolve("f.duckdb");
+        String json = ok("run", scenario.toString(), "--out", dir.resolve("j").toString(), "--db", db.toString(), "--format", "json");
+        com.fasterxml.jackson.databind.JsonNode printed = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        com.fasterxml.jackson.databind.JsonNode summary = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("j/summary.json").toFile());
+        summary.fieldNames().forEachRemaining(k -> assertThat(printed.get(k)).as(k).isEqualTo(summary.get(k)));
+        assertThat(printed.get("output").asText()).isEqualTo(dir.resolve("j").toString());
+        assertThat(printed.get("runId").asText()).isEqualTo("j");
+        assertThat(printed.get("database").asText()).isEqualTo(db.toString());
+
+        String csv = ok("run", scenario.toString(), "--out", dir.resolve("c").toString(), "--format", "csv");
+        List<String> lines = csv.lines().toList();
+        assertThat(lines).hasSize(2);
+        List<String> header = List.of(lines.get(0).split(","));
+        List<String> row = List.of(lines.get(1).split(",", -1));
+        assertThat(row).hasSameSizeAs(header);
+        com.fasterxml.jackson.databind.JsonNode again = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.resolve("c/summary.json").toFile());
+        assertThat(row.get(header.indexOf("cctPs"))).isEqualTo(again.get("cctPs").asText());
+        assertThat(row.get(header.indexOf("flowsFinished"))).isEqualTo("16");
+        assertThat(row.get(header.indexOf("counters.dropped"))).isEqualTo(again.get("counters").get("dropped").asText());
+        assertThat(row.get(header.indexOf("layers.0.layer"))).isEqualTo(again.get("layers").get(0).get("layer").asText());
+        assertThat(row.get(header.indexOf("output"))).isEqualTo(dir.resolve("c").toString());
+        assertThat(header).doesNotContain("runId");
+        assertThat(ok("run", scenario.toString(), "--out", dir.resolve("q").toString(), "--format", "json", "--quiet")).isEmpty();
+    }
+
+    @Test
     void bad_queries_and_missing_databases_are_one_line_errors() throws IOException {
         Path db = twoRuns();
         assertThat(lbsim("query", db.toString(), "SELEC 1").errorLine()).isEqualTo("lbsim: query: Parser Error: syntax error at or near \"SELEC\"");

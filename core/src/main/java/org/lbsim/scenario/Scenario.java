@@ -39,7 +39,7 @@ public record Scenario(
             ScenarioException.require(classes.add(trafficClasses.get(i).trafficClass()), "trafficClasses[" + i + "].trafficClass",
                     "class " + trafficClasses.get(i).trafficClass() + " is listed twice; give each class one scheme");
         }
-        if (!(workload instanceof WorkloadSpec.Trace) && topology.hostCount() < 2) {
+        if (!(workload instanceof WorkloadSpec.FromFile) && topology.hostCount() < 2) {
             throw new ScenarioException("workload", (workload instanceof WorkloadSpec.Permutation ? "a permutation" : "an all-to-all")
                     + " needs at least 2 hosts, the topology has " + topology.hostCount());
         }

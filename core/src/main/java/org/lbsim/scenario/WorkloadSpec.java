@@ -2,7 +2,12 @@ package org.lbsim.scenario;
 
 /** The traffic of a run. */
 public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadSpec.AllToAll, WorkloadSpec.Trace,
-        WorkloadSpec.Collective, WorkloadSpec.Jobs, WorkloadSpec.Fsdp, WorkloadSpec.DagTrace {
+        WorkloadSpec.Collective, WorkloadSpec.Jobs, WorkloadSpec.Fsdp, WorkloadSpec.DagTrace, WorkloadSpec.HtsimCm, WorkloadSpec.Ns3Flow {
+
+    /** A workload read from a file; a relative path is resolved against the scenario file's folder. */
+    interface FromFile {
+        String file();
+    }
 
     /** Collective operations a job may run. */
     java.util.List<String> OPS = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce", "all-to-all",
@@ -49,7 +54,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
     @TypeName("trace")
     @Doc("flows from a CSV file with header src,dst,bytes,start_ns (hosts by index); a relative path is resolved against the scenario file")
-    record Trace(@Doc("path of the CSV file") String file) implements WorkloadSpec {
+    record Trace(@Doc("path of the CSV file") String file) implements WorkloadSpec, FromFile {
         public Trace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns src,dst,bytes,start_ns)");
         }
@@ -259,9 +264,25 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
     @TypeName("dag-trace")
     @Doc("a dependency graph from a CSV file with header id,src,dst,bytes,deps,gap_ns and optional start_ns,job,phase,class (deps: ids separated by ';'); a relative path is resolved against the scenario file")
-    record DagTrace(@Doc("path of the CSV file") String file) implements WorkloadSpec {
+    record DagTrace(@Doc("path of the CSV file") String file) implements WorkloadSpec, FromFile {
         public DagTrace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns id,src,dst,bytes,deps,gap_ns)");
+        }
+    }
+
+    @TypeName("htsim-cm")
+    @Doc("an htsim connection matrix (.cm: Nodes, Connections, Triggers, then SRC->DST start PS size BYTES [id N] [trigger T] [send_done_trigger T] lines and 'trigger id T oneshot|multishot|barrier [count N]' lines); triggers become dependencies; a relative path is resolved against the scenario file")
+    record HtsimCm(@Doc("path of the connection matrix") String file) implements WorkloadSpec, FromFile {
+        public HtsimCm {
+            ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of an htsim connection matrix, .cm)");
+        }
+    }
+
+    @TypeName("ns3-flow")
+    @Doc("an ns-3 RDMA flow file (HPCC / ConWeave flow.txt: the flow count, then 'src dst pg dport size start_s' (HPCC) or 'src dst pg size start_s' (ConWeave) per line); a relative path is resolved against the scenario file")
+    record Ns3Flow(@Doc("path of the flow file") String file) implements WorkloadSpec, FromFile {
+        public Ns3Flow {
+            ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of an ns-3 flow file, flow.txt)");
         }
     }
 }

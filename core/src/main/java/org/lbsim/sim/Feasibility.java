@@ -207,7 +207,7 @@ final class Feasibility {
      * estimated as two levels of the dependency graph's widest level (one finishing, the next starting).
      */
     static void flows(Scenario s, List<Flow> flows, Topology topology, Fib healthy) {
-        String field = s.workload() instanceof WorkloadSpec.Trace ? "workload.file" : "workload.messageBytes";
+        String field = s.workload() instanceof WorkloadSpec.FromFile ? "workload.file" : "workload.messageBytes";
         int qpsPer = s.nic().qpsPerConnection();
         int mtu = s.packets().mtuBytes();
         long maxTimePs = s.limits().maxTimePs();

@@ -3,6 +3,8 @@ package org.lbsim.workload;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.List;
 
@@ -48,11 +50,47 @@ final class TraceColumns {
      * ends, and cells in double quotes ({@code "1"}, with {@code ""} for a quote inside) are accepted.
      */
     static void read(Reader in, String file, String expectedHeader, Header header, Row row, long maxRows) throws IOException {
+        int[][] index = {null};
+        int[] columns = {0};
+        long[] rows = {0};
+        int last = lines(in, file, (trimmed, lineNo) -> {
+            String[] cells = cells(trimmed, file, lineNo);
+            if (index[0] != null && rows[0] >= maxRows) {
+                throw tooManyRows(file, lineNo, maxRows);
+            }
+            if (index[0] == null) {
+                index[0] = header.index(cells, file, lineNo);
+                columns[0] = cells.length;
+                return;
+            }
+            if (cells.length != columns[0]) {
+                throw new TraceFormatException(file, lineNo, "", "expected " + columns[0] + " comma-separated values (as the header), got " + cells.length);
+            }
+            row.accept(cells, index[0], lineNo);
+            rows[0]++;
+        });
+        if (index[0] == null) {
+            throw new TraceFormatException(file, Math.max(1, last), "", "empty trace: expected a header row " + expectedHeader);
+        }
+        if (rows[0] == 0) {
+            throw new TraceFormatException(file, last, "", "the trace has a header but no flows");
+        }
+    }
+
+    /** Takes one line of a trace: stripped, neither blank nor a '#' comment. */
+    @FunctionalInterface
+    interface Line {
+        void accept(String trimmed, int line);
+    }
+
+    /**
+     * Every line of a trace that is neither blank nor a '#' comment, stripped, with its number (from 1); a
+     * UTF-8 byte-order mark before the first line, and LF, CRLF or CR line ends, are accepted. Returns the
+     * number of the last line read (0 for an empty file).
+     */
+    static int lines(Reader in, String file, Line each) throws IOException {
         BufferedReader r = new BufferedReader(in);
-        int[] index = null;
-        int columns = 0;
         int lineNo = 0;
-        long rows = 0;
         StringBuilder buffer = new StringBuilder();
         String line;
         while ((line = line(r, buffer, file, lineNo + 1)) != null) {
@@ -64,29 +102,16 @@ final class TraceColumns {
             if (trimmed.isEmpty() || trimmed.startsWith("#")) {
                 continue;
             }
-            String[] cells = cells(trimmed, file, lineNo);
-            if (index != null && rows >= maxRows) {
-                throw new TraceFormatException(file, lineNo, "", "more than " + maxRows + " rows, more flows than a run can hold (2^30)"
-                        + " or this JVM's heap ("  + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) can build; use a shorter trace, or"
-                        + " give Java more heap (LBSIM_OPTS=-Xmx<size>)");
-            }
-            if (index == null) {
-                index = header.index(cells, file, lineNo);
-                columns = cells.length;
-                continue;
-            }
-            if (cells.length != columns) {
-                throw new TraceFormatException(file, lineNo, "", "expected " + columns + " comma-separated values (as the header), got " + cells.length);
-            }
-            row.accept(cells, index, lineNo);
-            rows++;
+            each.accept(trimmed, lineNo);
         }
-        if (index == null) {
-            throw new TraceFormatException(file, Math.max(1, lineNo), "", "empty trace: expected a header row " + expectedHeader);
-        }
-        if (rows == 0) {
-            throw new TraceFormatException(file, lineNo, "", "the trace has a header but no flows");
-        }
+        return lineNo;
+    }
+
+    /** A trace longer than {@code maxRows} flows: names the limit and the way out. */
+    static TraceFormatException tooManyRows(String file, int lineNo, long maxRows) {
+        return new TraceFormatException(file, lineNo, "", "more than " + maxRows + " rows, more flows than a run can hold (2^30)"
+                + " or this JVM's heap ("  + (Runtime.getRuntime().maxMemory() >> 20) + " MiB) can build; use a shorter trace, or"
+                + " give Java more heap (LBSIM_OPTS=-Xmx<size>)");
     }
 
     /** The next line without its end (LF, CRLF or CR), null at the end; a line over {@link #MAX_LINE_CHARS} is refused. */
@@ -191,6 +216,38 @@ final class TraceColumns {
         }
         return index;
     }
+
+    /** The longest number a time cell may be written with: far beyond any time's digits, short enough to convert at once. */
+    private static final int MAX_NUMBER_CHARS = 64;
+
+    /**
+     * A time cell in some unit ({@code psPerUnit} picoseconds each), between 0 and {@code maxUnits}, exactly in
+     * picoseconds, rounded half up to the picosecond. Decimal and exponent forms are read exactly (no binary rounding).
+     */
+    static long picoseconds(String cell, String file, int line, String column, BigDecimal psPerUnit, BigDecimal maxUnits, String unit) {
+        String s = cell.strip();
+        String allowed = "must be a number of " + unit + " between 0 and " + maxUnits.toPlainString();
+        BigDecimal v;
+        try {
+            if (s.length() > MAX_NUMBER_CHARS) {
+                throw new NumberFormatException();
+            }
+            v = new BigDecimal(s);
+        } catch (NumberFormatException e) {
+            throw new TraceFormatException(file, line, column, allowed + ", got '" + (s.length() > MAX_NUMBER_CHARS ? s.substring(0, MAX_NUMBER_CHARS) + "..." : s) + "'");
+        }
+        if (v.signum() < 0 || v.compareTo(maxUnits) > 0) {
+            throw new TraceFormatException(file, line, column, allowed + ", got " + s);
+        }
+        BigDecimal ps = v.multiply(psPerUnit);
+        if (ps.compareTo(BigDecimal.ONE) < 0) {
+            // below a picosecond: rounded without scaling a tiny exponent (1e-999999999) down digit by digit
+            return ps.compareTo(HALF) >= 0 ? 1 : 0;
+        }
+        return ps.setScale(0, RoundingMode.HALF_UP).longValueExact();
+    }
+
+    private static final BigDecimal HALF = new BigDecimal("0.5");
 
     static long integer(String cell, String file, int line, String column, long min, long max) {
         String s = cell.strip();

@@ -56,20 +56,16 @@ public final class Workloads {
             return b.build();
         }
         if (spec instanceof WorkloadSpec.DagTrace t) {
-            Path file = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
-            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                return DagTrace.read(in, t.file(), topology.hostCount());
-            } catch (NoSuchFileException e) {
-                throw new ScenarioException("file", "no such file: " + file);
-            } catch (IOException e) {
-                throw new ScenarioException("file", "cannot read " + file + ": " + e.getMessage());
-            }
+            return readFile(t, baseDir, "file", (in, name) -> DagTrace.read(in, name, topology.hostCount()));
+        }
+        if (spec instanceof WorkloadSpec.HtsimCm t) {
+            return readFile(t, baseDir, "file", (in, name) -> HtsimConnectionMatrix.read(in, name, topology.hostCount()));
         }
         return Workload.independent(generate(spec, topology.hostCount(), rng, baseDir));
     }
 
     /**
-     * The flows of a classic workload (permutation, all-to-all, trace), all independent.
+     * The flows of a classic workload (permutation, all-to-all, trace, ns-3 flow file), all independent.
      *
      * @param baseDir where a relative trace path is resolved (the scenario file's folder)
      */
@@ -83,16 +79,28 @@ public final class Workloads {
             return allToAll(hosts, a.messageBytes());
         }
         if (spec instanceof WorkloadSpec.Trace t) {
-            Path file = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
-            try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                return FlowTrace.read(in, t.file(), hostCount);
-            } catch (NoSuchFileException e) {
-                throw new ScenarioException("workload.file", "no such file: " + file);
-            } catch (IOException e) {
-                throw new ScenarioException("workload.file", "cannot read " + file + ": " + e.getMessage());
-            }
+            return readFile(t, baseDir, "workload.file", (in, name) -> FlowTrace.read(in, name, hostCount));
+        }
+        if (spec instanceof WorkloadSpec.Ns3Flow t) {
+            return readFile(t, baseDir, "file", (in, name) -> Ns3FlowFile.read(in, name, hostCount));
         }
         throw new IllegalArgumentException("unknown workload " + spec);
+    }
+
+    /** Reads a workload's file (UTF-8); {@code field} names the file field in the error for a missing or unreadable file. */
+    private interface FileReader<T> {
+        T read(Reader in, String fileName) throws IOException;
+    }
+
+    private static <T> T readFile(WorkloadSpec.FromFile spec, Path baseDir, String field, FileReader<T> reader) {
+        Path file = baseDir == null ? Path.of(spec.file()) : baseDir.resolve(spec.file());
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return reader.read(in, spec.file());
+        } catch (NoSuchFileException e) {
+            throw new ScenarioException(field, "no such file: " + file);
+        } catch (IOException e) {
+            throw new ScenarioException(field, "cannot read " + file + ": " + e.getMessage());
+        }
     }
 
     /** All hosts, or a random subset of {@code count} of them in increasing order. */

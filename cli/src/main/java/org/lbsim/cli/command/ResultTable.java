@@ -2,6 +2,8 @@ package org.lbsim.cli.command;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -182,6 +184,31 @@ final class ResultTable {
         sb.append('\n');
     }
 
+    /**
+     * A map as CSV: a header line and one row. Nested maps and lists are flattened, their keys joined with '.'
+     * ({@code counters.dropped}, {@code layers.0.maxQueueBytes}: a list's elements by index).
+     */
+    static String csvRow(Map<String, Object> m) {
+        Map<String, Object> flat = new LinkedHashMap<>();
+        flatten("", m, flat);
+        StringBuilder sb = new StringBuilder();
+        csvLine(sb, flat.keySet().toArray());
+        csvLine(sb, flat.values().toArray());
+        return sb.toString();
+    }
+
+    private static void flatten(String prefix, Object v, Map<String, Object> into) {
+        if (v instanceof Map<?, ?> map) {
+            map.forEach((k, x) -> flatten(prefix + k + ".", x, into));
+        } else if (v instanceof List<?> list) {
+            for (int i = 0; i < list.size(); i++) {
+                flatten(prefix + i + ".", list.get(i), into);
+            }
+        } else {
+            into.put(prefix.substring(0, prefix.length() - 1), v);
+        }
+    }
+
     /** An array of objects, one per row, keys in column order. */
     String json() {
         List<Object> out = new ArrayList<>(rows.size());
@@ -198,7 +225,7 @@ final class ResultTable {
     private static Object jsonValue(Object v) {
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
-            return Double.isFinite(d) ? new BigDecimal(Double.toString(d)) : null;
+            return Double.isFinite(d) ? significant(v) : null;
         }
         if (v instanceof BigInteger b) {
             return new BigDecimal(b);
@@ -210,19 +237,34 @@ final class ResultTable {
         return v;
     }
 
-    /** A value as text: doubles in their shortest exact form, without an exponent for everyday magnitudes. */
+    /** Significant decimal digits a DOUBLE holds (C's DBL_DIG): every decimal of this many digits survives the trip through one. */
+    static final int DOUBLE_DIGITS = 15;
+    /** The same for a REAL (FLT_DIG). */
+    static final int FLOAT_DIGITS = 6;
+
+    /**
+     * A finite floating-point value to the digits its type holds, trailing zeros dropped: an average of whole
+     * picoseconds stored as 564050411.1999999 (binary rounding) reads 564050411.2.
+     */
+    static BigDecimal significant(Object v) {
+        int digits = v instanceof Float ? FLOAT_DIGITS : DOUBLE_DIGITS;
+        BigDecimal b = new BigDecimal(((Number) v).doubleValue()).round(new MathContext(digits, RoundingMode.HALF_EVEN)).stripTrailingZeros();
+        return b.scale() < 0 ? b.setScale(0) : b;
+    }
+
+    /**
+     * A value as text: floating-point values to the digits their type holds ({@link #significant}), without an
+     * exponent for everyday magnitudes; decimals at their scale.
+     */
     static String text(Object v) {
         if (v instanceof Double || v instanceof Float) {
             double d = ((Number) v).doubleValue();
             if (!Double.isFinite(d)) {
                 return Double.isNaN(d) ? "nan" : d > 0 ? "inf" : "-inf";
             }
-            String s = Double.toString(d);
+            BigDecimal b = significant(v);
             double a = Math.abs(d);
-            if (s.contains("E") && (a == 0 || a >= 1e-6 && a < 1e16)) {
-                s = new BigDecimal(s).toPlainString();
-            }
-            return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+            return a == 0 || a >= 1e-6 && a < 1e16 ? b.toPlainString() : b.stripTrailingZeros().toString();
         }
         if (v instanceof BigDecimal b) {
             return b.toPlainString();

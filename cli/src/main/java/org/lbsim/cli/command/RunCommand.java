@@ -32,6 +32,7 @@ import org.lbsim.cli.BuildInfo;
 import org.lbsim.cli.ControlCharacters;
 import org.lbsim.cli.LbsimFiles;
 import org.lbsim.cli.Main;
+import org.lbsim.cli.files.Json;
 import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.UserError;
@@ -59,6 +60,14 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--quiet", description = "Print nothing on success.")
     boolean quiet;
+
+    /** How the summary is printed: for people, or for scripts. */
+    public enum Format { text, csv, json }
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (the summary for people), csv (a header line and one row) or json (one object): the numbers of summary.json,"
+                    + " the run folder (output) and, with --db, the database and run_id, for scripts. Default: ${DEFAULT-VALUE}.")
+    Format format = Format.text;
 
     @Option(names = "--db", paramLabel = "PATH",
             description = "Also record the run in this DuckDB results database (created if missing; docs/results.md), run_id = the run folder's name.")
@@ -101,10 +110,10 @@ public final class RunCommand implements Callable<Integer> {
      * {@code run} (its help and version) goes to picocli. RunCommandPlainArgsTest checks this list against
      * picocli's model of the command.
      */
-    static final List<String> PLAIN_OPTIONS = List.of("--out", "--quiet", "--db", "--threads", "--max-wall-seconds", "--set", "--seed", "--debug");
+    static final List<String> PLAIN_OPTIONS = List.of("--out", "--quiet", "--db", "--threads", "--max-wall-seconds", "--set", "--seed", "--debug", "--format");
 
     /**
-     * A plain {@code run FILE [--out DIR] [--quiet] [--db PATH] [--threads N] [--max-wall-seconds S] [--set X]... [--seed N] [--debug]}
+     * A plain {@code run FILE [--out DIR] [--quiet] [--db PATH] [--threads N] [--max-wall-seconds S] [--set X]... [--seed N] [--debug] [--format F]}
      * read without picocli, as picocli reads it (the same conversions: {@code Path.of} and {@link Main#flagNumber}); null for anything else (help, version, an {@code @argument}
      * file, {@code --opt=value}, {@code --}, an unknown or repeated option, a missing or dash-led value, a value
      * picocli would refuse), which picocli then parses and reports. Why: picocli builds its
@@ -154,6 +163,12 @@ public final class RunCommand implements Callable<Integer> {
                     case "--max-wall-seconds" -> c.maxWallSeconds = Main.flagNumber(v, Double.class);
                     case "--set" -> c.scenario.sets.add(v);
                     case "--seed" -> c.scenario.seed = Main.flagNumber(v, Long.class);
+                    case "--format" -> {
+                        if (java.util.Arrays.stream(Format.values()).noneMatch(f -> f.name().equals(v))) {
+                            return null; // picocli names the allowed values
+                        }
+                        c.format = Format.valueOf(v);
+                    }
                     default -> {
                         return null;
                     }
@@ -206,13 +221,22 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunResult result;
         // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
-        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && Progress.stdoutIsTerminal() && org.lbsim.cli.ControlCharacters.isStdout(main.out))) {
+        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && format == Format.text && Progress.stdoutIsTerminal()
+                && org.lbsim.cli.ControlCharacters.isStdout(main.out))) {
             result = loaded.prepared().run(wall, wallStart);
         }
         Simulator kernel = loaded.prepared().simulator();
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, kernel, started, BuildInfo.await(source)));
         String runId = db == null ? null : record(written, s, result, kernel.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
-        if (!quiet) {
+        if (!quiet && format != Format.text) {
+            Map<String, Object> m = new LinkedHashMap<>(RunFolder.summary(result));
+            m.put("output", ScenarioLoader.shownPath(written));
+            if (runId != null) {
+                m.put("database", ScenarioLoader.shownPath(db));
+                m.put("runId", runId);
+            }
+            main.out.print(format == Format.json ? Json.write(m) : ResultTable.csvRow(m));
+        } else if (!quiet) {
             printSummary(main.out, loaded.prepared(), result, ScenarioLoader.shownPath(written));
             if (runId != null) {
                 main.out.printf(Locale.ROOT, "database     %s (run_id %s)%n", ScenarioLoader.shownPath(db), runId);

@@ -277,7 +277,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
      * scenario: a trace edited between two invocations then no longer matches its recorded runs.
      */
     private static String traceFingerprint(SweepFile sweep, SweepFile.Point p, Map<Path, String> cache) {
-        if (!(p.scenario().workload() instanceof WorkloadSpec.Trace t)) {
+        if (!(p.scenario().workload() instanceof WorkloadSpec.FromFile t)) {
             return "";
         }
         Path f = sweep.baseDir.resolve(t.file()).toAbsolutePath().normalize();
@@ -373,7 +373,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             } else if (sha >= 0 && yaml.contains(TRACE_SHA) && yaml.substring(0, yaml.indexOf(TRACE_SHA)).equals(j.yaml().substring(0, sha))
                     && !yaml.equals(j.yaml())) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another version of its"
-                        + " trace (workload.file " + ((WorkloadSpec.Trace) j.scenario().workload()).file() + " changed since; its SHA-256 differs);"
+                        + " trace (workload.file " + ((WorkloadSpec.FromFile) j.scenario().workload()).file() + " changed since; its SHA-256 differs);"
                         + " restore the trace, or use another --out or another name: in the sweep file");
             } else if (!yaml.equals(j.yaml())) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"

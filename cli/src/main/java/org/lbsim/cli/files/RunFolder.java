@@ -146,10 +146,7 @@ public final class RunFolder {
         List<String> header = new ArrayList<>();
         header.add("# The effective scenario of this run: every field, after --set and --seed.");
         header.add("# Run it again with: lbsim run " + SCENARIO);
-        String traceFile = scenario.workload() instanceof WorkloadSpec.Trace t ? t.file()
-                : scenario.workload() instanceof WorkloadSpec.DagTrace d ? d.file() : null;
-        if (traceFile != null) {
-            WorkloadSpec.Trace t = new WorkloadSpec.Trace(traceFile);
+        if (scenario.workload() instanceof WorkloadSpec.FromFile t) {
             Path source = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
             String copy = Path.of(t.file()).getFileName().toString();
             if (RESERVED.contains(copy) || copy.startsWith(".")) {

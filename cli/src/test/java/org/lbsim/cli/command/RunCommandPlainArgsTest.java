@@ -46,7 +46,7 @@ class RunCommandPlainArgsTest {
 
     private static String describe(RunCommand r, boolean debug) {
         return "file=" + r.scenario.file + " sets=" + r.scenario.sets + " seed=" + r.scenario.seed + " out=" + r.out + " quiet=" + r.quiet
-                + " db=" + r.db + " threads=" + r.threads + " maxWall=" + r.maxWallSeconds + " debug=" + debug;
+                + " db=" + r.db + " threads=" + r.threads + " maxWall=" + r.maxWallSeconds + " debug=" + debug + " format=" + r.format;
     }
 
     @ParameterizedTest
@@ -58,6 +58,8 @@ class RunCommandPlainArgsTest {
         "run a.yaml --seed 7 --threads 2 --max-wall-seconds 1.5 --db r.duckdb --debug",
         "run a.yaml --seed +3 --max-wall-seconds 1e3 --threads 0",
         "run a.yaml --set x= --out o",
+        "run a.yaml --format json",
+        "run a.yaml --format csv --quiet --out o",
     })
     void reads_a_plain_run_line_as_picocli_does(String line) {
         String[] args = line.split(" ");
@@ -69,7 +71,7 @@ class RunCommandPlainArgsTest {
         "run", "run --help", "run a.yaml -h", "run a.yaml --version", "run @args.txt", "run a.yaml --out=o", "run -- a.yaml",
         "run a.yaml b.yaml", "run --quiet", "run a.yaml --out", "run a.yaml --out o --out p", "run a.yaml --quiet --quiet",
         "run a.yaml --seed -1", "run a.yaml --seed 0x10", "run a.yaml --seed 007", "run a.yaml --seed 1_000", "run a.yaml --threads 02", "run a.yaml --threads 99999999999", "run a.yaml --max-wall-seconds x",
-        "run a.yaml --bogus", "run -a.yaml", "validate a.yaml", "--debug run a.yaml", "run a.yaml --set @x",
+        "run a.yaml --bogus", "run -a.yaml", "run a.yaml --format xml", "run a.yaml --format JSON", "validate a.yaml", "--debug run a.yaml", "run a.yaml --set @x",
     })
     void leaves_everything_else_to_picocli(String line) {
         assertThat(plain(line.split(" "))).isNull();
@@ -79,7 +81,7 @@ class RunCommandPlainArgsTest {
     @Test
     void random_lines_read_by_plain_are_read_alike_by_picocli() {
         String[] pool = {"a.yaml", "b.yaml", "--out", "o", "--quiet", "--db", "d.duckdb", "--threads", "2", "-3", "--max-wall-seconds", "0.5",
-            "--set", "k=4", "--seed", "12", "x1", "--debug", "-h", "--out=o", "@f", "--", "1e2", "NaN"};
+            "--set", "k=4", "--seed", "12", "x1", "--debug", "-h", "--out=o", "@f", "--", "1e2", "NaN", "--format", "json", "csv"};
         Random random = new Random(21);
         int read = 0;
         for (int n = 0; n < 3000; n++) {
