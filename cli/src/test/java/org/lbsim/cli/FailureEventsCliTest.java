@@ -18,7 +18,9 @@ class FailureEventsCliTest {
     @TempDir
     Path dir;
 
+    // the 80 us erasure timer keeps the run going past the last event (9 us)
     private static final String WITH_EVENTS = SMALL + """
+            lossRecovery: {type: erasure, endOfMessage: rto}
             failures:
               convergenceDelayNs: 2000
               events:

@@ -120,11 +120,11 @@ class HostileWritesTest {
         String sql = injection.replace("%s", victim.toString().replace("'", "''"));
         Path png = dir.resolve("p.png");
         List<String[]> commands = List.of(
-                new String[] {"plot", db.toString(), "--x", "messageBytes", "--where", sql, "--out", png.toString()},
-                new String[] {"plot", db.toString(), "--x", "messageBytes", "--y", sql, "--out", png.toString()},
-                new String[] {"plot", db.toString(), "--x", sql, "--out", png.toString()},
-                new String[] {"plot", db.toString(), "--x", "messageBytes", "--by", sql, "--out", png.toString()},
-                new String[] {"plot", db.toString(), "--x", "messageBytes", "--y", "max_queue_bytes@" + sql, "--out", png.toString()});
+                new String[] {"plot", db.toString(), "--others", "split", "--x", "messageBytes", "--where", sql, "--out", png.toString()},
+                new String[] {"plot", db.toString(), "--others", "split", "--x", "messageBytes", "--y", sql, "--out", png.toString()},
+                new String[] {"plot", db.toString(), "--others", "split", "--x", sql, "--out", png.toString()},
+                new String[] {"plot", db.toString(), "--others", "split", "--x", "messageBytes", "--by", sql, "--out", png.toString()},
+                new String[] {"plot", db.toString(), "--others", "split", "--x", "messageBytes", "--y", "max_queue_bytes@" + sql, "--out", png.toString()});
         for (String[] args : commands) {
             Map<String, String> before = snapshot();
             MainTest.Result r = lbsim(args);
@@ -163,7 +163,7 @@ class HostileWritesTest {
     void a_where_and_a_y_expression_that_are_one_expression_still_draw() throws Exception {
         Path db = database();
         Path png = dir.resolve("q.png");
-        MainTest.Result r = lbsim("plot", db.toString(), "--x", "messageBytes", "--y", "cct_ps / lower_bound_ps",
+        MainTest.Result r = lbsim("plot", db.toString(), "--others", "split", "--x", "messageBytes", "--y", "cct_ps / lower_bound_ps",
                 "--where", "\"loadBalancing.type\" IN ('ecmp', 'ofan') -- a comment", "--out", png.toString());
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(png).isRegularFile();
@@ -183,7 +183,7 @@ class HostileWritesTest {
         before.remove("results.duckdb");
         MainTest.Result report = lbsim("report", db.toString(), "--out", dir.resolve("r/report.html").toString());
         assertThat(report.code()).as(report.err()).isZero();
-        MainTest.Result plot = lbsim("plot", db.toString(), "--x", "messageBytes", "--by", evil, "--y", "max_queue_bytes@" + evil,
+        MainTest.Result plot = lbsim("plot", db.toString(), "--others", "split", "--x", "messageBytes", "--by", evil, "--y", "max_queue_bytes@" + evil,
                 "--out", dir.resolve("r/p.png").toString());
         assertThat(plot.code()).as(plot.err()).isZero();
         Map<String, String> after = snapshot();
@@ -278,7 +278,7 @@ class HostileWritesTest {
         Path db = database();
         Path trace = Files.writeString(dir.resolve("mytrace.csv"), "flow,src,dst,bytes\n0,0,1,4096\n");
         Path png = dir.resolve("mytrace.png");
-        assertThat(lbsim("plot", db.toString(), "--x", "messageBytes", "--out", png.toString()).errorLine())
+        assertThat(lbsim("plot", db.toString(), "--others", "split", "--x", "messageBytes", "--out", png.toString()).errorLine())
                 .isEqualTo("lbsim: --out " + png + ": " + trace + " exists and is not figure data written by lbsim plot, and the figure's data goes"
                         + " there; move it or choose another --out");
         assertThat(Files.readString(trace)).isEqualTo("flow,src,dst,bytes\n0,0,1,4096\n");
@@ -286,8 +286,8 @@ class HostileWritesTest {
 
         // its own data is replaced: drawing the same figure again works
         Path fig = dir.resolve("fig.png");
-        assertThat(lbsim("plot", db.toString(), "--x", "messageBytes", "--out", fig.toString()).code()).isZero();
-        assertThat(lbsim("plot", db.toString(), "--x", "messageBytes", "--by", "loadBalancing.type", "--out", fig.toString()).code()).isZero();
+        assertThat(lbsim("plot", db.toString(), "--others", "split", "--x", "messageBytes", "--out", fig.toString()).code()).isZero();
+        assertThat(lbsim("plot", db.toString(), "--others", "split", "--x", "messageBytes", "--by", "loadBalancing.type", "--out", fig.toString()).code()).isZero();
         assertThat(Files.readString(dir.resolve("fig.csv"))).startsWith("group,");
     }
 
@@ -390,8 +390,8 @@ class HostileWritesTest {
         printable(missing);
         assertThat(missing).contains(ControlCharacters.escape(name));
         Path db = TestResultsDb.create(dir.resolve("db-" + Math.abs(name.hashCode()) + ".duckdb"));
-        printable(lbsim("plot", db.toString(), "--x", "messageBytes", "--where", "'" + name + "' = 1").errorLine());
-        printable(lbsim("plot", db.toString(), "--x", name).errorLine());
+        printable(lbsim("plot", db.toString(), "--others", "split", "--x", "messageBytes", "--where", "'" + name + "' = 1").errorLine());
+        printable(lbsim("plot", db.toString(), "--others", "split", "--x", name).errorLine());
         printable(lbsim(name).errorLine());
     }
 
@@ -442,7 +442,7 @@ class HostileWritesTest {
         assertThat(pipe.attempted).isLessThan(1 << 20);
 
         for (String[] args : List.of(new String[] {"list", "schemes"}, new String[] {"query", db.toString(), "SELECT 1 AS x"},
-                new String[] {"plot", db.toString(), "--x", "messageBytes", "--out", dir.resolve("f.png").toString()})) {
+                new String[] {"plot", db.toString(), "--others", "split", "--x", "messageBytes", "--out", dir.resolve("f.png").toString()})) {
             ByteArrayOutputStream e = new ByteArrayOutputStream();
             assertThat(Main.execute(args, new PrintStream(new Failing(0), true, StandardCharsets.UTF_8), new PrintStream(e, true, StandardCharsets.UTF_8)))
                     .as(List.of(args).toString()).isEqualTo(2);
