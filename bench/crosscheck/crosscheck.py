@@ -109,13 +109,13 @@ def variant(base, change, what, htsim_extra=None, lbsim_set=None):
                      "htsim_extra": htsim_extra or [], "lbsim_set": lbsim_set or {}})
 
 
-# htsim's oblivious sender cycles through a fixed set of entropies per flow; with 32768 (the most
-# a 16-bit entropy allows) a flow of a few hundred packets sees as many distinct ones as packets
-for _base in ("perm-1mib-spray", "perm-4mib-spray"):
-    variant(_base, "htsim-paths-32768", "htsim `-paths 32768` instead of 64: as many distinct entropies as "
-            "packets, like lbsim's fresh random entropy per packet", htsim_extra=["-paths", "32768"])
+# htsim's oblivious sender cycles through a fixed set of entropies per flow; with 8192 (the most
+# main_uec.cpp:968-971 allows) a flow of a thousand packets sees as many distinct ones as packets
+for _base in ("perm-1mib-spray", "perm-4mib-spray", "perm-4mib-spray-degraded"):
+    variant(_base, "htsim-paths-8192", "htsim `-paths 8192` instead of 64 (the largest power of two its ECMP check allows): as many distinct entropies as "
+            "packets, like lbsim's fresh random entropy per packet", htsim_extra=["-paths", "8192"])
 HTSIM_MIN_RTO_US = 62.9232   # htsim's auto min RTO here: 15 us + 6 x 798,720 B at 800 Gb/s
-for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp"):
+for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to1-4mib"):
     variant(_base, "lbsim-sack-rto", "lbsim `lossRecovery: {type: sack, rtoUs: 62.9232}` (htsim's "
             "automatic minimum RTO) instead of the erasure sender: lost packets are resent, a lost tail waits "
             "for a timer, as in htsim", lbsim_set={"lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
@@ -469,6 +469,7 @@ def write_csv(path, rows):
 
 def write_page(csv_path, page_path):
     sys.path.insert(0, HERE)
+    sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
     import page  # noqa: E402  (the page's prose and parameter table live beside this script)
     page.VARIANT_TEXT = list(dict.fromkeys((v["change"], v["what"]) for v in VARIANTS))
     with open(csv_path) as f:

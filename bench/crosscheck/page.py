@@ -32,9 +32,10 @@ PARAMETERS = [
      "whenever its NIC is free, at line rate, and during loss recovery only resends",
      "`congestionControl: fixed-rate` at line rate",
      "datacenter/main_uec.cpp:351-372; uec.cpp:614-616, 1426-1434"),
-    ("loss recovery", "UEC selective repeat with drops (no trimming, so no NACKs): RTO, auto min RTO = 15 us + "
-     "6 x queue drain (63 us here)", "`lossRecovery: {type: erasure, endOfMessage: srtt-after-pass}` (the OFAN "
-     "authors' ideal erasure sender; never resends a PSN)", "datacenter/main_uec.cpp:1159-1167"),
+    ("loss recovery", "UEC selective repeat with drops (no trimming, so no NACKs): losses found by an "
+     "out-of-order threshold, probes after one base RTT plus the target delay, and the RTO (auto minimum "
+     "15 us + 6 queue drains = 62.9 us here)", "`lossRecovery: {type: erasure, endOfMessage: srtt-after-pass}` (the OFAN "
+     "authors' ideal erasure sender; never resends a PSN)", "datacenter/main_uec.cpp:1159-1167; uec.cpp:1160-1180, 1760-1780"),
     ("spraying", "`-load_balancing_algo oblivious -paths 64`: each packet takes the next of 64 entropies, in an "
      "order XOR-permuted at random every 64 packets; switches hash (flow, entropy)",
      "`loadBalancing: host-spray`: a fresh random entropy per packet, switches hash it",
@@ -62,19 +63,19 @@ SPRAY_1 = (
     "16 +- 3.5 each), and the split is the same for every round of 64 packets, so for the whole flow one "
     "uplink gets more than a quarter of its packets and its queue grows as long as the flow sends. "
     "lbsim draws a new entropy for every packet (`host-spray`), so a flow's split evens out. "
-    "**Measured**: only htsim's entropy count changed to 32,768 (`[htsim-paths-32768]`, so a flow meets as "
+    "**Measured**: only htsim's entropy count changed to 8,192 (`[htsim-paths-8192]`, so a flow meets as "
     "many distinct entropies as it has packets) takes htsim's max FCT from {perm-1mib-spray|1|htsim_fct_max_us} "
-    "to {perm-1mib-spray [htsim-paths-32768]|1|htsim_fct_max_us} us, {perm-1mib-spray [htsim-paths-32768]|1|diff_max_pct} "
-    "from lbsim's, and the median to {perm-1mib-spray [htsim-paths-32768]|1|diff_p50_pct}.")
+    "to {perm-1mib-spray [htsim-paths-8192]|1|htsim_fct_max_us} us, {perm-1mib-spray [htsim-paths-8192]|1|diff_max_pct} "
+    "from lbsim's, and the median to {perm-1mib-spray [htsim-paths-8192]|1|diff_p50_pct}.")
 SPRAY_4 = (
     "The same mechanism as for 1 MiB, four times as long: the static imbalance of 64 entropies lasts the "
     "whole 4 MiB flow, queues behind the overloaded uplinks reach the 192-packet buffer, htsim drops "
     "{perm-4mib-spray|1|htsim_drops} packets, and the flows that lose a packet late wait htsim's "
     "retransmission timer (minimum RTO 62.9 us, datacenter/main_uec.cpp:1166), which sets the max and p99. "
-    "**Measured**: with 32,768 entropies (`[htsim-paths-32768]`, the only change) htsim drops "
-    "{perm-4mib-spray [htsim-paths-32768]|1|htsim_drops} packets and its max FCT is "
-    "{perm-4mib-spray [htsim-paths-32768]|1|htsim_fct_max_us} us, {perm-4mib-spray [htsim-paths-32768]|1|diff_max_pct} "
-    "from lbsim's (median {perm-4mib-spray [htsim-paths-32768]|1|diff_p50_pct}).")
+    "**Measured**: with 8,192 entropies (`[htsim-paths-8192]`, the only change) htsim drops "
+    "{perm-4mib-spray [htsim-paths-8192]|1|htsim_drops} packets and its max FCT is "
+    "{perm-4mib-spray [htsim-paths-8192]|1|htsim_fct_max_us} us, {perm-4mib-spray [htsim-paths-8192]|1|diff_max_pct} "
+    "from lbsim's (median {perm-4mib-spray [htsim-paths-8192]|1|diff_p50_pct}).")
 ECMP_1 = (
     "**Mechanism: the same collisions cost a timeout in htsim and one round trip in lbsim.** Per-flow ECMP "
     "puts colliding line-rate senders on one link in both simulators, whose queues overflow (drops "
@@ -82,8 +83,9 @@ ECMP_1 = (
     "sender never resends: it sends fresh symbols one smoothed RTT after its first pass, so a flow that lost "
     "packets finishes about one round trip after its share of the link is done. htsim's UEC sender resends, "
     "and a flow whose last packets were lost (nothing behind them to reveal the hole) waits for its "
-    "retransmission timer, 62.9 us here (datacenter/main_uec.cpp:1166): htsim's sorted FCTs jump from "
-    "about 20 us to about 80 us (20 + 63), and the max ({perm-1mib-ecmp|1|htsim_fct_max_us} us) is two timeouts. "
+    "retransmission timer, 62.9 us here (datacenter/main_uec.cpp:1166): htsim's median "
+    "({perm-1mib-ecmp|1|htsim_fct_p50_us} us) lies beyond one timer after the about 18 us a flow takes alone, "
+    "so more than half of its flows waited one, and its max ({perm-1mib-ecmp|1|htsim_fct_max_us} us) is about two. "
     "**Measured**: only lbsim's loss recovery changed to selective repeat with htsim's timer "
     "(`[lbsim-sack-rto]`: `sack`, `rtoUs: 62.9232`) takes lbsim's max from {perm-1mib-ecmp|1|lbsim_fct_max_us} "
     "to {perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_max_us} us ({perm-1mib-ecmp [lbsim-sack-rto]|1|diff_max_pct} "
@@ -102,9 +104,71 @@ ECMP_4 = (
     "fresh symbols in lbsim and by resends and timeouts in htsim); with 4 MiB per flow the time the "
     "colliding flows share a link dominates the timeout, so the max is set by the most loaded link of each "
     "simulator's draw: {perm-4mib-ecmp|1|htsim_fct_max_us} us in htsim against {perm-4mib-ecmp|1|lbsim_fct_max_us} "
-    "us in lbsim. Not measured with one change; the seeds' rows show how much the draw alone moves it.")
+    "us in lbsim; the medians differ most ({perm-4mib-ecmp|1|diff_p50_pct}). **Measured**: only lbsim's loss "
+    "recovery changed to htsim's kind (`[lbsim-sack-rto]`: selective repeat, htsim's 62.9 us timer) brings the "
+    "median to {perm-4mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_p50_us} us ({perm-4mib-ecmp [lbsim-sack-rto]|1|diff_p50_pct}) "
+    "and the drops to {perm-4mib-ecmp [lbsim-sack-rto]|1|lbsim_drops} (htsim {perm-4mib-ecmp|1|htsim_drops}): a resending "
+    "sender repeats what a shared link lost and so holds colliding flows back, the erasure sender does not. "
+    "The max stays apart ({perm-4mib-ecmp [lbsim-sack-rto]|1|diff_max_pct}): it is the flow behind the most loaded "
+    "link of each simulator's own hash draw; seeds 2 and 3 (other matrices and draws) show how much the draw "
+    "alone moves it.")
+
+A2A_ECMP = (
+    "**Mechanism: after a loss htsim's sender stops sending new data; lbsim's ideal sender does not.** "
+    "Medians and p99 agree within {a2a-128kib-ecmp|1|diff_p99_pct}; the max does not. Per-flow ECMP "
+    "leaves some links with more flows than others. htsim's UEC sender with a constant-rate algorithm "
+    "enters loss recovery at a detected loss and then sends only resends until the hole is repaired "
+    "(uec.cpp:1431-1433), which holds back exactly the flows on overloaded links: htsim drops "
+    "{a2a-128kib-ecmp|1|htsim_drops} packets. lbsim's fixed-rate erasure sender keeps sending its share of "
+    "the NIC, and fresh symbols after its first pass, whatever is lost: it drops {a2a-128kib-ecmp|1|lbsim_drops} "
+    "packets, and the flows behind the most overloaded link finish last. **Measured**: only lbsim's loss "
+    "recovery changed to selective repeat with htsim's timer (`[lbsim-sack-rto]`) gives {a2a-128kib-ecmp [lbsim-sack-rto]|1|lbsim_drops} "
+    "drops and a max of {a2a-128kib-ecmp [lbsim-sack-rto]|1|lbsim_fct_max_us} us ({a2a-128kib-ecmp [lbsim-sack-rto]|1|diff_max_pct} "
+    "from htsim).")
+INCAST = (
+    "**Mechanism: loss recovery (bracketed by two of lbsim's recoveries, not reproduced).** "
+    "Three line-rate senders share one 800 Gb/s host link; both simulators drop what exceeds the buffer "
+    "(htsim {incast-3to1-4mib|1|htsim_drops}, lbsim {incast-3to1-4mib|1|lbsim_drops} packets). Every fresh "
+    "symbol of lbsim's ideal sender is useful, so the link stays busy and the last flow finishes "
+    "{incast-3to1-4mib|1|lbsim_fct_max_us} us after the start (3 x 1,024 packets of 4,160 B take 127.8 us). "
+    "htsim's UEC sender, once in loss recovery, sends only resends of packets it has found lost, and it "
+    "finds them through its out-of-order threshold and a probe timer (one base RTT plus the target delay, "
+    "uec.cpp:1171-1176), so (our reading) the link can idle between rounds of resends; its three flows finish together at "
+    "{incast-3to1-4mib|1|htsim_fct_max_us} us. **Measured**: only lbsim's loss recovery changed to selective "
+    "repeat with htsim's timer (`[lbsim-sack-rto]`) overshoots: max {incast-3to1-4mib [lbsim-sack-rto]|1|lbsim_fct_max_us} us "
+    "({incast-3to1-4mib [lbsim-sack-rto]|1|diff_max_pct} from htsim), since lbsim's `sack` finds a lost tail only by "
+    "its timer. So the ideal erasure sender and a timer-bound selective repeat bracket htsim's UEC sender, "
+    "whose out-of-order threshold and probes find most losses sooner than a timer but keep it from "
+    "filling the link as fresh symbols do; the recovery mechanism is the difference, and lbsim has no "
+    "model of UEC's probes to close it.")
+DEGRADED = (
+    "htsim's FCTs here are those of the healthy fabric (`perm-4mib-spray`: max {perm-4mib-spray|1|htsim_fct_max_us} "
+    "against {perm-4mib-spray-degraded|1|htsim_fct_max_us} us): its max and p99 are set by the 64-entropy "
+    "imbalance and a timeout (see `perm-4mib-spray`), which hides the degraded link; lbsim's max grows from "
+    "{perm-4mib-spray|1|lbsim_fct_max_us} to {perm-4mib-spray-degraded|1|lbsim_fct_max_us} us. **Measured**: with "
+    "8,192 entropies (`[htsim-paths-8192]`, the only change) htsim's max is "
+    "{perm-4mib-spray-degraded [htsim-paths-8192]|1|htsim_fct_max_us} us, "
+    "{perm-4mib-spray-degraded [htsim-paths-8192]|1|diff_max_pct} from lbsim's. The two degradations also "
+    "differ (parameter mapping, last row): htsim slows one direction of the link and shrinks its queue to 25 %, "
+    "lbsim slows both directions and keeps the buffer.")
+
+LARGE_SPRAY = (
+    "The mechanism of `perm-1mib-spray` and `perm-4mib-spray` (each flow sprays over 64 fixed entropies in "
+    "htsim), stronger at k = 16: a switch has 8 uplinks, so 64 entropies split more unevenly over them "
+    "(8 +- 2.6 each) and the queues behind the overloaded uplinks grow faster (htsim drops "
+    "{perm-1mib-spray-1024|1|htsim_drops} packets here). Not measured with one change at this size (the "
+    "128-host `[htsim-paths-8192]` rows are).")
+LARGE_ECMP = (
+    "The mechanism of `perm-1mib-ecmp` (collisions drawn by two different hashes; lost tails wait a "
+    "62.9 us timer in htsim and about one round trip in lbsim). Not measured with one change at this size "
+    "(the 128-host `[lbsim-sack-rto]` row is).")
 
 EXPLANATIONS = {
+    "perm-1mib-spray-1024": LARGE_SPRAY,
+    "perm-1mib-ecmp-1024": LARGE_ECMP,
+    "a2a-128kib-ecmp": A2A_ECMP,
+    "incast-3to1-4mib": INCAST,
+    "perm-4mib-spray-degraded": DEGRADED,
     "perm-1mib-spray": SPRAY_1,
     "perm-4mib-spray": SPRAY_4,
     "perm-1mib-ecmp": ECMP_1,
@@ -112,19 +176,34 @@ EXPLANATIONS = {
 }
 
 GAPS = [
-    "**ns-3 (HPCC / ConWeave RDMA model) is not built.** Both trees are ns-3.19 built with its `waf` "
-    "script, which needs Python 2 (`#!/usr/bin/env python`, waf 1.7); this machine has only Python 3 (no "
-    "`python2`, and Debian 12 packages none), and the ConWeave authors build in an Ubuntu 20.04 container "
-    "(gcc 9; this machine has gcc 12, which ns-3.19's `-Werror` build is not known to pass). So no DCQCN row.",
-    "**DCQCN + PFC with go-back-N (htsim_roce)** has no row: the driver runs `htsim_uec` only.",
+    "**ns-3 (HPCC / ConWeave RDMA model) is not built.** Both trees are ns-3.19 (`VERSION`) built by its "
+    "`waf` script, which runs under Python 2 (`#!/usr/bin/env python`, waf 1.7); this machine has only "
+    "Python 3 (no `python2`; Debian 12 packages none). HPCC's README says the build fails with gcc newer "
+    "than 5 (`CC='gcc-5' CXX='g++-5' ./waf configure`); this machine has gcc 12, and ConWeave's README "
+    "builds in an Ubuntu 20.04 container. So there is no ns-3 column and no DCQCN row from ns-3.",
+    "**The tree**: `the-sure/htsim` is the UEC consortium's htsim (`uec-transport-simulation-code`) with a "
+    "fork's additions (MCC, foreground/background flows, switch adaptive routing by default), laid out like "
+    "csg-htsim (`htsim/sim/`, `htsim/sim/datacenter/`) but built by CMake; its committed Makefiles are CMake "
+    "output with another machine's paths. Its datacenter programs are `htsim_uec`, `htsim_eqds`, "
+    "`htsim_roce`, `htsim_ndp`, `htsim_tcp`, `htsim_swift`, `htsim_hpcc`; `htsim_uec`, `htsim_eqds` and "
+    "`htsim_roce` build here (about 15 minutes at -O3 -g on this shared machine). Permutations, incasts and all-to-alls come "
+    "from its `connection_matrices/gen_permutation.py`, `gen_incast.py` and `gen_serialn_alltoall.py`.",
+    "**EQDS** (`htsim_eqds`) has no row: it is receiver-driven (the receiver paces pulls), which lbsim does "
+    "not model; `htsim_uec` with oblivious spraying and a constant-rate sender is the sender closest to "
+    "lbsim's OFAN setup.",
+    "**DCQCN + PFC with go-back-N (`htsim_roce`)** has no row: it builds, but its DCQCN constants and PFC "
+    "thresholds were not mapped to lbsim's in the time this table had; the driver runs `htsim_uec` only.",
     "**The OFAN authors' sender** (`smcclure20/csg-htsim`, `constant_cca_erasure.cpp`) is not in the "
-    "htsim tree used here; this htsim's closest sender is a constant-window UEC source with selective "
-    "repeat. On a fabric that loses nothing both send at line rate; where packets are dropped they differ "
-    "by design (window against rate, RTO against erasure), which is what most differences below are.",
+    "htsim tree used here; this htsim's closest sender is a constant-rate UEC source that resends lost "
+    "packets. On a fabric that loses nothing both send at line rate and agree; where packets are dropped "
+    "they differ by design (resends, probes and timers against fresh symbols), which is what most "
+    "differences above are.",
     "**A hard link failure** has no row: this htsim's `failure` lines in a connection matrix "
-    "(`FatTreeTopology::add_failed_link`) clear the link's queues, but its switches still build routes "
-    "through every uplink and assert on the missing queue (datacenter/fat_tree_switch.cpp:483-488), so "
-    "the degraded-link row (`-failed`, 25 % rate) stands in for it.",
+    "(`FatTreeTopology::add_failed_link`, datacenter/fat_tree_topology.cpp:1246-1262) clear the link's "
+    "queues, but its switches still build routes through every uplink (datacenter/fat_tree_switch.cpp:"
+    "480-492): `failure switch_type AGG switch_id 0 link_id 0` in a permutation's matrix stops htsim_uec "
+    "at `Route::push_back: Assertion 'sink != NULL' failed` (route.h:22). The degraded-link row "
+    "(`-failed 1`, 25 % rate) stands in for it.",
     "**htsim drops** are derived: `htsim_uec` prints no drop count, so the table shows resends minus "
     "duplicates received (with drop-tail queues every resend that did not arrive twice replaced a lost packet).",
 ]
@@ -180,15 +259,17 @@ def render(rows, csv_rel):
       "drop-tail buffers and the same traffic, a connection matrix written by htsim's own generators "
       "(`htsim/sim/datacenter/connection_matrices/`) and read by both (lbsim's `htsim-cm` workload). Each "
       "row gives both simulators' flow completion times (FCT: max, median, 99th percentile, nearest rank), "
-      "lbsim's difference in percent of htsim's, drops and resends, and each whole process's wall time and "
-      "peak RSS (`/usr/bin/time -v`; htsim run first, then lbsim, one scenario after the other on a shared "
-      "2-core machine, both under `nice -n 10`, lbsim with `--threads 0`).")
+      "lbsim's difference in percent of htsim's (a bold difference is over 10 %), drops and resends, and "
+      "each whole process's wall time, CPU time and peak RSS (`/usr/bin/time -v`; htsim run first, then "
+      "lbsim, one scenario after the other on a shared 2-core machine, both under `nice -n 10`, lbsim with "
+      "`--threads 0`). Both simulators are deterministic for a given seed: a rerun gives the same FCTs.")
     w("")
     w("Reference: `%s` at %s (UEC htsim with a fork's additions; binary `htsim_uec`, built by CMake from "
       "`htsim/sim/`). Source lines below are in that tree. The data: [`%s`](../%s)."
       % (HTSIM, HTSIM_AT, csv_rel, csv_rel))
     w("")
-    w("**Regenerate** (builds htsim, fetches nothing; about one CPU minute per 128-host scenario):")
+    w("**Regenerate** (builds htsim, about 15 minutes here, and fetches nothing; then a few CPU seconds per "
+      "128-host permutation and up to a CPU minute per all-to-all or 1,024-host row, both simulators together):")
     w("")
     w("```")
     w("./mvnw -B -q -pl cli -am package -DskipTests")
