@@ -128,11 +128,16 @@ variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsi
 # htsim
 
 
+def fail(message):
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
 def find_sim_dir(tree):
     for cand in (os.path.join(tree, "sim"), os.path.join(tree, "htsim", "sim"), tree):
         if os.path.isdir(os.path.join(cand, "datacenter")) and os.path.isfile(os.path.join(cand, "eventlist.cpp")):
             return cand
-    raise SystemExit("crosscheck: --htsim %s: no htsim sources there (expected sim/datacenter/ or "
+    fail("crosscheck: --htsim %s: no htsim sources there (expected sim/datacenter/ or "
                      "htsim/sim/datacenter/ beside eventlist.cpp)" % tree)
 
 
@@ -396,20 +401,23 @@ def run_one(sc, seed, htsim_bin, sim_dir, jar, work, htsim_extra, lbsim_set, cha
 def cmd_run(a):
     jar = os.path.abspath(a.jar)
     if not os.path.isfile(jar):
-        raise SystemExit("crosscheck: --jar %s: no such file (build it: ./mvnw -B -q -o -pl cli -am package -DskipTests)" % jar)
+        fail("crosscheck: --jar %s: no such file (build it: ./mvnw -B -q -o -pl cli -am package -DskipTests)" % jar)
     sim = find_sim_dir(os.path.abspath(a.htsim))
-    work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="crosscheck-"))
-    os.makedirs(work, exist_ok=True)
-    log = os.path.join(work, "build.log")
-    print("crosscheck: building htsim in %s (log %s)" % (sim, log), file=sys.stderr)
-    htsim_bin = build_htsim(sim, log)
-    seeds = [int(s) for s in a.seeds.split(",")]
+    seeds_text = a.seeds.split(",")
+    if not all(re.fullmatch(r"[0-9]+", t) for t in seeds_text):
+        fail("crosscheck: --seeds %s: comma-separated non-negative integers" % a.seeds)
+    seeds = [int(t) for t in seeds_text]
     names = set(a.only.split(",")) if a.only else None
     by_name = {s["name"]: s for s in SCENARIOS}
     if names:
         unknown = names - set(by_name) - {v["name"] for v in VARIANTS}
         if unknown:
-            raise SystemExit("crosscheck: --only: unknown scenario %s (see `crosscheck.py list`)" % ", ".join(sorted(unknown)))
+            fail("crosscheck: --only: unknown scenario %s (see `crosscheck.py list`)" % ", ".join(sorted(unknown)))
+    work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="crosscheck-"))
+    os.makedirs(work, exist_ok=True)
+    log = os.path.join(work, "build.log")
+    print("crosscheck: building htsim in %s (log %s)" % (sim, log), file=sys.stderr)
+    htsim_bin = build_htsim(sim, log)
     jobs = []
     for sc in SCENARIOS:
         if names is None or sc["name"] in names:
