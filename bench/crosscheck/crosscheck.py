@@ -1,0 +1,527 @@
+#!/usr/bin/env python3
+"""lbsim against htsim on shared scenarios: build htsim, generate traffic with htsim's own
+connection-matrix generators, run both simulators, write one CSV row per scenario and the page
+docs/validation.md from that CSV.
+
+  python3 bench/crosscheck/crosscheck.py run --htsim PATH/TO/HTSIM-TREE      # build, run, CSV, page
+  python3 bench/crosscheck/crosscheck.py run --htsim T --only perm-1mib-spray --seeds 1,2
+  python3 bench/crosscheck/crosscheck.py page                                # page from the CSV only
+  python3 bench/crosscheck/crosscheck.py list                                # the scenarios
+
+Nothing is fetched. PATH/TO/HTSIM-TREE is a checkout whose sim/ (or htsim/sim/) holds htsim's
+sources: with a hand-written sim/Makefile (csg-htsim) `make` runs in sim/ and sim/datacenter/; with
+only CMakeLists.txt (the UEC htsim and its forks, whose committed Makefiles are CMake output with
+their author's paths) CMake configures sim/build and builds htsim_uec. Every build and run is under
+`nice -n 10`, one job at a time. Python 3 standard library only.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+DEFAULT_CSV = os.path.join(REPO, "results", "validation", "crosscheck.csv")
+DEFAULT_PAGE = os.path.join(REPO, "docs", "validation.md")
+DEFAULT_JAR = os.path.join(REPO, "cli", "target", "lbsim.jar")
+# builds and simulators run at niceness 10, also when this script itself already runs niced
+NICE = ["nice", "-n", str(max(0, 10 - os.nice(0)))]
+
+# ---------------------------------------------------------------------------------------------
+# The shared fabric. Each value is set on both sides; docs/validation.md gives the htsim source
+# line each one comes from (PARAMETERS below).
+LINK_GBPS = 800
+LINK_DELAY_US = 0.5
+PAYLOAD_BYTES = 4096
+HEADER_BYTES = 64          # htsim UecSrc::_hdr_size
+ACK_BYTES = 64             # htsim UecBasePacket::ACKSIZE
+QUEUE_PKTS = 192           # per-port drop-tail buffer, in htsim data packets
+FRAME_BYTES = PAYLOAD_BYTES + HEADER_BYTES
+QUEUE_BYTES = QUEUE_PKTS * FRAME_BYTES
+SPRAY_PATHS = 64           # htsim -paths: entropies an oblivious sender cycles through
+
+
+def k_for_hosts(hosts):
+    for k in range(4, 66, 2):
+        if k ** 3 // 4 == hosts:
+            return k
+    raise SystemExit("crosscheck: %d hosts is not a k-ary fat tree (k^3/4)" % hosts)
+
+
+# A scenario: the generator (script in htsim's connection_matrices/ and its arguments, SEED is
+# replaced by the seed), the load balancing on both sides, optional link degradation, and
+# optional one-change variants of either side (explanations of a difference).
+SCENARIOS = [
+    {"name": "perm-1mib-spray", "hosts": 128,
+     "what": "permutation, 1 MiB per host, packet spraying",
+     "gen": ["gen_permutation.py", "{cm}", "128", "128", "1048576", "0", "{seed}"],
+     "lb": "spray"},
+    {"name": "perm-4mib-spray", "hosts": 128,
+     "what": "permutation, 4 MiB per host, packet spraying",
+     "gen": ["gen_permutation.py", "{cm}", "128", "128", "4194304", "0", "{seed}"],
+     "lb": "spray"},
+    {"name": "perm-1mib-ecmp", "hosts": 128,
+     "what": "permutation, 1 MiB per host, per-flow ECMP",
+     "gen": ["gen_permutation.py", "{cm}", "128", "128", "1048576", "0", "{seed}"],
+     "lb": "ecmp"},
+    {"name": "perm-4mib-ecmp", "hosts": 128,
+     "what": "permutation, 4 MiB per host, per-flow ECMP",
+     "gen": ["gen_permutation.py", "{cm}", "128", "128", "4194304", "0", "{seed}"],
+     "lb": "ecmp"},
+    {"name": "a2a-128kib-spray", "hosts": 128,
+     "what": "all-to-all (all 16,256 flows at once), 128 KiB per pair, packet spraying",
+     "gen": ["gen_serialn_alltoall.py", "{cm}", "128", "128", "128", "127", "131072", "0", "{seed}"],
+     "lb": "spray"},
+    {"name": "a2a-128kib-ecmp", "hosts": 128,
+     "what": "all-to-all (all 16,256 flows at once), 128 KiB per pair, per-flow ECMP",
+     "gen": ["gen_serialn_alltoall.py", "{cm}", "128", "128", "128", "127", "131072", "0", "{seed}"],
+     "lb": "ecmp"},
+    {"name": "incast-3to1-4mib", "hosts": 128,
+     "what": "3-to-1 incast onto host 0, 4 MiB per sender, packet spraying",
+     "gen": ["gen_incast.py", "{cm}", "128", "3", "4194304", "0", "{seed}", "0"],
+     "lb": "spray"},
+    {"name": "perm-4mib-spray-degraded", "hosts": 128,
+     "what": "permutation, 4 MiB, packet spraying, core 0 -> aggregation 0 at 25 % (200 Gb/s)",
+     "gen": ["gen_permutation.py", "{cm}", "128", "128", "4194304", "0", "{seed}"],
+     "lb": "spray", "degraded": True},
+    {"name": "perm-1mib-spray-1024", "hosts": 1024,
+     "what": "permutation, 1 MiB per host, packet spraying, 1,024 hosts (k = 16)",
+     "gen": ["gen_permutation.py", "{cm}", "1024", "1024", "1048576", "0", "{seed}"],
+     "lb": "spray"},
+    {"name": "perm-1mib-ecmp-1024", "hosts": 1024,
+     "what": "permutation, 1 MiB per host, per-flow ECMP, 1,024 hosts (k = 16)",
+     "gen": ["gen_permutation.py", "{cm}", "1024", "1024", "1048576", "0", "{seed}"],
+     "lb": "ecmp"},
+]
+
+# One-change rows: the scenario they vary, the one change, on which side.
+VARIANTS = []
+
+
+def variant(base, change, what, htsim_extra=None, lbsim_set=None):
+    VARIANTS.append({"base": base, "change": change, "name": "%s:%s" % (base, change), "what": what,
+                     "htsim_extra": htsim_extra or [], "lbsim_set": lbsim_set or {}})
+
+
+# htsim's oblivious sender cycles through a fixed set of entropies per flow; with 8192 (the most
+# main_uec.cpp:968-971 allows) a flow of a thousand packets sees as many distinct ones as packets
+for _base in ("perm-1mib-spray", "perm-4mib-spray", "perm-4mib-spray-degraded"):
+    variant(_base, "htsim-paths-8192", "htsim `-paths 8192` instead of 64 (the largest power of two its ECMP check allows): as many distinct entropies as "
+            "packets, like lbsim's fresh random entropy per packet", htsim_extra=["-paths", "8192"])
+HTSIM_MIN_RTO_US = 62.9232   # htsim's auto min RTO here: 15 us + 6 x 798,720 B at 800 Gb/s
+for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to1-4mib"):
+    variant(_base, "lbsim-sack-rto", "lbsim `lossRecovery: {type: sack, rtoUs: 62.9232}` (htsim's "
+            "automatic minimum RTO) instead of the erasure sender: lost packets are resent, a lost tail waits "
+            "for a timer, as in htsim", lbsim_set={"lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
+variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
+        "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
+        htsim_extra=["-fg_ar", "adaptive"])
+
+
+# ---------------------------------------------------------------------------------------------
+# htsim
+
+
+def fail(message):
+    print(message, file=sys.stderr)
+    sys.exit(2)
+
+
+def find_sim_dir(tree):
+    for cand in (os.path.join(tree, "sim"), os.path.join(tree, "htsim", "sim"), tree):
+        if os.path.isdir(os.path.join(cand, "datacenter")) and os.path.isfile(os.path.join(cand, "eventlist.cpp")):
+            return cand
+    fail("crosscheck: --htsim %s: no htsim sources there (expected sim/datacenter/ or "
+                     "htsim/sim/datacenter/ beside eventlist.cpp)" % tree)
+
+
+def is_cmake_output(makefile):
+    try:
+        with open(makefile, errors="replace") as f:
+            return "CMAKE generated file" in f.read(400)
+    except OSError:
+        return True
+
+
+def build_htsim(sim, log):
+    """Returns the path of htsim_uec, building it if needed."""
+    plain = os.path.join(sim, "Makefile")
+    dc = os.path.join(sim, "datacenter")
+    if os.path.isfile(plain) and not is_cmake_output(plain):
+        # csg-htsim: hand-written Makefiles
+        for d in (sim, dc):
+            run_logged(NICE + ["make", "-j1"], d, log)
+        binary = os.path.join(dc, "htsim_uec")
+    else:
+        build = os.path.join(sim, "build")
+        binary = os.path.join(build, "datacenter", "htsim_uec")
+        if not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
+            run_logged(NICE + ["cmake", "-S", sim, "-B", build, "-DCMAKE_BUILD_TYPE=Release"], sim, log)
+        run_logged(NICE + ["cmake", "--build", build, "-j1", "--target", "htsim_uec"], sim, log)
+    if not os.access(binary, os.X_OK):
+        raise SystemExit("crosscheck: the build finished but %s is missing: this htsim has no "
+                         "htsim_uec (main_uec.cpp), the binary this script drives" % binary)
+    return binary
+
+
+def run_logged(cmd, cwd, log):
+    with open(log, "a") as f:
+        f.write("$ (cd %s && %s)\n" % (cwd, " ".join(cmd)))
+        f.flush()
+        r = subprocess.run(cmd, cwd=cwd, stdout=f, stderr=subprocess.STDOUT)
+    if r.returncode != 0:
+        raise SystemExit("crosscheck: `%s` failed in %s (exit %d); see %s" % (" ".join(cmd), cwd, r.returncode, log))
+
+
+def git_commit(path):
+    try:
+        r = subprocess.run(["git", "-C", path, "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else ""
+    except OSError:
+        return ""
+
+
+def htsim_args(sc, cm, seed, extra):
+    args = ["-tm", cm, "-o", "htsim.log", "-nodes", str(sc["hosts"]), "-tiers", "3",
+            "-linkspeed", str(LINK_GBPS * 1000), "-hop_latency", str(LINK_DELAY_US), "-switch_latency", "0",
+            "-mtu", str(FRAME_BYTES), "-q", str(QUEUE_PKTS),
+            "-queue_type", "composite", "-disable_trim", "-no_ecn",
+            "-sender_cc_algo", "constant", "-load_balancing_algo", "oblivious",
+            "-paths", str(SPRAY_PATHS if sc["lb"] == "spray" else 1),
+            # this htsim's switches route a "foreground" flow (flow id <= -bg_threshold, default 1000)
+            # adaptively per packet unless -fg_ar ecmp (fat_tree_switch.cpp:319, 368-382), and run a
+            # flow above the threshold as a PFC-only background flow on one path (main_uec.cpp:1319-1320; flow ids are 32-bit)
+            "-fg_ar", "ecmp", "-bg_threshold", str(2 ** 32 - 1),
+            "-seed", str(seed), "-verbose"]
+    if sc.get("degraded"):
+        args += ["-failed", "1"]
+    return args + list(extra)
+
+
+FLOW_START = re.compile(r"^Flow \S+ flowId (\d+) .* starting at ([0-9.eE+-]+)")
+FLOW_DONE = re.compile(r"^Flow \S+ flowId (\d+) .* finished at [0-9.eE+-]+ .* rtx (\d+) rto (\d+) nack (\d+) dup (\d+) ")
+FINISH_PS = re.compile(r"^NSCC_FINISH flowid (\d+) time_ps (\d+)")
+
+
+def parse_htsim(stdout):
+    starts, rtx, rto, dup, finish = {}, 0, 0, 0, []
+    pending = None
+    for line in stdout.splitlines():
+        m = FLOW_START.match(line)
+        if m:
+            starts[m.group(1)] = round(float(m.group(2)) * 1e6)
+            continue
+        m = FLOW_DONE.match(line)
+        if m:
+            pending = m.group(1)
+            rtx += int(m.group(2))
+            rto += int(m.group(3))
+            dup += int(m.group(5))
+            continue
+        m = FINISH_PS.match(line)
+        if m and pending is not None:
+            finish.append((pending, int(m.group(2))))
+            pending = None
+    fcts = [(t - starts.get(fid, 0)) / 1e6 for fid, t in finish]
+    return {"fcts_us": fcts, "retx": rtx, "timeouts": rto,
+            # htsim_uec prints no drop count; with drop-tail queues (no trimming) every resend
+            # that did not arrive as a duplicate replaced a dropped packet
+            "drops": max(rtx - dup, 0)}
+
+
+# ---------------------------------------------------------------------------------------------
+# lbsim
+
+
+def lbsim_scenario(sc, cm_name, seed, sets):
+    k = k_for_hosts(sc["hosts"])
+    link = {"rateGbps": LINK_GBPS, "delayNs": round(LINK_DELAY_US * 1000)}
+    s = {
+        "name": sc["name"], "seed": seed,
+        "topology": {"type": "fat-tree", "k": k, "hostLink": link, "edgeAggLink": link, "aggCoreLink": link},
+        "packets": {"mtuBytes": PAYLOAD_BYTES, "headerBytes": HEADER_BYTES, "ackBytes": ACK_BYTES,
+                    "interFrameGapBytes": 0},
+        "switches": {"buffer": {"type": "per-port", "bytesPerPort": QUEUE_BYTES}, "ecn": {"enabled": False}},
+        "loadBalancing": {"type": "host-spray" if sc["lb"] == "spray" else "ecmp"},
+        "congestionControl": {"type": "fixed-rate"},
+        "lossRecovery": {"type": "erasure", "endOfMessage": "srtt-after-pass"},
+        "workload": {"type": "htsim-cm", "file": cm_name},
+        "metrics": {"sampleIntervalUs": 0, "rateSeriesQps": 0},
+    }
+    if sc.get("degraded"):
+        # htsim -failed 1: the first core -> aggregation link (core 0 to aggregation 0) at 25 %
+        s["failures"] = {"events": [{"atUs": 0, "link": {"a": "c0", "b": "a0", "index": 0},
+                                     "action": "degrade", "rateGbps": LINK_GBPS // 4}]}
+    for path, value in sets.items():
+        node = s
+        keys = path.split(".")
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = value
+    return s
+
+
+def parse_lbsim(run_dir, stdout):
+    fcts = []
+    retx = timeouts = 0
+    with open(os.path.join(run_dir, "flows.csv")) as f:
+        for row in csv.DictReader(f):
+            fct = int(row["fct_ps"])
+            fcts.append(fct / 1e6 if fct >= 0 else float("inf"))
+            retx += int(row["retransmissions"])
+            timeouts += int(row["timeouts"])
+    rows = list(csv.reader(stdout.splitlines()))
+    summary = dict(zip(rows[0], rows[1])) if len(rows) >= 2 else {}
+    drops = summary.get("counters.dropped", "")
+    extra = 0
+    with open(os.path.join(run_dir, "flows.csv")) as f:
+        for row in csv.DictReader(f):
+            pkts = -(-int(row["bytes"]) // PAYLOAD_BYTES)
+            extra += int(row["packets_sent"]) - pkts
+    return {"fcts_us": fcts, "retx": retx, "timeouts": timeouts,
+            "drops": int(drops) if drops not in ("", None) else "", "extra_symbols": extra}
+
+
+# ---------------------------------------------------------------------------------------------
+# running with whole-process wall time and peak RSS
+
+
+def timed(cmd, cwd):
+    """Runs cmd (already niced); returns (stdout, wall s, CPU s (user + system), peak RSS MiB) of the
+    whole process: /usr/bin/time -v where present, else the kernel's rusage of the child (wait4;
+    `nice` execs the simulator, so the child is the simulator itself)."""
+    time_bin = "/usr/bin/time"
+    use_time = os.access(time_bin, os.X_OK)
+    full = ([time_bin, "-v"] if use_time else []) + cmd
+    with tempfile.TemporaryFile("w+") as out_f, tempfile.TemporaryFile("w+") as err_f:
+        t0 = time.monotonic()
+        p = subprocess.Popen(full, cwd=cwd, stdout=out_f, stderr=err_f, text=True)
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        out_f.seek(0)
+        err_f.seek(0)
+        out, err = out_f.read(), err_f.read()
+    if use_time:
+        def num(label):
+            m = re.search(re.escape(label) + r": ([0-9.]+)", err)
+            return float(m.group(1)) if m else 0.0
+        cpu = num("User time (seconds)") + num("System time (seconds)")
+        rss_kib = num("Maximum resident set size (kbytes)")
+    else:
+        cpu = ru.ru_utime + ru.ru_stime
+        rss_kib = ru.ru_maxrss
+    if p.returncode != 0:
+        tail = "\n".join(err.splitlines()[-15:])
+        raise RuntimeError("`%s` exited %d in %s:\n%s" % (" ".join(cmd), p.returncode, cwd, tail))
+    return out, wall, cpu, rss_kib / 1024.0
+
+
+def pct(values, q):
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    # nearest rank
+    idx = max(0, min(len(v) - 1, int(-(-q * len(v) // 1)) - 1))
+    return v[idx]
+
+
+def diff_pct(lb, ht):
+    if ht in ("", None) or lb in ("", None) or ht == 0:
+        return ""
+    return round(100.0 * (lb - ht) / ht, 2)
+
+
+# ---------------------------------------------------------------------------------------------
+
+FIELDS = ["scenario", "base", "what", "change", "seed", "hosts", "flows",
+          "htsim_fct_max_us", "htsim_fct_p50_us", "htsim_fct_p99_us", "htsim_drops", "htsim_retx", "htsim_timeouts",
+          "htsim_wall_s", "htsim_cpu_s", "htsim_rss_mib",
+          "lbsim_fct_max_us", "lbsim_fct_p50_us", "lbsim_fct_p99_us", "lbsim_drops", "lbsim_retx", "lbsim_extra_symbols",
+          "lbsim_wall_s", "lbsim_cpu_s", "lbsim_rss_mib",
+          "diff_max_pct", "diff_p50_pct", "diff_p99_pct",
+          "htsim_commit", "lbsim_commit", "command"]
+
+
+def run_one(sc, seed, htsim_bin, sim_dir, jar, work, htsim_extra, lbsim_set, change, base):
+    d = tempfile.mkdtemp(prefix="%s-s%d-" % (sc["name"], seed), dir=work)
+    cm_name = "traffic.cm"
+    gen = [a.format(cm=cm_name, seed=seed) for a in sc["gen"]]
+    script = os.path.join(sim_dir, "datacenter", "connection_matrices", gen[0])
+    subprocess.run(NICE + [sys.executable, script] + gen[1:], cwd=d, check=True, stdout=subprocess.DEVNULL)
+    cm = os.path.join(d, cm_name)
+    flows = sum(1 for line in open(cm) if "->" in line)
+
+    hargs = htsim_args(sc, cm_name, seed, htsim_extra)
+    yaml_path = os.path.join(d, "lbsim.yaml")
+    with open(yaml_path, "w") as f:
+        # JSON is YAML: the scenario written as JSON needs no YAML library
+        json.dump(lbsim_scenario(sc, cm_name, seed, lbsim_set), f, indent=1)
+    lb_out = os.path.join(d, "lbsim-run")
+    lcmd = NICE + ["java", "-jar", jar, "run", yaml_path, "--out", lb_out, "--format", "csv", "--threads", "0"]
+    hcmd = NICE + [htsim_bin] + hargs
+
+    # alternate: htsim first, then lbsim (one run each; --repeats alternates further)
+    h_out, h_wall, h_cpu, h_rss = timed(hcmd, d)
+    ht = parse_htsim(h_out)
+    with open(os.path.join(d, "htsim.stdout"), "w") as f:
+        f.write(h_out)
+    l_out, l_wall, l_cpu, l_rss = timed(lcmd, d)
+    lb = parse_lbsim(lb_out, l_out)
+    if len(ht["fcts_us"]) != flows:
+        raise RuntimeError("%s: htsim finished %d of %d flows (see %s/htsim.stdout)" % (sc["name"], len(ht["fcts_us"]), flows, d))
+
+    def stats(fcts):
+        return round(max(fcts), 3), round(pct(fcts, 0.5), 3), round(pct(fcts, 0.99), 3)
+    hm, h50, h99 = stats(ht["fcts_us"])
+    lm, l50, l99 = stats(lb["fcts_us"])
+    only = "--only %s --seeds %d" % ("%s:%s" % (base, change) if change else sc["name"], seed)
+    return {
+        "scenario": sc["name"] if not change else "%s [%s]" % (base, change),
+        "base": base or sc["name"], "what": sc["what"], "change": change, "seed": seed,
+        "hosts": sc["hosts"], "flows": flows,
+        "htsim_fct_max_us": hm, "htsim_fct_p50_us": h50, "htsim_fct_p99_us": h99,
+        "htsim_drops": ht["drops"], "htsim_retx": ht["retx"], "htsim_timeouts": ht["timeouts"],
+        "htsim_wall_s": round(h_wall, 2), "htsim_cpu_s": round(h_cpu, 2), "htsim_rss_mib": round(h_rss, 1),
+        "lbsim_fct_max_us": lm, "lbsim_fct_p50_us": l50, "lbsim_fct_p99_us": l99,
+        "lbsim_drops": lb["drops"], "lbsim_retx": lb["retx"], "lbsim_extra_symbols": lb["extra_symbols"],
+        "lbsim_wall_s": round(l_wall, 2), "lbsim_cpu_s": round(l_cpu, 2), "lbsim_rss_mib": round(l_rss, 1),
+        "diff_max_pct": diff_pct(lm, hm), "diff_p50_pct": diff_pct(l50, h50), "diff_p99_pct": diff_pct(l99, h99),
+        "htsim_commit": git_commit(sim_dir), "lbsim_commit": git_commit(REPO),
+        "command": "python3 bench/crosscheck/crosscheck.py run --htsim HTSIM %s" % only,
+    }
+
+
+def cmd_run(a):
+    jar = os.path.abspath(a.jar)
+    if not os.path.isfile(jar):
+        fail("crosscheck: --jar %s: no such file (build it: ./mvnw -B -q -o -pl cli -am package -DskipTests)" % jar)
+    sim = find_sim_dir(os.path.abspath(a.htsim))
+    seeds_text = a.seeds.split(",")
+    if not all(re.fullmatch(r"[0-9]+", t) for t in seeds_text):
+        fail("crosscheck: --seeds %s: comma-separated non-negative integers" % a.seeds)
+    seeds = [int(t) for t in seeds_text]
+    names = set(a.only.split(",")) if a.only else None
+    by_name = {s["name"]: s for s in SCENARIOS}
+    if names:
+        unknown = names - set(by_name) - {v["name"] for v in VARIANTS}
+        if unknown:
+            fail("crosscheck: --only: unknown scenario %s (see `crosscheck.py list`)" % ", ".join(sorted(unknown)))
+    work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="crosscheck-"))
+    os.makedirs(work, exist_ok=True)
+    log = os.path.join(work, "build.log")
+    print("crosscheck: building htsim in %s (log %s)" % (sim, log), file=sys.stderr)
+    htsim_bin = build_htsim(sim, log)
+    jobs = []
+    for sc in SCENARIOS:
+        if names is None or sc["name"] in names:
+            jobs.append((sc, [], {}, "", ""))
+    for v in VARIANTS:
+        if (names and v["name"] in names) or (a.variants and (names is None or v["base"] in names)):
+            jobs.append((by_name[v["base"]], v["htsim_extra"], v["lbsim_set"], v["change"], v["base"]))
+    rows = existing_rows(a.csv)
+    for sc, hx, ls, change, base in jobs:
+        if sc["hosts"] > 128 and not a.large:
+            print("crosscheck: skipping %s (%d hosts; --large runs it)" % (sc["name"], sc["hosts"]), file=sys.stderr)
+            continue
+        for seed in seeds:
+            label = sc["name"] + (" [%s]" % change if change else "")
+            print("crosscheck: %s seed %d ..." % (label, seed), file=sys.stderr)
+            try:
+                row = run_one(sc, seed, htsim_bin, sim, jar, work, hx, ls, change, base)
+            except (RuntimeError, subprocess.CalledProcessError) as e:
+                print("crosscheck: %s seed %d failed: %s" % (label, seed, e), file=sys.stderr)
+                continue
+            rows[(row["scenario"], str(seed))] = row
+            write_csv(a.csv, rows)
+            print("  htsim max %.2f us (%.1f s CPU), lbsim max %.2f us (%.1f s CPU): %s %%" % (
+                row["htsim_fct_max_us"], row["htsim_cpu_s"], row["lbsim_fct_max_us"], row["lbsim_cpu_s"],
+                row["diff_max_pct"]), file=sys.stderr)
+    write_page(a.csv, a.page)
+    if not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def existing_rows(path):
+    rows = {}
+    if os.path.isfile(path):
+        with open(path) as f:
+            for r in csv.DictReader(f):
+                rows[(r["scenario"], r["seed"])] = r
+    return rows
+
+
+def write_csv(path, rows):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    order = {s["name"]: i for i, s in enumerate(SCENARIOS)}
+    vorder = {(v["base"], v["change"]): i for i, v in enumerate(VARIANTS)}
+
+    def key(r):
+        return (order.get(r["base"], 99), vorder.get((r["base"], r["change"]), -1) if r["change"] else -1, int(r["seed"]))
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS, lineterminator="\n")
+        w.writeheader()
+        for r in sorted(rows.values(), key=key):
+            w.writerow({k: r.get(k, "") for k in FIELDS})
+
+
+# ---------------------------------------------------------------------------------------------
+# the page
+
+
+def write_page(csv_path, page_path):
+    sys.path.insert(0, HERE)
+    sys.dont_write_bytecode = True   # no __pycache__ beside the scripts
+    import page  # noqa: E402  (the page's prose and parameter table live beside this script)
+    page.VARIANT_TEXT = list(dict.fromkeys((v["change"], v["what"]) for v in VARIANTS))
+    with open(csv_path) as f:
+        rows = list(csv.DictReader(f))
+    text = page.render(rows, os.path.relpath(csv_path, REPO))
+    with open(page_path, "w") as f:
+        f.write(text)
+    print("crosscheck: wrote %s (%d rows)" % (os.path.relpath(page_path, REPO), len(rows)), file=sys.stderr)
+
+
+def cmd_page(a):
+    write_page(a.csv, a.page)
+
+
+def cmd_list(_):
+    for s in SCENARIOS:
+        print("%-28s %5d hosts  %s" % (s["name"], s["hosts"], s["what"]))
+    for v in VARIANTS:
+        print("%s\n    %s" % (v["name"], v["what"]))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="build htsim, run both simulators, write the CSV and the page")
+    r.add_argument("--htsim", required=True, help="htsim source tree (with sim/ or htsim/sim/)")
+    r.add_argument("--jar", default=DEFAULT_JAR, help="lbsim jar (default cli/target/lbsim.jar)")
+    r.add_argument("--only", help="comma-separated scenario or variant names")
+    r.add_argument("--seeds", default="1", help="comma-separated seeds (default 1)")
+    r.add_argument("--variants", action="store_true", help="also run the one-change variants")
+    r.add_argument("--large", action="store_true", help="also run the 1,024-host scenarios")
+    r.add_argument("--csv", default=DEFAULT_CSV)
+    r.add_argument("--page", default=DEFAULT_PAGE)
+    r.add_argument("--work", help="working folder (default: a new temporary one)")
+    r.add_argument("--keep", action="store_true", help="keep the working folder")
+    r.set_defaults(func=cmd_run)
+    g = sub.add_parser("page", help="write docs/validation.md from the CSV")
+    g.add_argument("--csv", default=DEFAULT_CSV)
+    g.add_argument("--page", default=DEFAULT_PAGE)
+    g.set_defaults(func=cmd_page)
+    sub.add_parser("list", help="the scenarios").set_defaults(func=cmd_list)
+    a = p.parse_args()
+    a.func(a)
+
+
+if __name__ == "__main__":
+    main()
