@@ -6,6 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.lb.pro.Pro;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.scenario.BufferSpec;
@@ -52,11 +55,15 @@ class ForcedTimeoutTest {
     Path dir;
 
     static Scenario twoHostsLastPacketLost(Path dir, ComponentSpec lb, ComponentSpec recovery) {
+        return twoHosts(dir, lb, recovery, PACKETS, List.of(new DroppedPacket(0, LOST)));
+    }
+
+    static Scenario twoHosts(Path dir, ComponentSpec lb, ComponentSpec recovery, int packets, List<DroppedPacket> drops) {
         TopologySpec topo = new TopologySpec.LeafSpine(2, 1, 1, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
         SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(false, 0, 0, 0), PfcSpec.defaults());
-        FailureSpec drop = new FailureSpec(List.of(), 0, 0, List.of(new DroppedPacket(0, LOST)));
+        FailureSpec drop = new FailureSpec(List.of(), 0, 0, drops);
         return new Scenario("tail-drop", 1, topo, PacketSpec.defaults(), switches, lb, TestScenarios.lineRate(), recovery,
-                ScenarioTweaks.trace(dir, "one.csv", List.of(ScenarioTweaks.flow(0, 1, PACKETS * 4096L))), drop, LimitsSpec.defaults(),
+                ScenarioTweaks.trace(dir, "one.csv", List.of(ScenarioTweaks.flow(0, 1, packets * 4096L))), drop, LimitsSpec.defaults(),
                 new MetricsSpec(0, 0), NicSpec.defaults());
     }
 
@@ -94,6 +101,11 @@ class ForcedTimeoutTest {
         assertThat(o.flow().packetsSent()).isEqualTo(PACKETS + 1);
         // the resend crosses the fabric and its ACK comes back: one round trip after it left
         assertThat(o.flow().fctPs()).as("FCT").isEqualTo(resendPs + RTT_PS);
+        // the injected drop is the only loss of the run: nothing overflowed, no link failed, every route existed
+        assertThat(o.run().result().counters().dropped()).isEqualTo(1);
+        assertThat(o.run().result().counters().drops()).as("buffer overflows").isZero();
+        assertThat(o.run().result().counters().linkLoss()).isZero();
+        assertThat(o.run().result().counters().noRouteDrops()).isZero();
     }
 
     private static ComponentSpec ecmp() {
@@ -189,5 +201,32 @@ class ForcedTimeoutTest {
         // the hole is less than Delta (32) behind snd_ooh (4), so only the RTO finds it: 2,412,480 + 80,000,000 ps
         Outcome o = run(pro(Pro.Params.MPRDMA), TestScenarios.erasure());
         assertResentOnceAt(o, LOST, 82_412_480L);
+    }
+
+    static List<Arguments> resendingSchemes() {
+        return List.of(Arguments.of(new ComponentSpec("go-back-n", new GoBackN.Params(1))),
+                Arguments.of(new ComponentSpec("nic-sr", new NicSelectiveRepeat.Params(1))),
+                Arguments.of(new ComponentSpec("sack", new SackThreshold.Params(32, 1))),
+                Arguments.of(new ComponentSpec("irn", new Irn.Params(1, 1))));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("resendingSchemes")
+    void anRtoShorterThanTheRoundTripResendsAPacketThatWasNeverLostAndCountsTheResendSpurious(ComponentSpec recovery) {
+        // one packet, nothing lost: it leaves at 0 and its ACK is back at 1,075,520 ps, but the 1 us RTO fires first and
+        // resends it at 1,000,000 ps; the copy reaches the receiver after the original, a duplicate: one spurious resend
+        WireTap[] tap = new WireTap[1];
+        CheckedRun run = CheckedRun.of(twoHosts(dir, ecmp(), recovery, 1, List.of()), dir, r -> tap[0] = WireTap.attach(r));
+        FlowResult f = run.result().flowResults().get(0);
+        assertThat(tap[0].sends(0, 0)).isEqualTo(2);
+        assertThat(tap[0].lastSentPs(0, 0)).isEqualTo(1_000_000L);
+        assertThat(f.fctPs()).as("the original's ACK completes the message").isEqualTo(RTT_PS);
+        assertThat(f.timeouts()).isEqualTo(1);
+        assertThat(f.retransmissions()).isEqualTo(1);
+        assertThat(f.spuriousRetransmissions()).isEqualTo(1);
+        assertThat(f.duplicatesReceived()).isEqualTo(1);
+        assertThat(run.result().counters().spuriousRetransmissions()).isEqualTo(1);
+        assertThat(run.result().counters().retransmissions()).isEqualTo(1);
+        assertThat(run.result().counters().dropped()).isZero();
     }
 }
