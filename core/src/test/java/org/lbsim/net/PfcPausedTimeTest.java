@@ -73,4 +73,30 @@ class PfcPausedTimeTest {
         // ports of 5,120 / 8,000 / 8,000 / 5,120 ps and four 100 ns links: back at 5,157,780
         assertThat(r.flowResults().get(0).fctPs()).isEqualTo(5_157_780L);
     }
+
+    @Test
+    void withoutPfcAPortBufferOfTwoFramesDropsExactlyTheThirdFrameAndNothingElse() {
+        // The same arrivals and departures as above, lossy, with 8,316 B (two frames) per port: at a_3 = 1,435,360 frames 1
+        // and 2 still hold l0's uplink buffer (r_1 = 1,477,140), so frame 3 is dropped. At a_4 = 1,769,600 frame 1 is gone
+        // and 4 joins 2; at a_5 = 2,103,840 frame 2 is gone too (r_2 = 1,999,390). The erasure sender replaces the lost
+        // symbol after its RTO, into idle ports. One buffer drop, at l0's uplink; no link loss, no missing route.
+        TopologySpec topo = new TopologySpec.LeafSpine(1, 2, 1, 1, new LinkSpec(100, 100), new LinkSpec(64, 100));
+        SwitchSpec switches = new SwitchSpec(new BufferSpec.PerPort(8_316), new EcnSpec(false, 0, 0, 0), PfcSpec.defaults());
+        Scenario s = new Scenario("two-frame-buffer", 1, topo, PacketSpec.defaults(), switches, TestScenarios.lb("ecmp"),
+                TestScenarios.lineRate(), TestScenarios.erasure(), ScenarioTweaks.trace(dir, "one.csv", List.of(ScenarioTweaks.flow(0, 1, 6 * 4096L))),
+                FailureSpec.defaults(), LimitsSpec.defaults(), new MetricsSpec(0, 0), NicSpec.defaults());
+        RunResult r = CheckedRun.of(s, dir).result();
+        assertThat(r.flowsFinished()).isEqualTo(1);
+        assertThat(r.counters().drops()).as("buffer drops").isEqualTo(1);
+        assertThat(r.counters().dropped()).isEqualTo(1);
+        assertThat(r.counters().linkLoss()).isZero();
+        assertThat(r.counters().noRouteDrops()).isZero();
+        assertThat(layer(r, "L->S").drops()).isEqualTo(1);
+        for (LayerStats l : r.layers()) {
+            if (!l.layer().equals("L->S")) {
+                assertThat(l.drops()).as(l.layer()).isZero();
+            }
+        }
+        assertThat(r.flowResults().get(0).packetsSent()).as("six symbols and one to replace the lost one").isEqualTo(7);
+    }
 }
