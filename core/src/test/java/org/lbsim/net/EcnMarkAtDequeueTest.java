@@ -26,7 +26,7 @@ import org.lbsim.topology.Topology;
 
 /**
  * {@code switches.ecn.markAt}: h4 and h5 send 2 MB each at line rate (fixed rate, ECN ignored) to h0
- * over 100 Gb/s links, so the l0 -> h0 queue grows at 100 Gb/s. Step marking at K = 200 KB (kmin = kmax,
+ * over 100 Gb/s links, so the queue of l1's one uplink grows at 100 Gb/s. Step marking at K = 200 KB (kmin = kmax,
  * pmax 1). On enqueue the first marked packet is one that joined a queue above K and leaves about
  * K / 100 Gb/s = 16 us later; on dequeue (ns-3's RDMA switch) the first marked packet is the one that
  * leaves while more than K wait behind it, so it leaves about that much earlier. The same bytes get
@@ -46,9 +46,12 @@ class EcnMarkAtDequeueTest {
                 ScenarioTweaks.flow(5, 0, 2_000_000))), FailureSpec.defaults(), LimitsSpec.defaults(), new MetricsSpec(0, 0), NicSpec.defaults());
     }
 
-    /** When the first ECN-marked data packet starts leaving l0 towards h0, and how many marked ones left in all. */
+    /**
+     * When the first ECN-marked data packet starts leaving l0 towards h0, how many marked ones left in all, and the marks
+     * the run counted.
+     */
     private static long[] firstMarkedDeparture(String markAt, Path dir, Scenario s) {
-        long[] seen = {-1, 0};
+        long[] seen = {-1, 0, 0};
         CheckedRun run = CheckedRun.of(s, dir, (PreparedRun r) -> {
             Topology t = r.topology();
             int l0 = t.nodeByName("l0");
@@ -70,6 +73,7 @@ class EcnMarkAtDequeueTest {
             });
         });
         assertThat(run.result().flowsFinished()).isEqualTo(2);
+        seen[2] = run.result().counters().ecnMarks();
         return seen;
     }
 
@@ -84,5 +88,8 @@ class EcnMarkAtDequeueTest {
         assertThat(enq[0] - deq[0]).as("the enqueue mark waited out the queue of K").isBetween(kDrainPs - 2 * framePs, kDrainPs + 2 * framePs);
         assertThat(deq[1]).as("both mark while the queue is above K").isPositive();
         assertThat(enq[1]).isPositive();
+        // every packet goes to h0 and is marked at most once (all at l1's uplink): the run counts exactly the marked ones h0 gets
+        assertThat(deq[2]).as("marks counted on dequeue").isEqualTo(deq[1]);
+        assertThat(enq[2]).as("marks counted on enqueue").isEqualTo(enq[1]);
     }
 }

@@ -20,17 +20,20 @@ final class WireTap {
 
     private int[][] sends;
     private long[][] firstSentPs;
+    private long[][] lastSentPs;
     private final int[] highestSent;
     private final List<NackArrival> nacks = new ArrayList<>();
 
     private WireTap(int qps) {
         sends = new int[qps][];
         firstSentPs = new long[qps][];
+        lastSentPs = new long[qps][];
         highestSent = new int[qps];
         Arrays.fill(highestSent, -1);
         for (int q = 0; q < qps; q++) {
             sends[q] = new int[64];
             firstSentPs[q] = new long[64];
+            lastSentPs[q] = new long[64];
         }
     }
 
@@ -70,7 +73,9 @@ final class WireTap {
         if (psn >= sends[qp].length) {
             sends[qp] = Arrays.copyOf(sends[qp], Math.max(psn + 1, 2 * sends[qp].length));
             firstSentPs[qp] = Arrays.copyOf(firstSentPs[qp], sends[qp].length);
+            lastSentPs[qp] = Arrays.copyOf(lastSentPs[qp], sends[qp].length);
         }
+        lastSentPs[qp][psn] = nowPs;
         if (sends[qp][psn] == 0) {
             firstSentPs[qp][psn] = nowPs;
         }
@@ -86,6 +91,11 @@ final class WireTap {
     /** When queue pair {@code qp} first put data PSN {@code psn} on the wire, or -1 if it never did. */
     long firstSentPs(int qp, int psn) {
         return sends(qp, psn) > 0 ? firstSentPs[qp][psn] : -1;
+    }
+
+    /** When queue pair {@code qp} last put data PSN {@code psn} on the wire, or -1 if it never did. */
+    long lastSentPs(int qp, int psn) {
+        return sends(qp, psn) > 0 ? lastSentPs[qp][psn] : -1;
     }
 
     /** Data packets of {@code qp} that went on the wire more than once, counted once per extra copy. */

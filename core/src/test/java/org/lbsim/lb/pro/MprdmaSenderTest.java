@@ -219,6 +219,35 @@ class MprdmaSenderTest {
             assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(89) : Time.us(130));
         }
     }
+    @Test
+    void aTimeoutEndsTheRecoveryItInterruptsSoTheHoleStillBeyondDeltaStartsANewOne() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 64, 8, false, e, counters);
+        assertThat(drain(s, e, 0)).hasSize(64);
+        // PSNs 0 and 5 are lost; 1..4 and 6..20 arrive: 0 < 20 - 8 starts a recovery, which resends 0 and 5
+        for (int psn = 1; psn <= 20; psn++) {
+            if (psn != 5) {
+                s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+            }
+        }
+        assertThat(s.inRecovery()).isTrue();
+        assertThat(drain(s, e, Time.us(9))).containsExactly(0, 5);
+        assertThat(counters.mprdmaRecoveries).isEqualTo(1);
+        // both resends are lost too: the cumulative ack never moved, the RTO runs from the first send
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(80));
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(80), lost::add)).isTrue();
+        assertThat(s.inRecovery()).as("the timeout ends the recovery").isFalse();
+        assertThat(lost).hasSize(45).startsWith(0, 5, 21).endsWith(63);
+        assertThat(drain(s, e, Time.us(80))).containsExactlyElementsOf(lost);
+        // the resent 0 arrives: snd_una = 5, still more than Delta behind snd_ooh = 20, so this is a new recovery
+        s.onAck(ack(0, 5, pathIdsSent.get(0)), Time.us(90));
+        assertThat(s.sndUna()).isEqualTo(5);
+        assertThat(s.inRecovery()).isTrue();
+        assertThat(counters.mprdmaRecoveries).isEqualTo(2);
+        assertThat(s.timeouts()).isEqualTo(1);
+    }
+
     /** mprdmaBeyondBitmap 'drop': L is the receiver's, not a gate; a NACK (a PSN dropped beyond rcv_nxt + L) resends every unacknowledged PSN from snd_una to the snd_nxt of that moment, once. */
     @Test
     void withDropTheSenderIsNotGatedAndANackResendsEveryUnacknowledgedPsnUpToTheRecoveryPointOnce() {

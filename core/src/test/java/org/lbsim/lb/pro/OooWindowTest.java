@@ -76,4 +76,23 @@ class OooWindowTest {
         w.timedOut();
         assertThat(nacks(w, arrived)).containsExactly(2);
     }
+
+    @Test
+    void theMissingPsnExactlyWndBehindTheTailIsStillReorderingAndOneArrivalLaterItIsLost() {
+        // wnd = 4, tail = 6: tail - wnd = 2 is the window's oldest PSN (Fig. 4: lost means older than tail - wnd)
+        boolean[] arrived = new boolean[8];
+        OooWindow w = new OooWindow(4);
+        for (int psn : new int[] {0, 3, 4, 5, 6}) {
+            arrived[psn] = true;
+            w.accepted(psn);
+        }
+        assertThat(w.lost(1)).isTrue();
+        assertThat(w.lost(2)).as("PSN 2 = tail - wnd: inside the window").isFalse();
+        assertThat(nacks(w, arrived)).containsExactly(1);
+        arrived[7] = true;
+        w.accepted(7);
+        assertThat(w.lost(2)).isTrue();
+        assertThat(w.lost(3)).isFalse();
+        assertThat(nacks(w, arrived)).containsExactly(2);
+    }
 }

@@ -1,0 +1,107 @@
+package org.lbsim.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.kernel.Time;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PacketPool;
+import org.lbsim.qp.QpContext;
+
+/**
+ * The timer go-back-N and NIC-SR share, at the sender alone: it runs from the last cumulative progress
+ * while something sent is unacknowledged, a timeout reports every unacknowledged PSN sent as lost and
+ * resends them in order, and ACK / NACK handling says whether the cumulative ack moved.
+ */
+class CumulativeAckTimerTest {
+    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private final PacketPool pool = new PacketPool();
+
+    static List<Arguments> schemes() {
+        Function<QpContext, LossRecovery> gbn = qp -> new GoBackN(qp, Time.us(80));
+        Function<QpContext, LossRecovery> sr = qp -> new NicSelectiveRepeat(qp, Time.us(80));
+        return List.of(Arguments.of("go-back-n", gbn), Arguments.of("nic-sr", sr));
+    }
+
+    private Packet answer(byte kind, int psn, int cumAck) {
+        Packet p = pool.acquire();
+        p.kind = kind;
+        p.psn = psn;
+        p.cumAck = cumAck;
+        return p;
+    }
+
+    private static List<Integer> send(LossRecovery s, int max, long nowPs) {
+        List<Integer> sent = new ArrayList<>();
+        for (int psn = s.nextPsn(nowPs); psn >= 0 && sent.size() < max; psn = s.nextPsn(nowPs)) {
+            s.onSent(psn, nowPs);
+            sent.add(psn);
+        }
+        return sent;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemes")
+    void aTimeoutReportsAndResendsExactlyTheUnacknowledgedPsnsSentAndRestartsTheTimer(String name, Function<QpContext, LossRecovery> make) {
+        LossRecovery s = make.apply(QP);
+        assertThat(s.timerDeadlinePs()).as("nothing sent: no timer").isEqualTo(Long.MAX_VALUE);
+        assertThat(send(s, 10, 0)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(s.inflightBytes()).isEqualTo(10_000);
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(80));
+        assertThat(s.onAck(answer(Packet.ACK, 3, 4), Time.us(8))).as("the cumulative ack moved").isTrue();
+        assertThat(s.inflightBytes()).isEqualTo(6_000);
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(88));
+        assertThat(s.onAck(answer(Packet.ACK, 3, 4), Time.us(9))).as("a repeated cumulative ack is no progress").isFalse();
+        assertThat(s.onAck(answer(Packet.ACK, 2, 3), Time.us(9))).as("an older one neither").isFalse();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(88));
+
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(88), lost::add)).isTrue();
+        assertThat(lost).containsExactly(4, 5, 6, 7, 8, 9);
+        assertThat(s.timeouts()).isEqualTo(1);
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(168));
+        assertThat(send(s, 20, Time.us(88))).containsExactly(4, 5, 6, 7, 8, 9);
+        assertThat(s.retransmissions()).isEqualTo(6);
+        assertThat(s.isRetransmission(9)).isTrue();
+
+        assertThat(s.onAck(answer(Packet.ACK, 9, 10), Time.us(96))).isTrue();
+        assertThat(s.complete()).isTrue();
+        assertThat(s.inflightBytes()).isZero();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Long.MAX_VALUE);
+        lost.clear();
+        assertThat(s.onTimer(Time.us(168), lost::add)).as("a stale timer after completion does nothing").isFalse();
+        assertThat(lost).isEmpty();
+        assertThat(s.timeouts()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemes")
+    void withEverythingSentAcknowledgedNoTimerRunsEvenBeforeTheMessageEnds(String name, Function<QpContext, LossRecovery> make) {
+        LossRecovery s = make.apply(QP);
+        assertThat(send(s, 5, 0)).containsExactly(0, 1, 2, 3, 4);
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(80));
+        assertThat(s.onAck(answer(Packet.ACK, 4, 5), Time.us(8))).isTrue();
+        assertThat(s.complete()).isFalse();
+        assertThat(s.inflightBytes()).isZero();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(send(s, 1, Time.us(10))).containsExactly(5);
+        assertThat(s.timerDeadlinePs()).as("the timer starts with the first packet outstanding").isEqualTo(Time.us(90));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemes")
+    void aNackReportsProgressOnlyWhenItsCumulativeAckMoves(String name, Function<QpContext, LossRecovery> make) {
+        LossRecovery s = make.apply(QP);
+        send(s, 10, 0);
+        assertThat(s.onNack(answer(Packet.NACK, 4, 4), Time.us(8))).as("the NACK acknowledges 0..3").isTrue();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(88));
+        assertThat(s.onNack(answer(Packet.NACK, 4, 4), Time.us(9))).isFalse();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(88));
+        assertThat(s.nextPsn(Time.us(9))).as("the NACKed PSN goes next").isEqualTo(4);
+    }
+}
