@@ -46,7 +46,7 @@ public final class ResultsStore implements AutoCloseable {
             "job_phases", "failure_events");
 
     /**
-     * The view of {@code runs} with SQL-friendly names (docs/results.md, "The results view"): every column of
+     * The view of {@code runs} with SQL-friendly names (docs/results.md, its section {@code results}): every column of
      * {@code runs}, then {@link #friendlyColumns} (no quoted dotted names needed).
      */
     public static final String RESULTS_VIEW = "results";
