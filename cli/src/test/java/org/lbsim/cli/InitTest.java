@@ -34,7 +34,7 @@ class InitTest {
         assertThat(text).contains("# the fabric\ntopology:\n");
         assertThat(text).containsPattern("\n  k: 8 +# switch radix; even, >= 2\n");
         assertThat(text).containsPattern("\n    kminBytes: 100000 +# queue bytes where marking starts\n");
-        assertThat(text).contains("  # ecmp: FLOW: per-flow ECMP");
+        assertThat(text).contains("  # ecmp (ECMP): per-flow ECMP (OFAN's FLOW)");
         assertThat(text).contains("other types: subflow, ");
 
         // the file is the default scenario, named after the file

@@ -35,8 +35,10 @@ class ListExplainTest {
         assertThat(r.err()).isEmpty();
         assertThat(firstWords(r.out())).isEqualTo(LoadBalancers.REGISTRY.names());
         for (Component<?> c : LoadBalancers.REGISTRY.all()) {
-            assertThat(r.out()).containsPattern("(?m)^" + c.name() + " +\\Q" + c.summary() + "  [" + c.source() + "]\\E$");
+            assertThat(r.out()).containsPattern("(?m)^" + c.name() + " +\\Q" + c.displayName() + ": " + c.summary() + "  [" + c.source() + "]\\E$");
         }
+        // one name per scheme: the paper's, from the registry
+        assertThat(r.out()).containsPattern("(?m)^host-spray +HOST PKT: ").doesNotContain("HOST_PKT", "OPS");
     }
 
     @Test
@@ -81,7 +83,7 @@ class ListExplainTest {
         MainTest.Result r = lbsim("explain", "host-pkt-ar");
         assertThat(r.code()).isZero();
         Component<?> c = LoadBalancers.REGISTRY.find("host-pkt-ar").orElseThrow();
-        assertThat(r.out()).startsWith("host-pkt-ar: load-balancing scheme\n  " + c.summary() + "\n  source: " + c.source() + "\n");
+        assertThat(r.out()).startsWith("host-pkt-ar: load-balancing scheme\n  HOST PKT AR: " + c.summary() + "\n  source: " + c.source() + "\n");
         assertThat(r.out()).containsPattern("\n  cacheSize +integer +8 +entries of the entropy buffer \\(REPS: 8\\)\n");
         assertThat(r.out()).containsPattern("\n  freezeUs +number +10000 +microseconds of freezing after a timeout");
         assertThat(r.out()).containsPattern("\n  exploreRtts +number +1 +base RTTs a queue pair explores after its first packet and after a freeze");

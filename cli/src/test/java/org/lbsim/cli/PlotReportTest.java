@@ -140,7 +140,7 @@ class PlotReportTest {
                 .doesNotContain("varying: loadBalancing.type, loadBalancing.weighted");
         // the sweep: CCT increase by message size per scheme, and max queue against message size
         assertThat(html).contains("data-name=\"cct-increase\"", "data-name=\"max-queue-vs-message\"");
-        assertThat(count(html, "<tr><td>ofan</td>")).isEqualTo(TestResultsDb.SIZES.length);
+        assertThat(count(html, "<tr><td>OFAN</td>")).as("the scheme by its display name").isEqualTo(TestResultsDb.SIZES.length);
         assertThat(html).contains("<td>+32.00 [+29.52, +34.48] 95 % CI</td>"); // ecmp: 30 % + seed, seeds 1 to 3: 32 +- t(0.975, 2) / sqrt(3)
         // each figure says what its whiskers are and over how many runs, and links its SVG and CSV, written beside the page
         assertThat(html).contains("Mean of 3 runs per point (n = 3); whiskers: 95 % confidence interval of the mean",
@@ -161,7 +161,7 @@ class PlotReportTest {
         assertThat(r.out()).startsWith("figure       ").contains("data         ");
         parseSvg(svg);
         assertThat(Files.readAllLines(dir.resolve("q.csv")).get(0)).isEqualTo("group,message size (MiB),runs,mean,low,high,interval,stddev,min,max");
-        assertThat(Files.readString(svg)).contains(">message size (MiB) (log scale)</text>", ">ofan (slope ");
+        assertThat(Files.readString(svg)).contains(">message size (MiB) (log scale)</text>", ">OFAN (slope ");
         Path png = dir.resolve("cct.png");
         ok(lbsim("plot", db.getParent().toString(), "--x", "loadBalancing.type", "--others", "split", "--error", "stddev", "--size", "640x400", "--out",
                 png.toString(), "--quiet"));
@@ -201,7 +201,7 @@ class PlotReportTest {
         ok(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--where", "sweep = 'msg'", "--others", "split",
                 "--out", dir.resolve("split.png").toString(), "--quiet"));
         assertThat(Files.readAllLines(dir.resolve("split.csv"))).as("one series per message size").hasSize(1 + TestResultsDb.SCHEMES.size()
-                * TestResultsDb.SIZES.length).anyMatch(l -> l.startsWith("64 KiB,ofan,3,"));
+                * TestResultsDb.SIZES.length).anyMatch(l -> l.startsWith("64 KiB,OFAN,3,"));
         assertThat(lbsim("plot", db.toString(), "--x", "loadBalancing.type", "--others", "average").errorLine())
                 .isEqualTo("lbsim: --others average: must be refuse or split");
     }

@@ -42,6 +42,31 @@ class QueryTest {
     }
 
     @Test
+    void the_results_view_names_scenario_columns_without_quotes_and_the_documented_example_runs() throws IOException {
+        Path db = twoRuns();
+        // a third run with another scheme adds its parameter's column, and the view follows
+        Path subflow = dir.resolve("subflow.yaml");
+        Files.writeString(subflow, SMALL.replace("{type: host-spray}", "{type: subflow, subflows: 2}"));
+        ok("run", subflow.toString(), "--out", dir.resolve("r3").toString(), "--db", db.toString(), "--quiet");
+        assertThat(query(db, "SELECT run_id, lb, scheme, message_bytes, topology_k, load_balancing_subflows, cct_us = cct_ps / 1e6 AS same"
+                + " FROM results ORDER BY run_id")).containsExactly("run_id,lb,scheme,message_bytes,topology_k,load_balancing_subflows,same",
+                "r1,host-spray,HOST PKT,65536,4,,true", "r1-2,host-spray,HOST PKT,65536,4,,true", "r3,subflow,SUBFLOW,65536,4,2,true");
+        // cct_us is summary.json's cctUs
+        String cctUs = query(db, "SELECT cct_us FROM results WHERE run_id = 'r1'").get(1);
+        assertThat(Files.readString(dir.resolve("r1/summary.json"))).containsPattern("\"cctUs\": " + java.util.regex.Pattern.quote(cctUs) + "0*,");
+
+        String docs = Files.readString(Path.of("../docs/results.md"));
+        java.util.regex.Matcher example = java.util.regex.Pattern.compile("\nlbsim query \\S+ \"([^\"]+)\"\n").matcher(docs);
+        assertThat(example.find()).as("docs/results.md has an example query of the results view").isTrue();
+        assertThat(example.group(1)).contains("FROM results").doesNotContain("\\\"");
+        List<String> rows = query(db, example.group(1));
+        assertThat(rows).hasSize(3);
+        assertThat(rows.get(0)).isEqualTo("scheme,message_bytes,cct_us,runs");
+        assertThat(rows.get(1)).startsWith("HOST PKT,65536,").endsWith(",2");
+        assertThat(rows.get(2)).isEqualTo("SUBFLOW,65536," + query(db, "SELECT cct_us FROM results WHERE run_id = 'r3'").get(1) + ",1");
+    }
+
+    @Test
     void query_prints_an_aligned_table_csv_or_json() throws IOException {
         Path db = twoRuns();
         String sql = "SELECT run_id, seed, hosts * 1.5 AS x, NULL AS nothing, 'a,\"b\"' AS text FROM runs ORDER BY run_id";

@@ -155,6 +155,31 @@ class ReproduceTest {
         assertThat(titleColumns).as("title columns").hasSize(1);
     }
 
+    /** A reproduction answers to its paper-prefixed name too; its folders and sweep keep the file's name. */
+    @Test
+    void paper_prefixed_names_resolve_to_the_reproduction_and_the_list_shows_them() {
+        assertThat(ReproduceCommand.aliases()).containsEntry("ofan-fig1", "fig1").containsEntry("ofan-fig17-19", "fig17-19")
+                .containsEntry("conweave-fig12", "conweave-fig").containsEntry("fig1", "fig1").containsEntry("themis-fig1", "themis-fig1");
+        for (String n : ReproduceCommand.names()) {
+            if (ReproduceCommand.definition(n).get("ledger") instanceof Map<?, ?> ledger && ledger.get("paper") instanceof String paper) {
+                List<String> all = new ArrayList<>(List.of(n));
+                all.addAll(ReproduceCommand.otherNames(n));
+                assertThat(all).as(n).anyMatch(a -> a.startsWith(paper + "-"));
+            }
+        }
+        assertThat(lbsim("reproduce", "--list").out()).containsPattern("(?m)^fig1 +OFAN Fig\\. 1: .* \\(also: ofan-fig1\\)$");
+
+        // resolved before anything runs: the refusal names fig1's quick sweep, written under the alias's --out
+        Path refused = dir.resolve("alias-refused");
+        MainTest.Result bad = lbsim("reproduce", "ofan-fig1", "--quick", "--out", refused.toString(), "--only", "topology.k=3");
+        assertThat(bad.code()).isEqualTo(2);
+        assertThat(bad.errorLine()).isEqualTo("lbsim: --only topology.k=3: topology.k: no point of " + refused.resolve("sweep.yaml")
+                + " has topology.k = '3' (its values: 4)");
+        MainTest.Result unknown = lbsim("reproduce", "ofan-fig2");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.errorLine()).startsWith("lbsim: reproduce: unknown reproduction 'ofan-fig2', did you mean 'ofan-fig");
+    }
+
     /** The index and the resource folder list the same reproductions. */
     @Test
     void the_index_lists_every_reproduction_file() throws IOException {

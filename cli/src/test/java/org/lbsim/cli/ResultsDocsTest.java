@@ -114,6 +114,32 @@ class ResultsDocsTest {
     }
 
     @Test
+    void everyColumnTheResultsViewAddsIsDocumentedInItsSection() throws SQLException {
+        List<String> runs = tableColumns().get("runs");
+        List<String> view = new ArrayList<>();
+        try (Connection c = ResultsStore.openReadOnly(db, db.toString());
+             PreparedStatement ps = c.prepareStatement("SELECT column_name FROM information_schema.columns WHERE table_schema = 'main'"
+                     + " AND table_name = '" + ResultsStore.RESULTS_VIEW + "' ORDER BY ordinal_position");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                view.add(rs.getString(1));
+            }
+        }
+        assertThat(view.subList(0, runs.size())).isEqualTo(runs);
+        List<String> generic = runs.stream().filter(c -> !ResultsStore.fixedRunColumns().contains(c)).map(ResultsStore::snakeCase).toList();
+        String text = section(ResultsStore.RESULTS_VIEW);
+        List<String> missing = new ArrayList<>();
+        for (String col : view.subList(runs.size(), view.size())) {
+            if (!generic.contains(col) && !text.contains("`" + col + "`")) {
+                missing.add(col);
+            }
+        }
+        assertThat(missing).as("columns of the results view not documented in its section of docs/results.md").isEmpty();
+        assertThat(view).contains("cct_us", "lb", "scheme", "workload", "topology");
+        assertThat(text).contains("`<snake_case>`");
+    }
+
+    @Test
     void everyColumnOfTheRunFolderCsvFilesIsDocumented() throws IOException {
         List<String> missing = new ArrayList<>();
         for (String file : List.of("flows.csv", "series.csv", "ooo.csv")) {

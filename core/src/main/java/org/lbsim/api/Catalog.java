@@ -101,12 +101,22 @@ public final class Catalog {
      *
      * @param label    what it is: "load-balancing scheme", "topology", "buffer" ...
      * @param path     where a scenario chooses it ({@code loadBalancing}, {@code switches.buffer})
+     * @param displayName what figures and listings call it: the registry's paper-facing name ({@code HOST PKT}
+     *                 for {@code host-spray}), the type name itself for a {@code @TypeName} variant
+     * @param summary  one line on what it is, headed by the display name for a registered component
      * @param source   the paper section it follows, or "" when the code does not say
      * @param type     its parameter record (or the variant record itself)
      * @param defaults its default parameters, or null when every parameter is required
      */
-    public record Entry(String label, String path, String name, String summary, String source,
+    public record Entry(String label, String path, String name, String displayName, String summary, String source,
                         Class<? extends Record> type, Record defaults) {
+        /** "ecmp (ECMP): per-flow ECMP ...": the name, the display name where it differs, and the summary. */
+        public String namedSummary() {
+            String prefix = displayName + ": ";
+            return displayName.equals(name) || !summary.startsWith(prefix) ? name + ": " + summary
+                    : name + " (" + displayName + "): " + summary.substring(prefix.length());
+        }
+
         /** Every parameter, nested records flattened to dotted names ({@code hostLink.rateGbps}). */
         public List<Field> params() {
             List<Field> out = new ArrayList<>();
@@ -197,6 +207,21 @@ public final class Catalog {
         return out;
     }
 
+    /**
+     * What figures and legends call the value {@code value} of a scenario column such as {@code loadBalancing.type}
+     * or {@code trafficClasses[0].lossRecovery.type}: the registry's display name ({@code HOST PKT} for
+     * {@code host-spray}). Empty when the column does not name a registered component or the value is not one.
+     */
+    public static Optional<String> displayName(String column, String value) {
+        if (column == null || value == null || !column.endsWith(".type")) {
+            return Optional.empty();
+        }
+        String owner = column.substring(0, column.length() - ".type".length());
+        String field = owner.substring(Math.max(owner.lastIndexOf('.'), owner.lastIndexOf(']')) + 1);
+        Registry<?> r = REGISTRIES.get(field);
+        return r == null ? Optional.empty() : r.displayName(value);
+    }
+
     /** The registry a {@code ComponentSpec} field of Scenario draws from. */
     static Registry<?> registry(String field) {
         Registry<?> r = REGISTRIES.get(field);
@@ -262,7 +287,7 @@ public final class Catalog {
             Registry<?> registry = registry(field.getName());
             label = registry.kind();
             for (Component<?> c : registry.all()) {
-                entries.add(new Entry(label, path, c.name(), c.summary(), c.source() == null ? "" : c.source(),
+                entries.add(new Entry(label, path, c.name(), c.displayName(), c.headline(), c.source() == null ? "" : c.source(),
                         c.paramsType(), c.defaults()));
             }
             if (defaults instanceof ComponentSpec spec) {
@@ -278,7 +303,7 @@ public final class Catalog {
                 Object def = defaults != null && defaults.getClass() == v ? defaults : variantDefaults(raw, v);
                 @SuppressWarnings("unchecked")
                 Class<? extends Record> rec = (Class<? extends Record>) v;
-                entries.add(new Entry(label, path, t.value(), doc(v.getAnnotation(Doc.class)), "", rec, (Record) def));
+                entries.add(new Entry(label, path, t.value(), t.value(), doc(v.getAnnotation(Doc.class)), "", rec, (Record) def));
             }
             if (defaults != null && defaults.getClass().getAnnotation(TypeName.class) != null) {
                 defaultName = defaults.getClass().getAnnotation(TypeName.class).value();
@@ -294,7 +319,8 @@ public final class Catalog {
         // the default parameters of the chosen entry are the position's defaults when it is the default type
         if (current != null && pick.equals(defaultName) && defaults != null) {
             Record params = defaults instanceof ComponentSpec spec ? spec.params() : (Record) defaults;
-            current = new Entry(current.label(), current.path(), current.name(), current.summary(), current.source(), current.type(), params);
+            current = new Entry(current.label(), current.path(), current.name(), current.displayName(), current.summary(), current.source(),
+                    current.type(), params);
         }
         return new Choice(path, doc, label, List.copyOf(entries), current);
     }

@@ -9,7 +9,7 @@ import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
 /**
- * HOST_DR (OFAN 6.1 "Host DR", after DRB): each source host keeps one round-robin pointer per
+ * HOST DR (OFAN 6.1 "Host DR", after DRB): each source host keeps one round-robin pointer per
  * (destination host, packet class) over the switches of the lowest layer common to source and
  * destination (cores for hosts in different pods, aggregation switches within a pod), and source
  * routes each packet through the chosen switch (carried in {@link Packet#pathId}). Data and ACKs

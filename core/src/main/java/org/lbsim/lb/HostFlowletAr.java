@@ -6,7 +6,7 @@ import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
 
 /**
- * HOST_FLOWLET_AR (OFAN 3.2 (3), after PLB): the queue pair keeps one entropy; after every
+ * HOST FLOWLET AR (OFAN 3.2 (3), after PLB): the queue pair keeps one entropy; after every
  * {@code alphaPackets} ACKs it looks at the share that carried an ECN echo and, if it exceeds
  * {@code beta}, moves to a fresh random entropy. Switches hash. OFAN runs it with switches marking
  * at 50% of the buffer and a 40% label-change threshold (Table 2; see docs/schemes.md for this reading).

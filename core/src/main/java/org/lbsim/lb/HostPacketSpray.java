@@ -4,7 +4,7 @@ import java.util.SplittableRandom;
 import org.lbsim.net.PortSelector;
 
 /**
- * HOST_PKT (OFAN 3.2 (4), OPS): the host draws a fresh random entropy for every packet and the
+ * HOST PKT (OFAN 3.2 (4); Table 2 models it after oblivious packet spraying): the host draws a fresh random entropy for every packet and the
  * switches hash it, so every packet takes an independent, uniformly random path.
  */
 public final class HostPacketSpray implements LoadBalancer {

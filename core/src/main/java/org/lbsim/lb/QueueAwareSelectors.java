@@ -9,7 +9,7 @@ import org.lbsim.topology.Fib;
 /**
  * Switch-side selectors that look at their own egress queues (OFAN 3.2 (7), 6.1; DRILL). Under W-ECMP
  * weights (after convergence, OFAN 5.2) RSQ draws next hops in proportion to their weights; JSQ,
- * SWITCH_PKT_AR and DRILL draw a weight class in proportion to its weight and compare queues within
+ * SWITCH PKT AR and DRILL draw a weight class in proportion to its weight and compare queues within
  * it ({@link WeightedChoice}).
  */
 final class QueueAwareSelectors {
@@ -76,7 +76,7 @@ final class QueueAwareSelectors {
     }
 
     /**
-     * SWITCH_PKT_AR (OFAN 3.2 (7), Table 2, after Spectrum-X): queue lengths are quantized into bins
+     * SWITCH PKT AR (OFAN 3.2 (7), Table 2, after Spectrum-X): queue lengths are quantized into bins
      * by thresholds given as fractions of the port buffer; the packet goes to a random port of the
      * lowest non-empty bin.
      */

@@ -10,7 +10,7 @@ import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
 
 /**
- * HOST_PKT_AR (OFAN 3.2 (6)): REPS, recycled entropy packet spraying. A small circular buffer
+ * HOST PKT AR (OFAN 3.2 (6)): REPS, recycled entropy packet spraying. A small circular buffer
  * holds the entropies of recent ACKs that came back without an ECN echo, each with a valid bit.
  * A packet explores a fresh random entropy during the queue pair's first base RTT of sending (its
  * first bandwidth-delay product), before any ACK came back, and whenever no valid entropy is left;

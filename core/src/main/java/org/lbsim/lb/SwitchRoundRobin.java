@@ -9,21 +9,21 @@ import org.lbsim.topology.Fib;
 
 /**
  * Switch packet spraying by round robin, one pointer per next-hop group.
- * SWITCH_PKT (OFAN 3.2 (5), after htsim): the visiting order of the group's ports is a random
+ * SWITCH PKT (OFAN 3.2 (5), after htsim): the visiting order of the group's ports is a random
  * permutation, drawn again every {@code permuteEvery} wrap-arounds to avoid synchronization; like
  * htsim's counter, the pointer is shared by data packets and ACKs.
- * SIMPLE_RR (OFAN 6.1 (i)): the same with the order never permuted ({@code permuteEvery = 0}) and
+ * SIMPLE RR (OFAN 6.1 (i)): the same with the order never permuted ({@code permuteEvery = 0}) and
  * with data packets and control packets (ACK, NACK, CNP) on separate pointers ({@code perClass}):
  * the two packet-size classes that OFAN's own round-robin pointers use in simulation (OFAN 7
- * "Implementation", HOST_DR in 6.1). With one shared pointer, a host's ACKs interleaved with its
+ * "Implementation", HOST DR in 6.1). With one shared pointer, a host's ACKs interleaved with its
  * data (App. B mode 2) shift which uplink its data takes, and data and ACKs lock onto different
- * uplinks, whereas OFAN 7 / Fig. 7 report that SIMPLE_RR balances the uplinks perfectly.
+ * uplinks, whereas OFAN 7 / Fig. 7 report that SIMPLE RR balances the uplinks perfectly.
  * Under W-ECMP weights (after convergence, OFAN 5.2) each pointer walks an interleaved weighted
  * round-robin schedule of the order, in which each port appears as often as its weight.
  */
 public final class SwitchRoundRobin implements LoadBalancer {
     public record Params(
-            @Doc("draw a new visiting order every this many wrap-arounds; 0 = never (SIMPLE_RR)") int permuteEvery,
+            @Doc("draw a new visiting order every this many wrap-arounds; 0 = never (SIMPLE RR)") int permuteEvery,
             @Doc("separate pointers for data and for control packets (ACK/NACK/CNP) in each next-hop group; false = one pointer shared by all packets (htsim)") boolean perClass) {
         public Params {
             ScenarioException.require(permuteEvery >= 0, "permuteEvery", "must be >= 0 (0 = never permute), got " + permuteEvery);

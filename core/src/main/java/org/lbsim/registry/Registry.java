@@ -19,6 +19,9 @@ public final class Registry<T> {
                 if (other.name().equals(c.name())) {
                     throw new IllegalArgumentException("duplicate " + kind + " name " + c.name());
                 }
+                if (other.displayName().equals(c.displayName())) {
+                    throw new IllegalArgumentException("duplicate " + kind + " display name " + c.displayName());
+                }
             }
             list.add(c);
         }
@@ -40,6 +43,11 @@ public final class Registry<T> {
             }
         }
         return Optional.empty();
+    }
+
+    /** The name figures and listings give {@code name} ({@code HOST PKT} for {@code host-spray}), or empty if none is registered. */
+    public Optional<String> displayName(String name) {
+        return find(name).map(Component::displayName);
     }
 
     public List<String> names() {

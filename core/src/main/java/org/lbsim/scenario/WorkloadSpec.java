@@ -10,7 +10,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     }
 
     /** Collective operations a job may run. */
-    java.util.List<String> OPS = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce", "all-to-all",
+    java.util.List<String> COLLECTIVES = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce", "all-to-all",
             "permutation", "incast", "many-to-few");
     /** Algorithms: ring and tree for reductions, parallel and staggered for all-to-all. */
     java.util.List<String> ALGORITHMS = java.util.List.of("ring", "tree", "parallel", "staggered", "astra-ring");
@@ -86,7 +86,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
         public JobSpec {
             name = name == null ? "" : name;
-            ScenarioException.require(OPS.contains(op), "op", "must be one of " + String.join(", ", OPS) + ", got '" + op + "'");
+            ScenarioException.require(COLLECTIVES.contains(op), "op", "must be one of " + String.join(", ", COLLECTIVES) + ", got '" + op + "'");
             ScenarioException.require(ALGORITHMS.contains(algorithm), "algorithm", "must be one of " + String.join(", ", ALGORITHMS) + ", got '" + algorithm + "'");
             boolean reduction = java.util.List.of("all-reduce", "reduce-scatter", "all-gather", "broadcast", "reduce").contains(op);
             ScenarioException.require(!reduction || algorithm.equals("ring") || algorithm.equals("tree") || algorithm.equals("astra-ring") && op.equals("all-reduce"),

@@ -407,7 +407,7 @@ public final class Simulation {
                 classLb.programSwitch(classCtx, network.switchAt(node));
             }
         }
-        // hosts' source-routing state follows the routes in force (HOST_DR's waypoints)
+        // hosts' source-routing state follows the routes in force (HOST DR's waypoints)
         java.util.Set<LoadBalancer> distinct = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (LoadBalancer l : lbByClass) {
             if (distinct.add(l)) {

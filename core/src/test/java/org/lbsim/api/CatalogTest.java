@@ -48,7 +48,13 @@ class CatalogTest {
         assertThat(names(Kind.WORKLOADS)).isEqualTo(typeNames(WorkloadSpec.class));
         assertThat(names(Kind.BUFFERS)).isEqualTo(typeNames(BufferSpec.class));
         Entry ofan = Catalog.find("ofan").get(0);
-        assertThat(ofan.summary()).isEqualTo(LoadBalancers.REGISTRY.find("ofan").orElseThrow().summary());
+        assertThat(ofan.summary()).isEqualTo("OFAN: " + LoadBalancers.REGISTRY.find("ofan").orElseThrow().summary());
+        assertThat(ofan.displayName()).isEqualTo("OFAN");
+        assertThat(Catalog.displayName("loadBalancing.type", "host-spray")).contains("HOST PKT");
+        assertThat(Catalog.displayName("trafficClasses[1].loadBalancing.type", "ecmp")).contains("ECMP");
+        assertThat(Catalog.displayName("lossRecovery.type", "nic-sr")).contains("NIC selective repeat");
+        assertThat(Catalog.displayName("topology.type", "fat-tree")).isEmpty();
+        assertThat(Catalog.displayName("loadBalancing.type", "no-such-scheme")).isEmpty();
         assertThat(ofan.source()).isEqualTo(LoadBalancers.REGISTRY.find("ofan").orElseThrow().source());
         assertThat(ofan.path()).isEqualTo("loadBalancing");
     }
@@ -90,7 +96,7 @@ class CatalogTest {
     @Test
     void a_component_is_explained_with_summary_source_and_every_parameter() {
         String text = Catalog.explain("dcqcn");
-        assertThat(text).startsWith("dcqcn: congestion control\n  DCQCN as RNICs run it: rate cut on CNP or NACK");
+        assertThat(text).startsWith("dcqcn: congestion control\n  DCQCN: rate cut on CNP or NACK");
         assertThat(text).contains("  source: DCQCN (SIGCOMM 2015); Themis 2.2; PRO 5\n");
         assertThat(text).contains("  use:    congestionControl: {type: dcqcn}\n");
         for (RecordComponent c : org.lbsim.cc.Dcqcn.Params.class.getRecordComponents()) {

@@ -24,7 +24,7 @@ import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topology;
 
 /**
- * HOST_DR (OFAN 6.1, after DRB): the source keeps one pointer per (destination, class) over the
+ * HOST DR (OFAN 6.1, after DRB): the source keeps one pointer per (destination, class) over the
  * switches of the lowest common layer, so each (source, destination) pair's packets are dealt
  * evenly over its waypoints; under failures only waypoints both ends can reach are used.
  */

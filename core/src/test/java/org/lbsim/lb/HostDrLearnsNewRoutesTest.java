@@ -14,7 +14,7 @@ import org.lbsim.sim.TestScenarios;
 import org.lbsim.topology.Topology;
 
 /**
- * HOST_DR source-routes through waypoints computed from the routes its hosts know
+ * HOST DR source-routes through waypoints computed from the routes its hosts know
  * ({@code HostContext.convergedFib}); when routing converges during the run
  * ({@code LoadBalancer.onRoutingChange}) the hosts recompute them, so after a0-c0 fails and routes
  * converge, nobody sends towards c0 for pod 0 any more, while before the failure c0 was a waypoint.

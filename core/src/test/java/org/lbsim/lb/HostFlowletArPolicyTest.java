@@ -8,7 +8,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * HOST_FLOWLET_AR (OFAN 3.2 (3), after PLB): the queue pair's label changes only at the end of a
+ * HOST FLOWLET AR (OFAN 3.2 (3), after PLB): the queue pair's label changes only at the end of a
  * window of alpha ACKs of its current label, and only when more than beta of them echoed ECN.
  */
 class HostFlowletArPolicyTest {

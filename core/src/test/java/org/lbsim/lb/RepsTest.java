@@ -18,7 +18,7 @@ import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
 
 /**
- * HOST_PKT_AR (OFAN 3.2 (6)): REPS. Entropies come back into use only through unmarked ACKs, each
+ * HOST PKT AR (OFAN 3.2 (6)): REPS. Entropies come back into use only through unmarked ACKs, each
  * once, oldest first; the first base RTT (one BDP) and an empty buffer explore; a timeout outside
  * exploration freezes the queue pair (no exploration, cycle through the buffer) until the first
  * good ACK after freezeUs, which restarts one base RTT of exploration; end to end it stops sending onto a failed link

@@ -21,9 +21,9 @@ import org.lbsim.sim.TestScenarios;
 import org.lbsim.topology.Topology;
 
 /**
- * OFAN App. C (Theorem 1): with identical line-rate senders, SIMPLE_RR and JSQ make every sender
+ * OFAN App. C (Theorem 1): with identical line-rate senders, SIMPLE RR and JSQ make every sender
  * "stick" to one uplink and hence one core, and two sticky flows that meet on a downlink grow its
- * queue linearly with the message size; random spraying (RSQ, HOST_PKT) does not stick, and OFAN
+ * queue linearly with the message size; random spraying (RSQ, HOST PKT) does not stick, and OFAN
  * keeps queues bounded.
  */
 class StickyFlowSynchronizationTest {
@@ -156,9 +156,9 @@ class StickyFlowSynchronizationTest {
     }
 
     /**
-     * OFAN 7 / Fig. 7: SIMPLE_RR balances the uplinks perfectly, also once every host interleaves ACKs
+     * OFAN 7 / Fig. 7: SIMPLE RR balances the uplinks perfectly, also once every host interleaves ACKs
      * with its data (App. B mode 2, from about packet 80 here), because data and ACKs rotate on pointers
-     * of their own. With one pointer shared by both classes (SWITCH_PKT's htsim counter) a host's ACKs
+     * of their own. With one pointer shared by both classes (SWITCH PKT's htsim counter) a host's ACKs
      * shift which uplink its data takes, data and ACKs settle on different uplinks, and the uplinks
      * that carry more than their share of data queue up linearly.
      */

@@ -21,10 +21,10 @@ import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
 
 /**
- * SWITCH_PKT (OFAN 3.2 (5), Table 2 "permute every 5 wraparounds") and SIMPLE_RR (OFAN 6.1 (i)),
+ * SWITCH PKT (OFAN 3.2 (5), Table 2 "permute every 5 wraparounds") and SIMPLE RR (OFAN 6.1 (i)),
  * driven by hand at one switch: every cycle of {@code count} packets visits each next hop once; the
- * visiting order of SWITCH_PKT is re-drawn every 5 wrap-arounds, that of SIMPLE_RR never. SWITCH_PKT's
- * pointer is shared by data and ACKs (htsim); SIMPLE_RR keeps one per packet class.
+ * visiting order of SWITCH PKT is re-drawn every 5 wrap-arounds, that of SIMPLE RR never. SWITCH PKT's
+ * pointer is shared by data and ACKs (htsim); SIMPLE RR keeps one per packet class.
  */
 class SwitchRoundRobinOrderTest {
     private static final int BLOCKS = 200;
@@ -189,7 +189,7 @@ class SwitchRoundRobinOrderTest {
             int[] dataChosen = data.stream().mapToInt(Integer::intValue).toArray();
             assertThat(cycleAlignments(dataChosen, count)).as("seed %d: every alignment of the data packets is a full cycle", seed).hasSize(count);
             firstPorts.add(dataChosen[0]);
-            // with one pointer shared by both classes (as SWITCH_PKT's), the ACKs in between would break the data's cycles
+            // with one pointer shared by both classes (as SWITCH PKT's), the ACKs in between would break the data's cycles
             assertThat(cycleAlignments(chosen, count)).as("seed %d: the mixed sequence is not a round robin of its own", seed).hasSizeLessThan(count);
         }
         assertThat(firstPorts).as("random start positions over 20 seeds").hasSizeGreaterThan(1);

@@ -15,7 +15,7 @@ import org.lbsim.scenario.Scenario;
  * A failure during a run, at the size the suite can afford: OFAN Fig. 4's setting (k = 8
  * fabric, all-to-all at rho_max, erasure with the adaptive timer, `endOfMessage: rto`), two aggregation-core links failing
  * at t = 50 us in the middle of the collective, routing converging after G = 0, 8 base RTTs or never.
- * Fig. 4 (and 5.2's text) shows SWITCH_PKT_AR's CCT growing with G: until routes converge its switches keep
+ * Fig. 4 (and 5.2's text) shows SWITCH PKT AR's CCT growing with G: until routes converge its switches keep
  * spraying onto the failed links, whose short queues even attract packets. So its losses on failed
  * links and its CCT are ordered G = 0 <= 8 RTTs <= never. Messages are 64 KiB (a CCT of ~100 us, so the
  * failure falls in its middle); the 1 MiB run is examples/midrun-failure.yaml (docs/transport.md, recomputeRhoMax).

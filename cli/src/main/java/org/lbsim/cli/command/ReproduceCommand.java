@@ -56,7 +56,7 @@ public final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Figure to reproduce, e.g. fig1 or themis-fig1.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Figure to reproduce, e.g. fig1 (also named ofan-fig1) or themis-fig1.")
     String name;
 
     @Option(names = "--list", description = "List the reproductions.")
@@ -88,14 +88,35 @@ public final class ReproduceCommand implements Callable<Integer> {
     boolean interactive;
 
     public static List<String> names() {
+        return List.copyOf(aliases().values().stream().distinct().toList());
+    }
+
+    /**
+     * Every name {@code lbsim reproduce} accepts, each with the reproduction it stands for: a reproduction's own
+     * name (its file and results folder, {@code fig1}) and the other names index.txt gives it after that name,
+     * such as the paper-prefixed {@code ofan-fig1}.
+     */
+    public static Map<String, String> aliases() {
         String index = resource("reproduce/index.txt").orElse("");
-        List<String> names = new ArrayList<>();
+        Map<String, String> names = new LinkedHashMap<>();
         for (String line : index.split("\n")) {
-            if (!line.isBlank() && !line.startsWith("#")) {
-                names.add(line.strip());
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] words = line.strip().split("\\s+");
+            for (String w : words) {
+                String earlier = names.putIfAbsent(w, words[0]);
+                if (earlier != null) {
+                    throw new IllegalStateException("reproduce/index.txt names '" + w + "' twice");
+                }
             }
         }
         return names;
+    }
+
+    /** The other names of reproduction {@code n} (the paper-prefixed {@code ofan-fig1} of {@code fig1}), in index.txt's order. */
+    public static List<String> otherNames(String n) {
+        return aliases().entrySet().stream().filter(e -> e.getValue().equals(n) && !e.getKey().equals(n)).map(Map.Entry::getKey).toList();
     }
 
     /**
@@ -146,15 +167,18 @@ public final class ReproduceCommand implements Callable<Integer> {
             int width = names.stream().mapToInt(String::length).max().orElse(0);
             for (String n : names) {
                 Map<String, Object> r = definition(n);
-                main.out.printf(Locale.ROOT, "%-" + width + "s  %s%n", n, r.get("title"));
+                List<String> other = otherNames(n);
+                main.out.printf(Locale.ROOT, "%-" + width + "s  %s%s%n", n, r.get("title"), other.isEmpty() ? "" : " (also: " + String.join(", ", other) + ")");
             }
             return name == null && !list ? Main.BAD_INPUT : Main.OK;
         }
-        if (!names.contains(name)) {
+        Map<String, String> aliases = aliases();
+        if (!aliases.containsKey(name)) {
             throw new UserError("reproduce: unknown reproduction '" + name + "'"
-                    + Suggestions.closest(name, names).map(x -> ", did you mean '" + x + "'?").orElse("")
+                    + Suggestions.closest(name, List.copyOf(aliases.keySet())).map(x -> ", did you mean '" + x + "'?").orElse("")
                     + " (available: " + String.join(", ", names) + ")");
         }
+        name = aliases.get(name);
         Map<String, Object> def = definition(name);
         Map<String, Object> sweep = Probe.sweepTree(def, quick);
         // sweepOf: the runs are the named reproduction's, under its sweep name

@@ -76,7 +76,7 @@ public final class ScenarioTemplate {
         List<String> others = new ArrayList<>();
         for (Catalog.Entry e : Catalog.choices(path)) {
             if (e.name().equals(chosen)) {
-                comment(pad, e.name() + ": " + e.summary() + (e.source().isEmpty() ? "" : " [" + e.source().replace(' ', NBSP) + "]"));
+                comment(pad, e.namedSummary() + (e.source().isEmpty() ? "" : " [" + e.source().replace(' ', NBSP) + "]"));
             } else {
                 others.add(e.name());
             }

@@ -16,7 +16,9 @@ import org.lbsim.cli.store.ResultsStore;
 
 /**
  * A figure's committed results, loaded into an in-memory database with a {@code results} view:
- * every {@code runs} column plus one column per declared measure. Claims and tables read it.
+ * every {@code runs} column, one column per declared measure, and the SQL-friendly names of a results
+ * database's own {@code results} view ({@code lb}, {@code cct_us} ...: {@link ResultsStore#friendlyColumns}) where
+ * no measure has taken the name. Claims and tables read it.
  */
 public final class FigureResults implements AutoCloseable {
     private final Connection conn;
@@ -44,9 +46,21 @@ public final class FigureResults implements AutoCloseable {
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS " + ResultsCsv.MEASURES + " (" + ResultsCsv.MEASURES_COLUMNS + ")");
             StringBuilder view = new StringBuilder("CREATE OR REPLACE VIEW results AS SELECT runs.*");
+            Set<String> measures = new HashSet<>();
             for (String m : def.measures().keySet()) {
                 view.append(", (SELECT max(value) FROM measures WHERE measures.run_id = runs.run_id AND measures.name = ")
                         .append(ResultsCsv.literal(m)).append(") AS ").append(ResultsCsv.ident(m));
+                measures.add(m.toLowerCase(java.util.Locale.ROOT));
+            }
+            List<String> runColumns = new ArrayList<>();
+            try (ResultSet rs = s.executeQuery("SELECT column_name FROM information_schema.columns WHERE table_name = 'runs' AND table_schema = 'main'"
+                    + " ORDER BY ordinal_position")) {
+                while (rs.next()) {
+                    runColumns.add(rs.getString(1));
+                }
+            }
+            for (String item : ResultsStore.friendlyColumns(runColumns, measures)) {
+                view.append(", ").append(item);
             }
             s.execute(view.append(" FROM runs").toString());
         }

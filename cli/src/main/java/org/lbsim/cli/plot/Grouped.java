@@ -69,7 +69,7 @@ public final class Grouped {
     /**
      * Rows whose x is the run column {@code xColumn}, with the axis in human terms (see
      * {@link Labels}): numbers on a numeric axis in the column's unit ("message size (MiB)"),
-     * or, with {@code asCategories} or any non-number, categories such as "2 MiB" or "ecmp"
+     * or, with {@code asCategories} or any non-number, categories such as "2 MiB" or "ECMP" (a scheme by its display name)
      * (numbers as categories in increasing order).
      */
     public static Grouped ofColumn(String xColumn, String yTitle, List<Row> rows, boolean asCategories) {

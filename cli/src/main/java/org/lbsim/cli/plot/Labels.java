@@ -88,8 +88,17 @@ public final class Labels {
     public record Scaled(String title, double factor) {
     }
 
-    /** A value of a column as a category or legend entry: "2 MiB", "ecmp", "3". */
+    /**
+     * A value of a column as a category or legend entry: "2 MiB", "3", and for a column naming a registered
+     * component its display name, as its paper writes it ("HOST PKT" for {@code loadBalancing.type} host-spray).
+     */
     public static String value(String column, Object v) {
+        if (v instanceof String s) {
+            java.util.Optional<String> shown = org.lbsim.api.Catalog.displayName(column, s);
+            if (shown.isPresent()) {
+                return shown.get();
+            }
+        }
         if (v instanceof Number n && isBytes(column)) {
             return bytes(n.doubleValue());
         }

@@ -45,6 +45,15 @@ public final class ResultsStore implements AutoCloseable {
     public static final List<String> TABLES = List.of("runs", "flows", "layers", "counters", "scheme_counters", "series", "ooo_histogram", "jobs",
             "job_phases", "failure_events");
 
+    /**
+     * The view of {@code runs} with SQL-friendly names (docs/results.md, its section {@code results}): every column of
+     * {@code runs}, then {@link #friendlyColumns} (no quoted dotted names needed).
+     */
+    public static final String RESULTS_VIEW = "results";
+    /** Short names for the scenario columns queries use most, before the snake_case name of every scenario column. */
+    private static final List<Map.Entry<String, String>> SHORT_NAMES = List.of(Map.entry("lb", "loadBalancing.type"),
+            Map.entry("cc", "congestionControl.type"), Map.entry("recovery", "lossRecovery.type"), Map.entry("topology", "topology.type"),
+            Map.entry("workload", "workload.type"), Map.entry("message_bytes", "workload.messageBytes"));
     private static final String RUNS_FIXED = String.join(", ",
             "run_id VARCHAR PRIMARY KEY", "sweep VARCHAR", "point INTEGER", "seed BIGINT", "scenario_name VARCHAR", "scenario_yaml VARCHAR",
             "hosts INTEGER", "flows INTEGER", "flows_finished INTEGER", "cct_ps BIGINT", "lower_bound_ps BIGINT", "cct_increase_pct DOUBLE",
@@ -99,7 +108,7 @@ public final class ResultsStore implements AutoCloseable {
     private final String shown;
     private final Connection conn;
     /** Columns of {@code runs} by lower-case name (DuckDB matches names case-insensitively): name and type. */
-    private final Map<String, String[]> runColumns = new HashMap<>();
+    private final Map<String, String[]> runColumns = new LinkedHashMap<>();
     private final Map<String, PreparedStatement> inserts = new HashMap<>();
 
     private ResultsStore(String shown, Connection conn) {
@@ -190,7 +199,39 @@ public final class ResultsStore implements AutoCloseable {
         if (Files.isDirectory(file)) {
             throw new StoreException(shown + ": is a directory, expected a DuckDB database file");
         }
-        return connect(file, shown, true, fileAccess, streamResults);
+        Connection c = connect(file, shown, true, fileAccess, streamResults);
+        try {
+            viewForOlderDatabase(c);
+        } catch (SQLException e) {
+            try {
+                c.close();
+            } catch (SQLException ignored) {
+                // already failing
+            }
+            throw new StoreException(shown + ": cannot read the database: " + message(e), e);
+        }
+        return c;
+    }
+
+    /** A database written before {@link #RESULTS_VIEW} existed gets it for this connection only (the file is not changed). */
+    private static void viewForOlderDatabase(Connection c) throws SQLException {
+        List<String> cols = new ArrayList<>();
+        boolean hasView = false;
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT table_name, column_name FROM information_schema.columns"
+                + " WHERE table_schema = 'main' AND table_name IN ('runs', '" + RESULTS_VIEW + "') ORDER BY table_name, ordinal_position")) {
+            while (rs.next()) {
+                if (rs.getString(1).equals("runs")) {
+                    cols.add(rs.getString(2));
+                } else {
+                    hasView = true;
+                }
+            }
+        }
+        if (!hasView && !cols.isEmpty()) {
+            try (Statement s = c.createStatement()) {
+                s.execute(resultsViewSql(cols, true));
+            }
+        }
     }
 
     private static Connection connect(Path file, String shown, boolean readOnly, boolean fileAccess, boolean streamResults) {
@@ -357,12 +398,112 @@ public final class ResultsStore implements AutoCloseable {
                 throw new StoreException(shown + ": is not an lbsim results database: its table 'runs' has no column '" + name + "'");
             }
         }
+        refreshView();
+    }
+
+    /** (Re)creates {@link #RESULTS_VIEW} over the columns {@code runs} has now. */
+    private void refreshView() throws SQLException {
+        List<String> cols = runColumns.values().stream().map(c -> c[0]).toList();
+        try (Statement s = conn.createStatement()) {
+            s.execute(resultsViewSql(cols, false));
+        }
+    }
+
+    /**
+     * The statement that creates {@link #RESULTS_VIEW} over a {@code runs} table with these columns; {@code temporary}
+     * for a connection that cannot change the database (one written before the view existed).
+     */
+    public static String resultsViewSql(List<String> runColumns, boolean temporary) {
+        StringBuilder sql = new StringBuilder("CREATE OR REPLACE ").append(temporary ? "TEMPORARY " : "").append("VIEW ")
+                .append(RESULTS_VIEW).append(" AS SELECT runs.*");
+        for (String c : friendlyColumns(runColumns, java.util.Set.of())) {
+            sql.append(", ").append(c);
+        }
+        return sql.append(" FROM runs").toString();
+    }
+
+    /**
+     * The SQL-friendly columns of {@link #RESULTS_VIEW}, as select items over {@code runs} ({@code expr AS name}):
+     * {@code cct_us}, {@code lower_bound_us} and {@code simulated_us} (NULL where the picoseconds are -1); {@code lb},
+     * {@code cc}, {@code recovery}, {@code topology}, {@code workload}, {@code message_bytes} for the scenario columns
+     * queries use most; {@code scheme}, the scheme's display name ({@code HOST PKT}); and every scenario column under
+     * its snake_case name ({@code "topology.k"} as {@code topology_k}, {@code "switches.ecn.enabled"} as
+     * {@code switches_ecn_enabled}). A name already taken by a column of {@code runs} or by {@code taken} (lower case)
+     * is left out, and so is a column whose source is missing.
+     */
+    public static List<String> friendlyColumns(List<String> runColumns, java.util.Set<String> taken) {
+        java.util.Set<String> used = new java.util.HashSet<>(taken);
+        Map<String, String> present = new LinkedHashMap<>();
+        for (String c : runColumns) {
+            used.add(c.toLowerCase(Locale.ROOT));
+            present.put(c.toLowerCase(Locale.ROOT), c);
+        }
+        List<String> out = new ArrayList<>();
+        for (String[] us : new String[][] {{"cct_us", "cct_ps"}, {"lower_bound_us", "lower_bound_ps"}, {"simulated_us", "simulated_ps"}}) {
+            if (present.containsKey(us[1]) && used.add(us[0])) {
+                out.add("CASE WHEN " + us[1] + " < 0 THEN NULL ELSE " + us[1] + " / 1e6 END AS " + us[0]);
+            }
+        }
+        for (Map.Entry<String, String> e : SHORT_NAMES) {
+            String source = present.get(e.getValue().toLowerCase(Locale.ROOT));
+            if (source != null && used.add(e.getKey())) {
+                out.add(quote(source) + " AS " + e.getKey());
+            }
+        }
+        String lb = present.get("loadbalancing.type");
+        if (lb != null && used.add("scheme")) {
+            StringBuilder cases = new StringBuilder("CASE ").append(quote(lb));
+            for (org.lbsim.registry.Component<?> c : org.lbsim.lb.LoadBalancers.REGISTRY.all()) {
+                cases.append(" WHEN ").append(literal(c.name())).append(" THEN ").append(literal(c.displayName()));
+            }
+            out.add(cases.append(" ELSE ").append(quote(lb)).append(" END AS scheme").toString());
+        }
+        for (String c : runColumns) {
+            if (RUNS_FIXED_NAMES.contains(c)) {
+                continue;
+            }
+            String snake = snakeCase(c);
+            if (!snake.isEmpty() && !snake.equals(c) && used.add(snake)) {
+                out.add(quote(c) + " AS " + snake);
+            }
+        }
+        return out;
+    }
+
+    /** {@code workload.messageBytes} as {@code workload_message_bytes}: words split at dots, brackets and capitals, lower case, joined by '_'. */
+    public static String snakeCase(String column) {
+        StringBuilder sb = new StringBuilder();
+        char prev = '_';
+        for (char ch : column.toCharArray()) {
+            if (!Character.isLetterOrDigit(ch) || ch > 127) {
+                if (prev != '_') {
+                    sb.append('_');
+                    prev = '_';
+                }
+                continue;
+            }
+            if (Character.isUpperCase(ch) && prev != '_' && !Character.isUpperCase(prev)) {
+                sb.append('_');
+            }
+            sb.append(Character.toLowerCase(ch));
+            prev = ch;
+        }
+        String s = sb.toString();
+        while (s.endsWith("_")) {
+            s = s.substring(0, s.length() - 1);
+        }
+        return s.isEmpty() || Character.isDigit(s.charAt(0)) ? "" : s;
+    }
+
+    private static String literal(String s) {
+        return "'" + s.replace("'", "''") + "'";
     }
 
     private void loadColumns() throws SQLException {
         runColumns.clear();
         try (PreparedStatement ps = conn.prepareStatement(
-                "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = 'runs'");
+                "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' AND table_name = 'runs'"
+                        + " ORDER BY ordinal_position");
              ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String name = rs.getString(1);
@@ -470,6 +611,7 @@ public final class ResultsStore implements AutoCloseable {
     }
 
     private void ensureColumns(Map<String, Object> cols) throws SQLException {
+        boolean added = false; // a column added or widened: the view is made again
         for (Map.Entry<String, Object> e : cols.entrySet()) {
             String type = ScenarioColumns.sqlType(e.getValue());
             if (type == null) {
@@ -480,6 +622,7 @@ public final class ResultsStore implements AutoCloseable {
             if (existing == null) {
                 alter("ALTER TABLE runs ADD COLUMN " + quote(e.getKey()) + " " + type);
                 runColumns.put(key, new String[] {e.getKey(), type});
+                added = true;
             } else if (!existing[1].equals(type) && !existing[1].equals("VARCHAR")
                     && !(existing[1].equals("DOUBLE") && type.equals("BIGINT"))) {
                 // the same field with values of another type (two components with a parameter of the
@@ -487,7 +630,11 @@ public final class ResultsStore implements AutoCloseable {
                 String wider = existing[1].equals("BIGINT") && type.equals("DOUBLE") ? "DOUBLE" : "VARCHAR";
                 alter("ALTER TABLE runs ALTER COLUMN " + quote(existing[0]) + " SET DATA TYPE " + wider);
                 existing[1] = wider;
+                added = true; // a view keeps the types it was made with
             }
+        }
+        if (added) {
+            refreshView();
         }
     }
 

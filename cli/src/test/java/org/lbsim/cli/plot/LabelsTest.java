@@ -17,7 +17,12 @@ class LabelsTest {
         assertThat(Labels.value("workload.messageBytes", 2097152L)).isEqualTo("2 MiB");
         assertThat(Labels.value("workload.messageBytes", 1536.0)).isEqualTo("1.5 KiB");
         assertThat(Labels.value("seed", 3.0)).isEqualTo("3");
-        assertThat(Labels.value("loadBalancing.type", "ofan")).isEqualTo("ofan");
+        // a registered component reads as its paper names it (the registry's display name)
+        assertThat(Labels.value("loadBalancing.type", "ofan")).isEqualTo("OFAN");
+        assertThat(Labels.value("loadBalancing.type", "host-spray")).isEqualTo("HOST PKT");
+        assertThat(Labels.value("trafficClasses[1].loadBalancing.type", "ecmp")).isEqualTo("ECMP");
+        assertThat(Labels.value("loadBalancing.type", "not-registered")).isEqualTo("not-registered");
+        assertThat(Labels.value("workload.type", "all-to-all")).isEqualTo("all-to-all");
         assertThat(Labels.value("loadBalancing.perClass", null)).as("a field the scenario left at its default").isEqualTo("(default)");
     }
 

@@ -49,9 +49,12 @@ class ResultsReaderTest {
             List<Grouped.Row> rows = db.rows("workload.messageBytes", q, List.of("loadBalancing.type"), "sweep = 'msg'");
             assertThat(rows).hasSize(TestResultsDb.SCHEMES.size() * TestResultsDb.SIZES.length * TestResultsDb.SEEDS);
             Grouped g = Grouped.of("m", "q", rows);
-            assertThat(g.groups().keySet()).containsExactlyElementsOf(TestResultsDb.SCHEMES);
+            // each series named as the scheme's paper names it (the registry's display name)
+            List<String> shown = TestResultsDb.SCHEMES.stream().map(s -> org.lbsim.lb.LoadBalancers.REGISTRY.displayName(s).orElseThrow()).toList();
+            assertThat(shown).containsExactly("ECMP", "HOST PKT", "OFAN");
+            assertThat(g.groups().keySet()).containsExactlyElementsOf(shown);
             for (int k = 0; k < TestResultsDb.SCHEMES.size(); k++) {
-                double[][] p = g.points(TestResultsDb.SCHEMES.get(k));
+                double[][] p = g.points(shown.get(k));
                 assertThat(Stats.powerFit(p[0], p[1]).slope()).isCloseTo(TestResultsDb.QUEUE_SLOPE[k], within(0.01));
             }
             ResultsReader.Metric layer = db.metric("max_queue_bytes@E->A");

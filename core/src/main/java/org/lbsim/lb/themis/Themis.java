@@ -104,7 +104,7 @@ public final class Themis implements LoadBalancer {
     /** The one-line summary `lbsim list schemes` and `lbsim explain themis` print. */
     public static String summary() {
         int entries = Params.defaults().entries(400_000, 1500);
-        return "Themis: source ToR sprays by PSN (Eq. 1; on fat trees by a PathMap source-port rewrite over a linear CRC hash, 3.2),"
+        return "source ToR sprays by PSN (Eq. 1; on fat trees by a PathMap source-port rewrite over a linear CRC hash, 3.2),"
                 + " destination ToR blocks NACKs whose triggering packet took another path (PSN ring, Eq. 3)"
                 + " and compensates blocked ones (3.4), ECMP on failures (6)."
                 + " Eq. 4 for the paper's k = 32 fat tree (Table 1): PathMap 256 paths x 2 B = " + 256 * 2 + " B + 16 NICs x 100 QPs x (20 B + "

@@ -1,0 +1,37 @@
+package org.lbsim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.lbsim.lb.LoadBalancers;
+import org.lbsim.registry.Component;
+
+/**
+ * docs/schemes.md is written by hand; its table of schemes names every registered scheme once, under the
+ * display name the registry gives it (the name of figures, legends and {@code lbsim list schemes}).
+ */
+class SchemesDocTest {
+    /** A scheme's own row: "| `host-spray` | **HOST PKT**: OFAN 3.2 (4) ...". */
+    private static final Pattern ROW = Pattern.compile("(?m)^\\| `([a-z0-9-]+)` \\| ([^|]*)\\|");
+
+    @Test
+    void every_registered_scheme_has_one_row_headed_by_its_display_name() throws IOException {
+        String doc = Files.readString(Path.of("../docs/schemes.md"));
+        Map<String, String> rows = new LinkedHashMap<>();
+        Matcher m = ROW.matcher(doc);
+        while (m.find()) {
+            assertThat(rows.put(m.group(1), m.group(2).strip())).as("second row for " + m.group(1)).isNull();
+        }
+        assertThat(rows.keySet()).containsExactlyInAnyOrderElementsOf(LoadBalancers.REGISTRY.names());
+        for (Component<?> c : LoadBalancers.REGISTRY.all()) {
+            assertThat(rows.get(c.name())).as(c.name()).startsWith("**" + c.displayName() + "**: ");
+        }
+    }
+}
