@@ -80,6 +80,35 @@ class HostileInputTest {
         assertThat(refused(SMALL, sets)).startsWith("lbsim: ").contains(expected);
     }
 
+    /**
+     * Every semantic error of a scenario file at once, one line each at the field's line and column (a map entry at its
+     * key); a field set by --set at the --set.
+     */
+    @Test
+    void everyErrorOfAScenarioNamesItsLineAndColumn() throws IOException {
+        Path f = file("s.yaml", """
+                name: bad
+                topology:
+                  type: fat-tree
+                  k: 5
+                workload: {type: permutation, messageBytes: -4096}
+                limits:
+                  maxTimeUs: -5
+                """);
+        MainTest.Result r = lbsim("validate", f.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(r.err().lines().toList()).containsExactlyInAnyOrder(
+                "lbsim: " + f + ":4:3: topology.k: must be an even integer between 2 and 128, got 5",
+                "lbsim: " + f + ":5:31: workload.messageBytes: must be >= 1 byte, got -4096",
+                "lbsim: " + f + ":7:3: limits.maxTimeUs: must be a number of microseconds between 0.000001 (1 ps) and 1000000000, got -5");
+        assertThat(lbsim("validate", f.toString(), "--set", "topology.k=4", "--set", "workload.messageBytes=4096", "--set", "limits.maxTimeUs=100",
+                "--set", "workload.hosts=17").errorLine())
+                .isEqualTo("lbsim: --set workload.hosts=17: workload.hosts: must be <= the 16 hosts of the topology, got 17");
+        Path g = file("g.yaml", "topology: {type: fat-tree, k: 4}\nworkload: {type: permutation}\nswitches:\n  pfc: {enabled: true, deadlockCheckUs: 1e-7}\n");
+        assertThat(lbsim("validate", g.toString()).errorLine()).startsWith("lbsim: " + g + ":4:24: switches.pfc.deadlockCheckUs: ");
+    }
+
     @Test
     void aPermutationOnAOneHostFabricIsRefusedInsteadOfSpinning() throws IOException {
         assertThat(refused(SMALL.replace("{type: fat-tree, k: 4}", "{type: leaf-spine, hostsPerLeaf: 1, leaves: 1, spines: 1}")))
@@ -267,7 +296,7 @@ class HostileInputTest {
                   - {topology.k: 6}
                 """);
         assertThat(lbsim("sweep", s.toString(), "--out", dir.resolve("o").toString()).errorLine())
-                .isEqualTo("lbsim: " + s + ": points[0].topology.k: overlaps grid key 'topology' (both set topology.k); set a field in the grid or in the points, not both");
+                .isEqualTo("lbsim: " + s + ":5:6: points[0].topology.k: overlaps grid key 'topology' (both set topology.k); set a field in the grid or in the points, not both");
         Path g = file("sg.yaml", """
                 grid:
                   topology: [{k: 4}]
@@ -288,7 +317,7 @@ class HostileInputTest {
                   - {loadBalancing: {type: ecmp}}
                 """);
         assertThat(lbsim("sweep", s.toString(), "--out", dir.resolve("o").toString()).errorLine())
-                .isEqualTo("lbsim: " + s + ": points: point 2 (loadBalancing={type: ecmp}) runs the same scenario as point 0 (loadBalancing.type=ecmp)"
+                .isEqualTo("lbsim: " + s + ":2:1: points: point 2 (loadBalancing={type: ecmp}) runs the same scenario as point 0 (loadBalancing.type=ecmp)"
                         + " (seed 1 in both); remove the duplicate");
         Path seeds = file("seeds.yaml", """
                 base: {topology: {type: fat-tree, k: 4}, workload: {messageBytes: 65536}}

@@ -212,13 +212,25 @@ class HostileLimitsTest {
                         "workload.background[0].durationUs: the workload would have about ", "Poisson arrivals (8 hosts x 1000000000 us at load 0.9"));
     }
 
+    /**
+     * {@code :line:column} of the field that {@code message} starts with, where {@code yaml} replaced the workload line
+     * of {@link #B} (line 4): the column of the field's last key in the first line of {@code yaml}.
+     */
+    static String at(String yaml, String message) {
+        String field = message.substring(0, message.indexOf(": "));
+        String key = field.substring(field.lastIndexOf('.') + 1).replaceAll("\\[\\d+\\]$", "");
+        int column = yaml.lines().findFirst().orElseThrow().indexOf(key + ":");
+        assertThat(column).as(key + " in " + yaml).isNotNegative();
+        return ":4:" + (column + 1);
+    }
+
     @ParameterizedTest
     @MethodSource("hugeWorkloads")
     void aWorkloadTooLargeToBuildIsRefusedFromItsSpecAtOnce(String workload, String start, String detail) throws IOException {
         Path f = file("w.yaml", B.replace("workload: {type: permutation, messageBytes: 65536}", workload));
         for (String command : List.of("validate", "run")) {
             String line = capped(command, f.toString()).errorLine();
-            assertThat(line).startsWith("lbsim: " + f + ": " + start).contains(detail);
+            assertThat(line).startsWith("lbsim: " + f + at(workload, start) + ": " + start).contains(detail);
         }
     }
 
@@ -272,7 +284,7 @@ class HostileLimitsTest {
     void aLongTitleOrSweepNameIsRefusedNotWrapped() throws IOException {
         Path sweep = file("s.yaml", "name: " + "n".repeat(30_000) + "\nbase: {topology: {type: fat-tree, k: 4}}\ngrid: {seed: [1, 2]}\n");
         assertThat(capped("sweep", sweep.toString(), "--out", dir.resolve("o").toString()).errorLine())
-                .isEqualTo("lbsim: " + sweep + ": name: must be at most 100 characters (it names the runs and their folder), got 30000");
+                .isEqualTo("lbsim: " + sweep + ":1:1: name: must be at most 100 characters (it names the runs and their folder), got 30000");
         assertThat(dir.resolve("o")).doesNotExist();
         Path db = dir.resolve("none.duckdb");
         assertThat(capped("plot", db.toString(), "--title", "t".repeat(30_000)).errorLine())
@@ -304,7 +316,8 @@ class HostileLimitsTest {
     @MethodSource("timesBeyondTheLongestRun")
     void aTimeBeyondTheLongestSimulatedTimeIsOneLineNotACrash(String yaml, String message) throws IOException {
         Path f = file("t.yaml", B.replace("workload: {type: permutation, messageBytes: 65536}", yaml));
-        assertThat(capped("run", f.toString(), "--out", dir.resolve("run").toString()).errorLine()).startsWith("lbsim: " + f + ": " + message);
+        assertThat(capped("run", f.toString(), "--out", dir.resolve("run").toString()).errorLine()).startsWith("lbsim: " + f + at(yaml, message) + ": "
+                + message);
         assertThat(dir.resolve("run")).doesNotExist();
     }
 
@@ -322,10 +335,10 @@ class HostileLimitsTest {
     @Test
     void aDegradedRateBelowOneMegabitNamesTheSmallestRate() throws IOException {
         Path f = file("f.yaml", B.replace("limits:", "failures: {events: [{atUs: 1, link: {a: e0, b: a0}, action: degrade, rateGbps: 0.0005}]}\nlimits:"));
-        assertThat(capped("validate", f.toString()).errorLine()).isEqualTo("lbsim: " + f + ": failures.events[0].rateGbps: must be at least 0.001"
+        assertThat(capped("validate", f.toString()).errorLine()).isEqualTo("lbsim: " + f + ":5:70: failures.events[0].rateGbps: must be at least 0.001"
                 + " Gb/s for degrade (rates are kept in whole Mb/s), got 0.0005");
         Path g = file("g.yaml", B.replace("limits:", "failures: {events: [{atUs: 1, link: {a: e0, b: a0}, action: degrade, rateGbps: 900}]}\nlimits:"));
-        assertThat(capped("validate", g.toString()).errorLine()).isEqualTo("lbsim: " + g + ": failures.events[0].rateGbps: must be between 0.001"
+        assertThat(capped("validate", g.toString()).errorLine()).isEqualTo("lbsim: " + g + ":5:70: failures.events[0].rateGbps: must be between 0.001"
                 + " Gb/s and the link's 800.0 Gb/s, got 900");
     }
 

@@ -68,7 +68,7 @@ class HostileNumbersTest {
     void anAmbiguousNumberIsRefusedAlikeInTheFileAndInSet(String text) throws IOException {
         Path f = file("b.yaml", B.replace("messageBytes: 65536", "messageBytes: " + text));
         String fromFile = refused(f);
-        assertThat(fromFile).startsWith("lbsim: " + f + ":5: workload.messageBytes: ");
+        assertThat(fromFile).startsWith("lbsim: " + f + ":5:45: workload.messageBytes: ");
         Path ok = file("ok.yaml", B);
         String fromSet = refused(ok, "--set", "workload.messageBytes=" + text);
         assertThat(fromSet).startsWith("lbsim: --set workload.messageBytes=" + text + ": workload.messageBytes: ");
@@ -79,7 +79,7 @@ class HostileNumbersTest {
     @Test
     void theProbesLeadingZeroNoLongerRunsAsEight() throws IOException {
         Path f = file("b.yaml", B.replace("messageBytes: 65536", "messageBytes: 010"));
-        assertThat(refused(f)).isEqualTo("lbsim: " + f + ":5: workload.messageBytes: '010' has a leading zero, which YAML 1.1 reads as octal (8)"
+        assertThat(refused(f)).isEqualTo("lbsim: " + f + ":5:45: workload.messageBytes: '010' has a leading zero, which YAML 1.1 reads as octal (8)"
                 + " and other readers as 10; numbers are written in decimal, such as 10, -3, 0.5 or 1.5e-3; quote a value to keep it as text");
     }
 
@@ -114,7 +114,7 @@ class HostileNumbersTest {
                 """);
         Path out = dir.resolve("sw-out");
         String line = lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine();
-        assertThat(line).startsWith("lbsim: " + sweep + ":3: grid.workload.messageBytes[1]: '010' has a leading zero");
+        assertThat(line).startsWith("lbsim: " + sweep + ":3:34: grid.workload.messageBytes[1]: '010' has a leading zero");
         assertThat(out).doesNotExist();
         Path good = file("good.yaml", "baseFile: base.yaml\ngrid:\n  workload.messageBytes: [4096, 1.6384e4, 64KiB]\n");
         SweepFile s = SweepFile.load(good.toString(), null, false);
@@ -128,7 +128,7 @@ class HostileNumbersTest {
     @Test
     void anUndefinedAliasIsAnErrorNotItsLabel() throws IOException {
         Path f = file("alias.yaml", B.replace("name: b", "name: *nm"));
-        assertThat(refused(f)).isEqualTo("lbsim: " + f + ":1: name: the alias *nm has no anchor &nm before it; define the value with &nm first,"
+        assertThat(refused(f)).isEqualTo("lbsim: " + f + ":1:7: name: the alias *nm has no anchor &nm before it; define the value with &nm first,"
                 + " or quote \"*nm\" to mean text");
     }
 
@@ -162,7 +162,7 @@ class HostileNumbersTest {
     @Test
     void aliasesThatLoopOrExplodeAreRefused() throws IOException {
         Path loop = file("loop.yaml", "name: x\ntopology: &t {type: fat-tree, k: 4, x: *t}\n");
-        assertThat(refused(loop)).isEqualTo("lbsim: " + loop + ":2: topology.x: the alias *t is inside the value of &t it stands for"
+        assertThat(refused(loop)).isEqualTo("lbsim: " + loop + ":2:40: topology.x: the alias *t is inside the value of &t it stands for"
                 + " (a value cannot contain itself)");
         StringBuilder bomb = new StringBuilder("name: &a [x, x, x, x, x, x, x, x, x, x]\n");
         for (char c = 'b'; c <= 'h'; c++) {
@@ -175,9 +175,9 @@ class HostileNumbersTest {
 
     @Test
     void tagsOtherThanYamlsOwnAreRefusedAndTaggedNumbersFollowTheRule() throws IOException {
-        assertThat(refused(file("t1.yaml", B.replace("name: b", "name: !foo b")))).endsWith(":1: name: the tag !foo is not supported; write the value without a tag");
-        assertThat(refused(file("t2.yaml", B.replace("seed: 5", "seed: !!int 010")))).contains(":2: seed: '010' has a leading zero");
-        assertThat(refused(file("t3.yaml", B.replace("seed: 5", "seed: !!int 1.5")))).contains(":2: seed: '1.5' is not a value of the tag !!int");
+        assertThat(refused(file("t1.yaml", B.replace("name: b", "name: !foo b")))).endsWith(":1:7: name: the tag !foo is not supported; write the value without a tag");
+        assertThat(refused(file("t2.yaml", B.replace("seed: 5", "seed: !!int 010")))).contains(":2:7: seed: '010' has a leading zero");
+        assertThat(refused(file("t3.yaml", B.replace("seed: 5", "seed: !!int 1.5")))).contains(":2:7: seed: '1.5' is not a value of the tag !!int");
         assertThat(ScenarioBinder.bind(Yaml.parse(B.replace("name: b", "name: !!str 2024"), "t.yaml")).name()).isEqualTo("2024");
         assertThat(ScenarioBinder.bind(Yaml.parse(B.replace("seed: 5", "seed: !!int 7"), "t.yaml")).seed()).isEqualTo(7);
     }
@@ -193,15 +193,15 @@ class HostileNumbersTest {
     @Test
     void fsdpLayersBeyondTheModelAreRefused() throws IOException {
         Path f = file("fsdp.yaml", B.replace("{type: permutation, messageBytes: 65536}", "{type: fsdp, layers: 1000, gpusPerServer: 2}"));
-        assertThat(refused(f)).isEqualTo("lbsim: " + f + ": workload.layers: must be at most 32, the layers llama-7b has (0 = all of them), got 1000");
+        assertThat(refused(f)).isEqualTo("lbsim: " + f + ":5:24: workload.layers: must be at most 32, the layers llama-7b has (0 = all of them), got 1000");
     }
 
     @Test
     void seedsThatWouldPassTheLargestLongAreRefused() throws IOException {
-        file("base.yaml", B.replace("seed: 5", "seed: 9223372036854775806"));
+        Path base = file("base.yaml", B.replace("seed: 5", "seed: 9223372036854775806"));
         Path sweep = file("seeds.yaml", "baseFile: base.yaml\nseeds: 3\n");
         Path out = dir.resolve("seeds-out");
-        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + sweep + ": point 0: seed:"
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + base + ":2:1 (the baseFile of " + sweep + ":1:1): point 0: seed:"
                 + " seed 9223372036854775806 with 3 seeds per point would run seeds up to 9223372036854775808, beyond the largest seed"
                 + " 9223372036854775807; use a seed of at most 9223372036854775805");
         assertThat(out).doesNotExist();

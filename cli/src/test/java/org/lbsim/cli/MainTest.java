@@ -105,9 +105,9 @@ class MainTest {
     @Test
     void a_duplicate_key() throws IOException {
         Path p = file("dup.yaml", "topology:\n  k: 4\n  k: 6\n");
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": topology.k: duplicate key (line 3)");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":3:3: topology.k: duplicate key (first at line 2)");
         Path q = file("dup-list.yaml", "failures:\n  links:\n    - {a: e0, b: a0}\n    - {a: e0, a: a1}\n");
-        assertThat(badInput(q)).isEqualTo("lbsim: " + q + ": failures.links[1].a: duplicate key (line 4)");
+        assertThat(badInput(q)).isEqualTo("lbsim: " + q + ":4:15: failures.links[1].a: duplicate key (first at line 4)");
     }
 
     @Test
@@ -132,59 +132,59 @@ class MainTest {
     @Test
     void two_yaml_documents_in_one_file() throws IOException {
         Path p = file("multi.yaml", SMALL + "---\nname: other\n");
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":7: a second YAML document starts here; put one scenario in a file");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":7:1: a second YAML document starts here; put one scenario in a file");
     }
 
     @Test
     void an_unknown_key_with_a_suggestion() throws IOException {
         Path p = file("unknown.yaml", SMALL + "limits: {maxTimeMs: 3}\n");
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": limits.maxTimeMs: unknown key, did you mean 'maxTimeUs'? (allowed keys: maxTimeUs)");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":6:10: limits.maxTimeMs: unknown key, did you mean 'maxTimeUs'? (allowed keys: maxTimeUs)");
         Path q = file("unknown-top.yaml", "topolgy: {k: 4}\n");
-        assertThat(badInput(q)).startsWith("lbsim: " + q + ": topolgy: unknown key, did you mean 'topology'? (allowed keys: name, seed, topology,");
+        assertThat(badInput(q)).startsWith("lbsim: " + q + ":1:1: topolgy: unknown key, did you mean 'topology'? (allowed keys: name, seed, topology,");
     }
 
     @Test
     void an_unknown_type_name_with_a_suggestion() throws IOException {
         Path p = file("type.yaml", SMALL.replace("type: host-spray", "type: host-spary"));
-        assertThat(badInput(p)).startsWith("lbsim: " + p + ": loadBalancing.type: unknown load-balancing scheme 'host-spary', did you mean 'host-spray'? (allowed: ecmp, ");
+        assertThat(badInput(p)).startsWith("lbsim: " + p + ":4:17: loadBalancing.type: unknown load-balancing scheme 'host-spary', did you mean 'host-spray'? (allowed: ecmp, ");
         Path q = file("topo.yaml", SMALL.replace("type: fat-tree", "type: fattree"));
-        assertThat(badInput(q)).startsWith("lbsim: " + q + ": topology.type: unknown topology type 'fattree', did you mean 'fat-tree'? (allowed: fat-tree, leaf-spine");
+        assertThat(badInput(q)).startsWith("lbsim: " + q + ":3:12: topology.type: unknown topology type 'fattree', did you mean 'fat-tree'? (allowed: fat-tree, leaf-spine");
     }
 
     @Test
     void a_wrong_value_type() throws IOException {
         Path p = file("wrong.yaml", SMALL.replace("k: 4", "k: four"));
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": topology.k: expected an integer, got the string \"four\"");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":3:28: topology.k: expected an integer, got the string \"four\"");
         Path q = file("frac.yaml", SMALL.replace("messageBytes: 65536", "messageBytes: 1.5"));
-        assertThat(badInput(q)).isEqualTo("lbsim: " + q + ": workload.messageBytes: expected an integer, got the fractional number 1.5");
+        assertThat(badInput(q)).isEqualTo("lbsim: " + q + ":5:31: workload.messageBytes: expected an integer, got the fractional number 1.5");
         Path r = file("map.yaml", SMALL + "failures: {links: {a: e0, b: a0}}\n");
-        assertThat(badInput(r)).isEqualTo("lbsim: " + r + ": failures.links: expected a list, got a map");
+        assertThat(badInput(r)).isEqualTo("lbsim: " + r + ":6:12: failures.links: expected a list, got a map");
     }
 
     @Test
     void an_odd_k() throws IOException {
         Path p = file("odd.yaml", SMALL.replace("k: 4", "k: 5"));
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": topology.k: must be an even integer between 2 and 128, got 5");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":3:28: topology.k: must be an even integer between 2 and 128, got 5");
     }
 
     @Test
     void a_failed_link_that_does_not_exist() throws IOException {
         Path p = file("link.yaml", SMALL + "failures:\n  links:\n    - {a: e0, b: a0}\n    - {a: e0, b: c0}\n");
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": failures.links[1]: there is no link between e0 and c0");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":9:7: failures.links[1]: there is no link between e0 and c0");
         Path q = file("switch.yaml", SMALL + "failures:\n  links:\n    - {a: e9, b: a0}\n");
-        assertThat(badInput(q)).isEqualTo("lbsim: " + q + ": failures.links[0].a: no switch named 'e9' in this fat-tree (switches are named e0 .. c3)");
+        assertThat(badInput(q)).isEqualTo("lbsim: " + q + ":8:8: failures.links[0].a: no switch named 'e9' in this fat-tree (switches are named e0 .. c3)");
     }
 
     @Test
     void a_negative_size() throws IOException {
         Path p = file("neg.yaml", SMALL.replace("messageBytes: 65536", "messageBytes: -4096"));
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": workload.messageBytes: must be >= 1 byte, got -4096");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":5:31: workload.messageBytes: must be >= 1 byte, got -4096");
     }
 
     @Test
     void more_workload_hosts_than_the_fabric_has() throws IOException {
         Path p = file("hosts.yaml", SMALL.replace("messageBytes: 65536", "messageBytes: 65536, hosts: 17"));
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": workload.hosts: must be <= the 16 hosts of the topology, got 17");
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":5:52: workload.hosts: must be <= the 16 hosts of the topology, got 17");
     }
 
     @Test
@@ -201,7 +201,7 @@ class MainTest {
     @Test
     void a_missing_trace_file() throws IOException {
         Path p = file("notrace.yaml", "topology: {k: 4}\nworkload: {type: trace, file: missing.csv}\n");
-        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ": workload.file: no such file: " + dir.resolve("missing.csv"));
+        assertThat(badInput(p)).isEqualTo("lbsim: " + p + ":2:25: workload.file: no such file: " + dir.resolve("missing.csv"));
     }
 
     @Test
@@ -305,8 +305,10 @@ class MainTest {
         assertThat(run.code()).isEqualTo(2);
         assertThat(run.out()).isEmpty();
         assertThat(dir.resolve("out")).doesNotExist();
-        assertThat(run.err().strip().lines().toList()).hasSize(3).allMatch(l -> l.startsWith("lbsim: " + scenario + ": "))
-                .anyMatch(l -> l.contains("topology.k:")).anyMatch(l -> l.contains("workload.messageBytes:")).anyMatch(l -> l.contains("loadBalancing.type:"));
+        // each at its field's line and column
+        assertThat(run.err().strip().lines().toList()).hasSize(3).anyMatch(l -> l.startsWith("lbsim: " + scenario + ":1:28: topology.k:"))
+                .anyMatch(l -> l.startsWith("lbsim: " + scenario + ":2:31: workload.messageBytes:"))
+                .anyMatch(l -> l.startsWith("lbsim: " + scenario + ":3:17: loadBalancing.type:"));
 
         Path sweep = dir.resolve("sweep.yaml");
         Files.writeString(sweep, "name: bad\nbase:\n  topology: {type: fat-tree, k: 4}\n  workload: {type: permutation, messageBytes: 65536}\n"
@@ -314,9 +316,11 @@ class MainTest {
         Result sw = lbsim("sweep", sweep.toString(), "--out", dir.resolve("sw").toString());
         assertThat(sw.code()).isEqualTo(2);
         // three distinct errors, each once with the first point that shows it (not one per run)
-        assertThat(sw.err().strip().lines().toList()).hasSize(3).allMatch(l -> l.startsWith("lbsim: " + sweep + ": point "))
-                .anyMatch(l -> l.contains("switches.ecn.kminBytes: must be >= 0")).anyMatch(l -> l.contains("topology.k: must be an even integer"))
-                .anyMatch(l -> l.contains("loadBalancing.type: unknown"));
+        // each at the line and column of the value behind it: the base's field, or the grid value of the point
+        assertThat(sw.err().strip().lines().toList()).hasSize(3)
+                .anyMatch(l -> l.startsWith("lbsim: " + sweep + ":5:20: point 0 ") && l.contains("switches.ecn.kminBytes: must be >= 0"))
+                .anyMatch(l -> l.startsWith("lbsim: " + sweep + ":8:19: point 1 ") && l.contains("topology.k: must be an even integer"))
+                .anyMatch(l -> l.startsWith("lbsim: " + sweep + ":7:42: point 4 ") && l.contains("loadBalancing.type: unknown"));
         assertThat(dir.resolve("sw/results.duckdb")).doesNotExist();
     }
 

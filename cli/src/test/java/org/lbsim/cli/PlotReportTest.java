@@ -174,6 +174,22 @@ class PlotReportTest {
                 dir.resolve("l.png").toString(), "--quiet"));
     }
 
+    /** Without --out the figure goes next to the database, as report's page does, never into the current folder. */
+    @Test
+    void plot_without_out_writes_next_to_the_database() throws Exception {
+        Path folder = Files.createDirectory(dir.resolve("elsewhere"));
+        Path copy = folder.resolve("results.duckdb");
+        Files.copy(db, copy);
+        MainTest.Result r = lbsim("plot", copy.toString(), "--x", "loadBalancing.type", "--where",
+                "sweep = 'msg' AND \"workload.messageBytes\" = 65536");
+        ok(r);
+        Path figure = folder.resolve("cct_increase_pct-vs-loadBalancing.type.png");
+        assertThat(figure).isRegularFile();
+        assertThat(folder.resolve("cct_increase_pct-vs-loadBalancing.type.csv")).isRegularFile();
+        assertThat(r.out()).contains(figure.getFileName().toString());
+        assertThat(Path.of("cct_increase_pct-vs-loadBalancing.type.png").toAbsolutePath()).as("the current folder").doesNotExist();
+    }
+
     /** --log x makes x logarithmic and nothing else: the largest queue spans more than two decades here, and y stays linear. */
     @Test
     void log_x_leaves_the_y_axis_linear() throws Exception {

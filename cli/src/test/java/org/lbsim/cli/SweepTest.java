@@ -239,36 +239,62 @@ class SweepTest {
     @Test
     void bad_sweep_files_are_one_line_errors_with_exit_code_2() throws IOException {
         assertThat(bad(file("unknown.yaml", "name: x\ngird: {topology.k: [4]}\n")))
-                .isEqualTo("lbsim: " + dir.resolve("unknown.yaml") + ": gird: unknown key, did you mean 'grid'? (allowed keys: name, base, baseFile, grid, points, seeds, quick)");
+                .isEqualTo("lbsim: " + dir.resolve("unknown.yaml") + ":2:1: gird: unknown key, did you mean 'grid'? (allowed keys: name, base, baseFile, grid, points, seeds, quick)");
         assertThat(bad(file("notlist.yaml", "grid: {topology.k: 4}\n")))
-                .isEqualTo("lbsim: " + dir.resolve("notlist.yaml") + ": grid.topology.k: expected a non-empty list of values, such as [1, 2], got the integer 4");
+                .isEqualTo("lbsim: " + dir.resolve("notlist.yaml") + ":1:8: grid.topology.k: expected a non-empty list of values, such as [1, 2], got the integer 4");
         assertThat(bad(file("seeds.yaml", "seeds: 0\n")))
-                .isEqualTo("lbsim: " + dir.resolve("seeds.yaml") + ": seeds: expected a positive integer (the number of seeds per point), got the integer 0");
+                .isEqualTo("lbsim: " + dir.resolve("seeds.yaml") + ":1:1: seeds: expected a positive integer (the number of seeds per point), got the integer 0");
         assertThat(bad(file("both.yaml", "base: {}\nbaseFile: x.yaml\n")))
-                .isEqualTo("lbsim: " + dir.resolve("both.yaml") + ": baseFile: give either base (a scenario) or baseFile (a scenario file), not both");
+                .isEqualTo("lbsim: " + dir.resolve("both.yaml") + ":2:1: baseFile: give either base (a scenario) or baseFile (a scenario file), not both");
         assertThat(bad(file("nobase.yaml", "baseFile: missing.yaml\n")))
-                .isEqualTo("lbsim: " + dir.resolve("missing.yaml") + ": no such file");
+                .isEqualTo("lbsim: " + dir.resolve("missing.yaml") + " (the baseFile of " + dir.resolve("nobase.yaml") + ":1:1): no such file");
         assertThat(bad(file("path.yaml", "grid: {topology..k: [4]}\n")))
-                .startsWith("lbsim: " + dir.resolve("path.yaml") + ": grid.topology..k: 'topology..k' is not a field path;");
+                .startsWith("lbsim: " + dir.resolve("path.yaml") + ":1:8: grid.topology..k: 'topology..k' is not a field path;");
         assertThat(bad(file("overlap.yaml", "grid: {topology.k: [4]}\npoints: [{topology.k: 6}]\n")))
-                .isEqualTo("lbsim: " + dir.resolve("overlap.yaml") + ": points[0].topology.k: is also a grid key; set a field in the grid or in the points, not both");
+                .isEqualTo("lbsim: " + dir.resolve("overlap.yaml") + ":2:11: points[0].topology.k: is also a grid key; set a field in the grid or in the points, not both");
         assertThat(bad(file("syntax.yaml", "grid:\n  a: [1\n")))
                 .startsWith("lbsim: " + dir.resolve("syntax.yaml") + ":3:1: YAML syntax error:");
         assertThat(bad(file("empty.yaml", "")))
                 .isEqualTo("lbsim: " + dir.resolve("empty.yaml") + ": the sweep file is empty; expected keys name, base, baseFile, grid, points, seeds, quick");
 
-        // binding errors name the point (with its fields) and the field
+        // binding errors name the line and column of the value, the point (with its fields) and the field
         Path p = file("bind.yaml", "base: {topology: {k: 4}}\ngrid:\n  topology.k: [4, 5]\n  loadBalancing.type: [ecmp]\n");
-        assertThat(bad(p)).isEqualTo("lbsim: " + p + ": point 1 (topology.k=5, loadBalancing.type=ecmp): topology.k: must be an even integer between 2 and 128, got 5");
+        assertThat(bad(p)).isEqualTo("lbsim: " + p + ":3:19: point 1 (topology.k=5, loadBalancing.type=ecmp): topology.k: must be an even integer between 2 and 128, got 5");
         Path q = file("type.yaml", "base: {topology: {k: 4}}\npoints:\n  - {loadBalancing.type: ecmp}\n  - {loadBalancing.type: host-spary}\n");
-        assertThat(bad(q)).startsWith("lbsim: " + q + ": point 1 (loadBalancing.type=host-spary): loadBalancing.type: unknown load-balancing scheme"
+        assertThat(bad(q)).startsWith("lbsim: " + q + ":4:6: point 1 (loadBalancing.type=host-spary): loadBalancing.type: unknown load-balancing scheme"
                 + " 'host-spary', did you mean 'host-spray'?");
         // errors found only against the built fabric too, before anything runs
         Path r = file("link.yaml", "base: {topology: {k: 4}}\npoints:\n  - {}\n  - {failures.links: [{a: e0, b: c0}]}\n");
-        assertThat(bad(r)).isEqualTo("lbsim: " + r + ": point 1 (failures.links=[{a: e0, b: c0}]): failures.links[0]: there is no link between e0 and c0");
+        assertThat(bad(r)).isEqualTo("lbsim: " + r + ":4:6: point 1 (failures.links=[{a: e0, b: c0}]): failures.links[0]: there is no link between e0 and c0");
         Path s = file("ok.yaml", "base: {topology: {k: 4}}\n");
         assertThat(bad(s, "--seeds", "0")).isEqualTo("lbsim: --seeds 0: must be a positive integer");
         assertThat(bad(s, "--jobs", "0")).isEqualTo("lbsim: --jobs 0: must be between 1 and 4096");
+    }
+
+    /** Every error of a sweep file at once, each at its line and column; an error of its base file names both files. */
+    @Test
+    void a_sweep_file_reports_every_error_at_once_each_at_its_line_and_column() throws IOException {
+        Path base = file("base.yaml", "name: b\ntopology:\n  type: fat-tree\n  k: 5\n");
+        Path sweep = file("many.yaml", "name: bad name\nbaseFile: base.yaml\nseeds: 0\ngrid:\n  loadBalancing.type: [ecmp, bogus]\nextra: 1\n");
+        MainTest.Result r = lbsim("sweep", sweep.toString(), "--out", dir.resolve("many-out").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+        List<String> lines = r.err().lines().toList();
+        assertThat(lines).hasSize(5);
+        assertThat(lines.subList(0, 4)).containsExactly(
+                "lbsim: " + sweep + ":6:1: extra: unknown key (allowed keys: name, base, baseFile, grid, points, seeds, quick)",
+                "lbsim: " + sweep + ":1:1: name: expected letters, digits, '.', '_' or '-' (it names the runs), got the string \"bad name\"",
+                "lbsim: " + sweep + ":3:1: seeds: expected a positive integer (the number of seeds per point), got the integer 0",
+                "lbsim: " + base + ":4:3 (the baseFile of " + sweep + ":2:1): point 0 (loadBalancing.type=ecmp): topology.k: must be an even integer"
+                        + " between 2 and 128, got 5");
+        assertThat(lines.get(4)).startsWith("lbsim: " + sweep + ":5:30: point 1 (loadBalancing.type=bogus): loadBalancing.type: unknown"
+                + " load-balancing scheme 'bogus' (allowed: ");
+        assertThat(dir.resolve("many-out")).doesNotExist();
+        // a syntax error in the base file names the sweep file that points to it
+        Files.writeString(base, "name: b\ntopology: {k: 4\n");
+        assertThat(bad(file("syntax-base.yaml", "baseFile: base.yaml\n")))
+                .startsWith("lbsim: " + base + ":3:1 (the baseFile of " + dir.resolve("syntax-base.yaml") + ":1:1): YAML syntax error: ");
     }
 
     @Test
@@ -377,7 +403,7 @@ class SweepTest {
         Path pfc = file("pfc.yaml", "name: p\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}, switches: {pfc: {enabled: true}}}\n");
         MainTest.Result r = lbsim("sweep", pfc.toString(), "--out", out.toString(), "--threads", "2");
         assertThat(r.code()).isEqualTo(2);
-        assertThat(r.errorLine()).isEqualTo("lbsim: " + pfc + ": point 0: switches.pfc.enabled: PFC is not supported with --threads"
+        assertThat(r.errorLine()).isEqualTo("lbsim: " + pfc + ":2:75: point 0: switches.pfc.enabled: PFC is not supported with --threads"
                 + " (only fabrics where partitions meet on links); run without --threads");
         assertThat(out).doesNotExist();
         Path seq = dir.resolve("seq");

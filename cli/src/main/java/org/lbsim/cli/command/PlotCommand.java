@@ -91,7 +91,7 @@ public final class PlotCommand implements Callable<Integer> {
     String size;
 
     @Option(names = "--out", paramLabel = "FILE|DIR",
-            description = {"Database: the figure file, .png or .svg (default: <METRIC>-vs-<FIELD>.png in the current folder).",
+            description = {"Database: the figure file, .png or .svg (default: <METRIC>-vs-<FIELD>.png next to the database).",
                     "Run folder: the folder for the figures (default: RUN_DIR/plots)."})
     Path out;
 
@@ -243,7 +243,8 @@ public final class PlotCommand implements Callable<Integer> {
             if (figure == null) {
                 throw UserError.at(dbFile.toString(), "", "nothing to draw" + (logX || logY ? " (log axes leave out values <= 0)" : ""));
             }
-            target = out != null ? out : Path.of(safe(metricName) + "-vs-" + safe(xCol) + (byCols.isEmpty() ? "" : "-by-" + safe(String.join("-", byCols))) + ".png");
+            // next to the database, as lbsim report writes its page, never into the current folder unasked
+            target = out != null ? out : dbFile.toAbsolutePath().normalize().resolveSibling(safe(metricName) + "-vs-" + safe(xCol) + (byCols.isEmpty() ? "" : "-by-" + safe(String.join("-", byCols))) + ".png");
         }
         Figure.Format f;
         try {
@@ -251,7 +252,7 @@ public final class PlotCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw UserError.at("--out " + target, "", e.getMessage());
         }
-        refuseForeign(Figure.csvBeside(target), "--out " + target);
+        refuseForeign(Figure.csvBeside(target), out != null ? "--out " + target : ScenarioLoader.shownPath(target));
         ReportInputs.writeAtomically(target, f == Figure.Format.PNG ? figure.png() : figure.svg().getBytes(java.nio.charset.StandardCharsets.UTF_8),
                 target.toString());
         Path data = Figure.csvBeside(target);

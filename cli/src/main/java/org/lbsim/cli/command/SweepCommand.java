@@ -307,7 +307,10 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         return threadsPerRun == null ? Simulation.prepare(scenario, baseDir) : Simulation.prepare(scenario, baseDir, threadsPerRun);
     }
 
-    /** Prepares every point with its first seed (fabric, failed links, trace), in parallel; the first error by point order wins. */
+    /**
+     * Prepares every point with its first seed (fabric, failed links, trace), in parallel; every distinct error at once, each
+     * with the first point (in point order) that shows it.
+     */
     private void validate(SweepFile sweep, ExecutorService pool, PhaseProgress phases) {
         List<Future<?>> checks = new ArrayList<>();
         for (SweepFile.Point p : sweep.points) {
@@ -316,31 +319,40 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 return null;
             }));
         }
+        Map<String, String> errors = new LinkedHashMap<>();
         for (int i = 0; i < checks.size(); i++) {
             phases.step("checking points", i, checks.size());
             try {
                 checks.get(i).get();
             } catch (ExecutionException e) {
-                throw runError(sweep, sweep.points.get(i), null, e.getCause());
+                Throwable t = e.getCause();
+                String key = t instanceof ScenarioException x ? x.field() + "\u0000" + x.problem() : String.valueOf(t.getMessage());
+                if (!errors.containsKey(key)) {
+                    errors.put(key, String.join(System.lineSeparator(), runError(sweep, sweep.points.get(i), null, t).lines()));
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new UserError(sweep.shown + ": interrupted");
             }
         }
+        if (!errors.isEmpty()) {
+            throw UserError.lines(errors.values().stream().flatMap(String::lines).toList());
+        }
     }
 
     /** A run's bad-input error as a {@link UserError} naming the point (and seed); null if it is not bad input. */
     private static UserError runError(SweepFile sweep, SweepFile.Point p, Long seed, Throwable t) {
-        String where = sweep.shown + ": " + p.describe() + (seed == null ? "" : ", seed " + seed);
+        String point = ": " + p.describe() + (seed == null ? "" : ", seed " + seed);
+        String where = sweep.shown + point;
         if (t instanceof ScenarioException e) {
-            return UserError.at(where, e.field(), Yaml.oneLine(e.problem()));
+            return UserError.at(sweep.where(p, e.field()) + point, e.field(), Yaml.oneLine(e.problem()));
         }
         if (t instanceof TraceFormatException e) {
             return UserError.at(where + ": " + ScenarioLoader.shownPath(sweep.baseDir.resolve(e.file())) + ":" + e.line(), e.column(),
                     Yaml.oneLine(e.problem()));
         }
         if (t instanceof UncheckedIOException e) {
-            return UserError.at(where, "workload.file", "cannot read: " + e.getCause().getMessage());
+            return UserError.at(sweep.where(p, "workload.file") + point, "workload.file", "cannot read: " + e.getCause().getMessage());
         }
         if (t instanceof UserError e) {
             return e;

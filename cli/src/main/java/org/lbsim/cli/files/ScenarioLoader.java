@@ -34,7 +34,8 @@ public final class ScenarioLoader {
     public static Loaded load(String shownName, List<String> sets, Long seed, int threads) {
         Path file = Path.of(shownName).toAbsolutePath().normalize();
         Path baseDir = file.getParent();
-        Object tree = Yaml.read(file, shownName);
+        Yaml.Document doc = Yaml.readWithPositions(file, shownName);
+        Object tree = doc.tree();
         Scenario scenario;
         try {
             if (!(tree instanceof Map)) {
@@ -53,18 +54,18 @@ public final class ScenarioLoader {
             }
             scenario = ScenarioBinder.bind(effective);
         } catch (ScenarioException e) {
-            throw error(shownName, sets, seed, e);
+            throw error(shownName, doc, sets, seed, e);
         }
         try {
             return new Loaded(shownName, file, baseDir, scenario, threads != 0 ? Simulation.prepare(scenario, baseDir, threads)
                     : Simulation.prepare(scenario, baseDir));
         } catch (ScenarioException e) {
-            throw error(shownName, sets, seed, e);
+            throw error(shownName, doc, sets, seed, e);
         } catch (TraceFormatException e) {
             String where = shownPath(baseDir.resolve(e.file())) + ":" + e.line();
             throw UserError.at(where, e.column(), Yaml.oneLine(e.problem()));
         } catch (UncheckedIOException e) {
-            throw UserError.at(shownName, "workload.file", "cannot read: " + e.getCause().getMessage());
+            throw UserError.at(doc.where(shownName, "workload.file"), "workload.file", "cannot read: " + e.getCause().getMessage());
         }
     }
 
@@ -76,11 +77,14 @@ public final class ScenarioLoader {
         return org.lbsim.cli.ControlCharacters.escape(abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString());
     }
 
-    /** Every error of the file at once, one line each, each blamed on the file or the --set that caused it. */
-    private static UserError error(String shownName, List<String> sets, Long seed, ScenarioException e) {
+    /**
+     * Every error of the file at once, one line each, each blamed on the --set that caused it or on the file at the
+     * line and column of the field (or of the nearest enclosing field the file writes out).
+     */
+    private static UserError error(String shownName, Yaml.Document doc, List<String> sets, Long seed, ScenarioException e) {
         List<String> lines = new java.util.ArrayList<>();
         for (ScenarioException one : e.all()) {
-            String where = Overrides.blame(sets, one).map(a -> "--set " + a).orElse(shownName);
+            String where = Overrides.blame(sets, one).map(a -> "--set " + a).orElseGet(() -> doc.where(shownName, one.field()));
             if (seed != null && "seed".equals(one.field())) {
                 where = "--seed " + seed;
             }

@@ -42,6 +42,39 @@ public final class Yaml {
      * naming {@code shownName} (the path as the user wrote it).
      */
     public static Object read(Path file, String shownName) {
+        return readWithPositions(file, shownName).tree();
+    }
+
+    /**
+     * A document's tree and where each of its fields starts: a map entry at its key, a list element at its value, as
+     * 1-based {@code line:column} under its field path ({@code topology.k}, {@code failures.links[0]}; "" is the whole
+     * document). A value an alias copied has the alias's position.
+     */
+    public record Document(Object tree, java.util.Map<String, String> positions) {
+        /**
+         * {@code file:line:column} of {@code field}, or of the nearest enclosing field the file writes out (a field it
+         * leaves to its default is blamed on the map that would hold it); just {@code file} when none is (a top-level
+         * field the file does not set, or no document).
+         */
+        public String where(String file, String field) {
+            for (String f = field == null ? "" : field; !f.isEmpty(); f = parent(f)) {
+                String at = positions.get(f);
+                if (at != null) {
+                    return file + ":" + at;
+                }
+            }
+            return file;
+        }
+
+        /** {@code a.b[2]} -> {@code a.b}, {@code a.b} -> {@code a}, {@code a} -> "". */
+        static String parent(String field) {
+            int i = Math.max(field.lastIndexOf('.'), field.endsWith("]") ? field.lastIndexOf('[') : -1);
+            return i < 0 ? "" : field.substring(0, i);
+        }
+    }
+
+    /** As {@link #read}, with where each field starts ({@link Document}). */
+    public static Document readWithPositions(Path file, String shownName) {
         if (Files.isDirectory(file)) {
             throw UserError.at(shownName, "", "is a directory, expected a YAML scenario file");
         }
@@ -56,7 +89,7 @@ public final class Yaml {
             throw UserError.at(shownName, "", "cannot read: " + e.getMessage());
         }
         longLines(text, shownName);
-        return parse(text, shownName);
+        return parseWithPositions(text, shownName);
     }
 
     /** The largest scenario or sweep file read: the YAML reader's own limit of 3 Mi code points. */
@@ -99,8 +132,13 @@ public final class Yaml {
      * {@code shownName}.
      */
     public static Object parse(String text, String shownName) {
+        return parseWithPositions(text, shownName).tree();
+    }
+
+    /** As {@link #parse}, with where each field starts ({@link Document}). */
+    public static Document parseWithPositions(String text, String shownName) {
         try {
-            return YamlReader.read(text, shownName);
+            return YamlReader.readWithPositions(text, shownName);
         } catch (MarkedYAMLException e) {
             throw syntaxError(e, shownName);
         } catch (ReaderException e) {

@@ -41,6 +41,8 @@ final class YamlReader {
     /** Values created so far (an anchored value's size is the difference across it). */
     private long created;
     private long aliasValues;
+    /** Where each field path starts (a map entry at its key, a list element at its value), 1-based "line:column". */
+    private final Map<String, String> positions = new HashMap<>();
 
     private record Anchored(Object value, long size) {
     }
@@ -51,11 +53,14 @@ final class YamlReader {
     }
 
     /**
-     * The tree of the single document in {@code text}, or null when there is none. Malformed YAML
+     * The tree of the single document in {@code text} (null when there is none) and where each field path of the tree
+     * starts in {@code text} ("" is the document's value). Malformed YAML
      * surfaces as SnakeYAML's exceptions; everything else lbsim refuses is a {@link UserError}.
      */
-    static Object read(String text, String file) {
-        return new YamlReader(text, file).document();
+    static Yaml.Document readWithPositions(String text, String file) {
+        YamlReader r = new YamlReader(text, file);
+        Object tree = r.document();
+        return new Yaml.Document(tree, Map.copyOf(r.positions));
     }
 
     private Object document() {
@@ -69,15 +74,16 @@ final class YamlReader {
         if (events.checkEvent(Event.ID.DocumentStart)) {
             events.getEvent();
             // the line of the second document's first value
-            throw UserError.at(file + ":" + line(events.peekEvent()), "", "a second YAML document starts here; put one scenario in a file");
+            throw UserError.at(file + ":" + position(events.peekEvent()), "", "a second YAML document starts here; put one scenario in a file");
         }
         return tree;
     }
 
     private Object node(String path, int depth) {
         Event e = events.getEvent();
+        positions.putIfAbsent(path, position(e));
         if (depth > MAX_DEPTH) {
-            throw UserError.at(file + ":" + line(e), "", "values nested deeper than " + MAX_DEPTH + " levels");
+            throw UserError.at(file + ":" + position(e), "", "values nested deeper than " + MAX_DEPTH + " levels");
         }
         if (e instanceof AliasEvent alias) {
             return alias(alias, path);
@@ -106,8 +112,9 @@ final class YamlReader {
                 String key = key(path);
                 String at = path.isEmpty() ? key : path + "." + key;
                 if (map.containsKey(key)) {
-                    throw UserError.at(file, at, "duplicate key (line " + line(keyEvent) + ")");
+                    throw UserError.at(file + ":" + position(keyEvent), at, "duplicate key (first at line " + positions.get(at).substring(0, positions.get(at).indexOf(':')) + ")");
                 }
+                positions.put(at, position(keyEvent));
                 map.put(key, node(at, depth + 1));
             }
             events.getEvent();
@@ -123,7 +130,7 @@ final class YamlReader {
 
     private Object alias(AliasEvent alias, String path) {
         String name = alias.getAnchor();
-        String where = file + ":" + line(alias);
+        String where = file + ":" + position(alias);
         if (open.contains(name)) {
             throw UserError.at(where, path, "the alias *" + name + " is inside the value of &" + name + " it stands for (a value cannot contain itself)");
         }
@@ -145,7 +152,7 @@ final class YamlReader {
         Event e = events.peekEvent();
         if (e instanceof ScalarEvent s) {
             if (s.isPlain() && s.getTag() == null && "<<".equals(s.getValue())) {
-                throw UserError.at(file + ":" + line(e), path, "merge keys (<<) are not supported; write the keys out");
+                throw UserError.at(file + ":" + position(e), path, "merge keys (<<) are not supported; write the keys out");
             }
             events.getEvent();
             return s.getValue();
@@ -153,12 +160,12 @@ final class YamlReader {
         if (e instanceof AliasEvent a) {
             Object v = node(path, 0);
             if (v instanceof Map || v instanceof List) {
-                throw UserError.at(file + ":" + line(e), path, "the alias *" + a.getAnchor() + " used as a key stands for " + ScenarioBinder.describe(v)
+                throw UserError.at(file + ":" + position(e), path, "the alias *" + a.getAnchor() + " used as a key stands for " + ScenarioBinder.describe(v)
                         + "; keys must be names");
             }
             return String.valueOf(v);
         }
-        throw UserError.at(file + ":" + line(e), path, "keys must be names, got a " + (e.is(Event.ID.SequenceStart) ? "list" : "map"));
+        throw UserError.at(file + ":" + position(e), path, "keys must be names, got a " + (e.is(Event.ID.SequenceStart) ? "list" : "map"));
     }
 
     private Object scalar(ScalarEvent s, String path) {
@@ -172,7 +179,7 @@ final class YamlReader {
         }
         Object v = switch (tag) {
             case CORE + "int", CORE + "float", CORE + "bool", CORE + "null" -> plain(text.strip(), s, path);
-            default -> throw UserError.at(file + ":" + line(s), path, "the tag " + shortTag(tag) + " is not supported; write the value without a tag");
+            default -> throw UserError.at(file + ":" + position(s), path, "the tag " + shortTag(tag) + " is not supported; write the value without a tag");
         };
         boolean fits = switch (tag.substring(CORE.length())) {
             case "int" -> v instanceof Integer || v instanceof Long || v instanceof java.math.BigInteger;
@@ -181,7 +188,7 @@ final class YamlReader {
             default -> v == null;
         };
         if (!fits) {
-            throw UserError.at(file + ":" + line(s), path, "'" + text + "' is not a value of the tag " + shortTag(tag) + "; " + Scalars.ALLOWED);
+            throw UserError.at(file + ":" + position(s), path, "'" + text + "' is not a value of the tag " + shortTag(tag) + "; " + Scalars.ALLOWED);
         }
         return tag.equals(CORE + "float") ? (Object) ((Number) v).doubleValue() : v;
     }
@@ -190,14 +197,14 @@ final class YamlReader {
         try {
             return Scalars.plain(text);
         } catch (Scalars.Refused r) {
-            throw UserError.at(file + ":" + line(s), path, r.getMessage());
+            throw UserError.at(file + ":" + position(s), path, r.getMessage());
         }
     }
 
     private void collectionTag(CollectionStartEvent e, String path, String kind) {
         String tag = e.getTag();
         if (tag != null && !tag.equals("!") && !tag.equals(CORE + kind)) {
-            throw UserError.at(file + ":" + line(e), path, "the tag " + shortTag(tag) + " is not supported; write the value without a tag");
+            throw UserError.at(file + ":" + position(e), path, "the tag " + shortTag(tag) + " is not supported; write the value without a tag");
         }
     }
 
@@ -205,8 +212,8 @@ final class YamlReader {
         return tag.startsWith(CORE) ? "!!" + tag.substring(CORE.length()) : tag;
     }
 
-    private static int line(Event e) {
-        return e.getStartMark().getLine() + 1;
+    private static String position(Event e) {
+        return (e.getStartMark().getLine() + 1) + ":" + (e.getStartMark().getColumn() + 1);
     }
 
     @SuppressWarnings("unchecked")

@@ -71,13 +71,29 @@ public final class SweepFile {
     /** The field paths the grid and the points set, in order of first appearance. */
     public final List<String> varied;
 
-    private SweepFile(String shown, String name, Path baseDir, int seeds, List<Point> points, List<String> varied) {
+    /** Where the values of the points come from, for messages. */
+    private final Origins origins;
+    /** For each point index, where in the sweep file each of its assignments' values is. */
+    private final Map<Integer, Map<String, String>> sourcesOf;
+
+    private SweepFile(String shown, String name, Path baseDir, int seeds, List<Point> points, List<String> varied, Origins origins,
+            Map<Integer, Map<String, String>> sourcesOf) {
         this.shown = shown;
         this.name = name;
         this.baseDir = baseDir;
         this.seeds = seeds;
         this.points = points;
         this.varied = varied;
+        this.origins = origins;
+        this.sourcesOf = sourcesOf;
+    }
+
+    /**
+     * {@code file:line:column} of the value behind {@code field} in point {@code p}: the grid or point value that sets
+     * it, a quick override, or the base scenario ({@code base.yaml:4:7 (the baseFile of sweep.yaml:2:1)}).
+     */
+    public String where(Point p, String field) {
+        return origins.where(field, p.assignments(), sourcesOf.getOrDefault(p.index(), Map.of()));
     }
 
     public int runs() {
@@ -106,7 +122,8 @@ public final class SweepFile {
      */
     public static SweepFile load(String shownName, Integer seedsOverride, boolean quick, java.io.PrintStream err) {
         Path file = Path.of(shownName).toAbsolutePath().normalize();
-        Object tree = Yaml.read(file, shownName);
+        Yaml.Document doc = Yaml.readWithPositions(file, shownName);
+        Object tree = doc.tree();
         if (!(tree instanceof Map<?, ?> top)) {
             throw UserError.at(shownName, "", (tree == null ? "the sweep file is empty" : "expected a map at the top level, got "
                     + ScenarioBinder.describe(tree)) + "; expected keys " + String.join(", ", KEYS));
@@ -115,10 +132,11 @@ public final class SweepFile {
             throw UserError.at(shownName, "", "this is a scenario file, not a sweep file: run it with 'lbsim run " + shownName
                     + "', or sweep it from a sweep file with 'baseFile: " + file.getFileName() + "' and a grid or points (docs/sweeps.md)");
         }
+        Errors errors = new Errors(doc, shownName);
         for (Object k : top.keySet()) {
             String key = String.valueOf(k);
             if (!KEYS.contains(key)) {
-                throw UserError.at(shownName, key, "unknown key" + Suggestions.closest(key, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
+                errors.add(key, "unknown key" + Suggestions.closest(key, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
                         + " (allowed keys: " + String.join(", ", KEYS) + ")");
             }
         }
@@ -126,55 +144,65 @@ public final class SweepFile {
         String name = stem(file);
         if (top.containsKey("name")) {
             if (!(top.get("name") instanceof String n) || !NAME.matcher(n).matches()) {
-                throw UserError.at(shownName, "name", "expected letters, digits, '.', '_' or '-' (it names the runs), got "
-                        + ScenarioBinder.describe(top.get("name")));
+                errors.add("name", "expected letters, digits, '.', '_' or '-' (it names the runs), got " + ScenarioBinder.describe(top.get("name")));
+            } else if (n.length() > Scenario.MAX_NAME_LENGTH) {
+                errors.add("name", "must be at most " + Scenario.MAX_NAME_LENGTH + " characters (it names the runs and their folder), got " + n.length());
+            } else {
+                name = n;
             }
-            if (n.length() > Scenario.MAX_NAME_LENGTH) {
-                throw UserError.at(shownName, "name", "must be at most " + Scenario.MAX_NAME_LENGTH + " characters (it names the runs and"
-                        + " their folder), got " + n.length());
-            }
-            name = n;
         }
 
         // the base scenario
-        Map<String, Object> base;
+        Map<String, Object> base = new LinkedHashMap<>();
         Path baseDir = file.getParent();
+        Origins origins = new Origins(doc, shownName, null, null, null, new ArrayList<>());
+        boolean baseRead = true;
         if (top.containsKey("base") && top.containsKey("baseFile")) {
-            throw UserError.at(shownName, "baseFile", "give either base (a scenario) or baseFile (a scenario file), not both");
-        }
-        if (top.containsKey("baseFile")) {
+            errors.add("baseFile", "give either base (a scenario) or baseFile (a scenario file), not both");
+            baseRead = false;
+        } else if (top.containsKey("baseFile")) {
             if (!(top.get("baseFile") instanceof String bf) || bf.isBlank()) {
-                throw UserError.at(shownName, "baseFile", "expected the path of a scenario file, got " + ScenarioBinder.describe(top.get("baseFile")));
-            }
-            Path baseFile = baseDir.resolve(bf).normalize();
-            String baseShown = ScenarioLoader.shownPath(baseFile);
-            Object b = Yaml.read(baseFile, baseShown);
-            if (!(b instanceof Map)) {
+                errors.add("baseFile", "expected the path of a scenario file, got " + ScenarioBinder.describe(top.get("baseFile")));
+                baseRead = false;
+            } else {
+                Path baseFile = baseDir.resolve(bf).normalize();
+                String baseShown = ScenarioLoader.shownPath(baseFile);
+                String referrer = "the baseFile of " + doc.where(shownName, "baseFile");
                 try {
-                    ScenarioBinder.bind(b); // the binder's message for an empty or non-map scenario
+                    Yaml.Document baseDoc = Yaml.readWithPositions(baseFile, baseShown);
+                    Object b = baseDoc.tree();
+                    if (!(b instanceof Map)) {
+                        ScenarioBinder.bind(b); // the binder's message for an empty or non-map scenario
+                    }
+                    base = stringMap(b);
+                    baseDir = baseFile.getParent();
+                    origins = new Origins(doc, shownName, baseDoc, baseShown, referrer, origins.quickKeys());
+                } catch (UserError e) {
+                    e.lines().forEach(line -> errors.lines.add(referred(line, baseShown, referrer)));
+                    baseRead = false;
                 } catch (ScenarioException e) {
-                    throw UserError.at(baseShown, e.field(), Yaml.oneLine(e.problem()));
+                    errors.lines.add(UserError.at(baseShown + " (" + referrer + ")", e.field(), Yaml.oneLine(e.problem())).getMessage());
+                    baseRead = false;
                 }
             }
-            base = stringMap(b);
-            baseDir = baseFile.getParent();
         } else if (top.containsKey("base")) {
             Object b = top.get("base");
             if (b != null && !(b instanceof Map)) {
-                throw UserError.at(shownName, "base", "expected a scenario (a map), got " + ScenarioBinder.describe(b));
+                errors.add("base", "expected a scenario (a map), got " + ScenarioBinder.describe(b));
+                baseRead = false;
+            } else {
+                base = stringMap(b);
             }
-            base = b == null ? new LinkedHashMap<>() : stringMap(b);
-        } else {
-            base = new LinkedHashMap<>();
         }
 
         int seeds = 1;
         if (top.containsKey("seeds")) {
             Object s = top.get("seeds");
             if (!(s instanceof Integer i) || i < 1) {
-                throw UserError.at(shownName, "seeds", "expected a positive integer (the number of seeds per point), got " + ScenarioBinder.describe(s));
+                errors.add("seeds", "expected a positive integer (the number of seeds per point), got " + ScenarioBinder.describe(s));
+            } else {
+                seeds = i;
             }
-            seeds = i;
         }
         if (quick) {
             seeds = 1;
@@ -189,60 +217,68 @@ public final class SweepFile {
         Map<String, List<Object>> grid = new LinkedHashMap<>();
         if (top.containsKey("grid") && top.get("grid") != null) {
             if (!(top.get("grid") instanceof Map<?, ?> g)) {
-                throw UserError.at(shownName, "grid", "expected a map of field paths to lists of values, got " + ScenarioBinder.describe(top.get("grid")));
-            }
-            for (Map.Entry<?, ?> e : g.entrySet()) {
-                String path = String.valueOf(e.getKey());
-                checkPath(shownName, "grid", path);
-                for (String other : grid.keySet()) {
-                    if (overlap(path, other)) {
-                        throw UserError.at(shownName, "grid." + path, "overlaps grid key '" + other + "' (both set " + (path.length() < other.length()
-                                ? other : path) + "); set each field once");
+                errors.add("grid", "expected a map of field paths to lists of values, got " + ScenarioBinder.describe(top.get("grid")));
+            } else {
+                for (Map.Entry<?, ?> e : g.entrySet()) {
+                    String path = String.valueOf(e.getKey());
+                    String field = "grid." + path;
+                    String other = isPath(path) ? grid.keySet().stream().filter(o -> overlap(path, o)).findFirst().orElse(null) : null;
+                    if (!isPath(path)) {
+                        errors.add(field, notAPath(path));
+                    } else if (other != null) {
+                        errors.add(field, "overlaps grid key '" + other + "' (both set " + (path.length() < other.length() ? other : path)
+                                + "); set each field once");
+                    } else if (!(e.getValue() instanceof List<?> values) || values.isEmpty()) {
+                        errors.add(field, "expected a non-empty list of values, such as [1, 2], got " + ScenarioBinder.describe(e.getValue()));
+                    } else {
+                        grid.put(path, new ArrayList<>(values));
                     }
                 }
-                if (!(e.getValue() instanceof List<?> values) || values.isEmpty()) {
-                    throw UserError.at(shownName, "grid." + path, "expected a non-empty list of values, such as [1, 2], got "
-                            + ScenarioBinder.describe(e.getValue()));
-                }
-                grid.put(path, new ArrayList<>(values));
             }
         }
 
         List<Map<String, Object>> listed = new ArrayList<>();
         if (top.containsKey("points") && top.get("points") != null) {
             if (!(top.get("points") instanceof List<?> ps)) {
-                throw UserError.at(shownName, "points", "expected a list of maps of field paths to values, got " + ScenarioBinder.describe(top.get("points")));
-            }
-            for (int i = 0; i < ps.size(); i++) {
-                Object p = ps.get(i);
-                if (p != null && !(p instanceof Map)) {
-                    throw UserError.at(shownName, "points[" + i + "]", "expected a map of field paths to values, such as {topology.k: 8}, got "
-                            + ScenarioBinder.describe(p));
-                }
-                Map<String, Object> point = new LinkedHashMap<>();
-                if (p != null) {
+                errors.add("points", "expected a list of maps of field paths to values, got " + ScenarioBinder.describe(top.get("points")));
+            } else {
+                for (int i = 0; i < ps.size(); i++) {
+                    Object p = ps.get(i);
+                    Map<String, Object> point = new LinkedHashMap<>();
+                    listed.add(point);
+                    if (p != null && !(p instanceof Map)) {
+                        errors.add("points[" + i + "]", "expected a map of field paths to values, such as {topology.k: 8}, got " + ScenarioBinder.describe(p));
+                        continue;
+                    }
+                    if (p == null) {
+                        continue;
+                    }
                     for (Map.Entry<?, ?> e : ((Map<?, ?>) p).entrySet()) {
                         String path = String.valueOf(e.getKey());
-                        checkPath(shownName, "points[" + i + "]", path);
+                        String field = "points[" + i + "]." + path;
+                        if (!isPath(path)) {
+                            errors.add(field, notAPath(path));
+                            continue;
+                        }
                         if (grid.containsKey(path)) {
-                            throw UserError.at(shownName, "points[" + i + "]." + path, "is also a grid key; set a field in the grid or in the points, not both");
+                            errors.add(field, "is also a grid key; set a field in the grid or in the points, not both");
+                            continue;
                         }
-                        for (String other : grid.keySet()) {
-                            if (overlap(path, other)) {
-                                throw UserError.at(shownName, "points[" + i + "]." + path, "overlaps grid key '" + other + "' (both set "
-                                        + (path.length() < other.length() ? other : path) + "); set a field in the grid or in the points, not both");
-                            }
+                        String inGrid = grid.keySet().stream().filter(o -> overlap(path, o)).findFirst().orElse(null);
+                        if (inGrid != null) {
+                            errors.add(field, "overlaps grid key '" + inGrid + "' (both set " + (path.length() < inGrid.length() ? inGrid : path)
+                                    + "); set a field in the grid or in the points, not both");
+                            continue;
                         }
-                        for (String other : point.keySet()) {
-                            if (overlap(path, other)) {
-                                throw UserError.at(shownName, "points[" + i + "]." + path, "overlaps '" + other + "' of the same point (both set "
-                                        + (path.length() < other.length() ? other : path) + "); set each field once");
-                            }
+                        String inPoint = point.keySet().stream().filter(o -> overlap(path, o)).findFirst().orElse(null);
+                        if (inPoint != null) {
+                            errors.add(field, "overlaps '" + inPoint + "' of the same point (both set " + (path.length() < inPoint.length() ? inPoint : path)
+                                    + "); set each field once");
+                            continue;
                         }
                         point.put(path, e.getValue());
                     }
                 }
-                listed.add(point);
             }
         }
         if (listed.isEmpty()) {
@@ -251,18 +287,21 @@ public final class SweepFile {
 
         Object quickMap = top.get("quick");
         if (quickMap != null && !(quickMap instanceof Map)) {
-            throw UserError.at(shownName, "quick", "expected a map of field paths to values, got " + ScenarioBinder.describe(quickMap));
-        }
-        if (quick) {
+            errors.add("quick", "expected a map of field paths to values, got " + ScenarioBinder.describe(quickMap));
+        } else if (quick) {
             name = name + "-quick";
             if (quickMap != null) {
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) quickMap).entrySet()) {
                     String path = String.valueOf(e.getKey());
-                    checkPath(shownName, "quick", path);
+                    if (!isPath(path)) {
+                        errors.add("quick." + path, notAPath(path));
+                        continue;
+                    }
                     try {
                         set(base, path, e.getValue());
+                        origins.quickKeys().add(path);
                     } catch (ScenarioException x) {
-                        throw UserError.at(shownName, "quick." + path, x.field() + ": " + x.problem());
+                        errors.add("quick." + path, x.field() + ": " + x.problem());
                     }
                 }
             }
@@ -276,7 +315,11 @@ public final class SweepFile {
             }
         }
         if (combos * seeds > MAX_RUNS) {
-            throw UserError.at(shownName, "grid", "more than " + MAX_RUNS + " runs; split the sweep");
+            errors.add("grid", "more than " + MAX_RUNS + " runs; split the sweep");
+            errors.throwIfAny();
+        }
+        if (!baseRead) {
+            errors.throwIfAny(); // the points of a base that could not be read would only repeat its errors
         }
 
         Set<String> varied = new LinkedHashSet<>();
@@ -287,19 +330,28 @@ public final class SweepFile {
 
         PhaseProgress progress = new PhaseProgress(err, "sweep " + name);
         List<Point> points = new ArrayList<>();
+        Map<Integer, Map<String, String>> sourcesOf = new LinkedHashMap<>();
         List<String> keys = new ArrayList<>(grid.keySet());
         // every distinct error of the sweep at once (the first point showing each), not one per run
-        Map<String, String> errors = new LinkedHashMap<>();
+        Map<String, String> bindErrors = new LinkedHashMap<>();
         int index = 0;
-        for (Map<String, Object> p : listed) {
+        for (int li = 0; li < listed.size(); li++) {
+            Map<String, Object> p = listed.get(li);
             int[] odometer = new int[keys.size()];
             while (true) {
                 Map<String, Object> assignments = new LinkedHashMap<>(p);
+                // where in the sweep file each assignment's value is
+                Map<String, String> sources = new LinkedHashMap<>();
+                for (String key : p.keySet()) {
+                    sources.put(key, "points[" + li + "]." + key);
+                }
                 for (int k = 0; k < keys.size(); k++) {
                     assignments.put(keys.get(k), grid.get(keys.get(k)).get(odometer[k]));
+                    sources.put(keys.get(k), "grid." + keys.get(k) + "[" + odometer[k] + "]");
                 }
                 progress.step("binding points", index, combos);
-                Point bound = bind(shownName, index++, base, assignments, errors);
+                sourcesOf.put(index, sources);
+                Point bound = bind(origins, index++, base, assignments, sources, bindErrors);
                 if (bound != null) {
                     points.add(bound);
                 }
@@ -313,12 +365,12 @@ public final class SweepFile {
                 }
             }
         }
-        if (!errors.isEmpty()) {
-            throw UserError.lines(List.copyOf(errors.values()));
-        }
-        refuseSeedOverflow(shownName, points, seeds);
-        refuseDuplicates(shownName, points, seeds, !grid.isEmpty() && listed.size() == 1 ? "grid" : "points", progress);
-        return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied));
+        errors.lines.addAll(bindErrors.values());
+        errors.throwIfAny();
+        refuseSeedOverflow(origins, points, sourcesOf, seeds);
+        String pointsField = !grid.isEmpty() && listed.size() == 1 ? "grid" : "points";
+        refuseDuplicates(doc.where(shownName, pointsField), points, seeds, pointsField, progress);
+        return new SweepFile(shownName, name, baseDir, seeds, List.copyOf(points), List.copyOf(varied), origins, Map.copyOf(sourcesOf));
     }
 
     /**
@@ -376,7 +428,7 @@ public final class SweepFile {
         if (kept.isEmpty()) {
             throw UserError.at("--only " + String.join(" --only ", filters), "", "no point of " + shown + " matches every filter");
         }
-        return new SweepFile(shown, name, baseDir, seeds, kept.stream().map(points::get).toList(), varied);
+        return new SweepFile(shown, name, baseDir, seeds, kept.stream().map(points::get).toList(), varied, origins, sourcesOf);
     }
 
     /** A stored column value against a command-line value: numbers by value (8 = 8.0), the rest as text. */
@@ -400,20 +452,20 @@ public final class SweepFile {
     }
 
     /** Seed i of a point is its seed + i: a point whose last seed would pass Long.MAX_VALUE (and wrap to negative seeds) is refused. */
-    private static void refuseSeedOverflow(String shownName, List<Point> points, int seeds) {
+    private static void refuseSeedOverflow(Origins origins, List<Point> points, Map<Integer, Map<String, String>> sourcesOf, int seeds) {
         long highest = Long.MAX_VALUE - (seeds - 1);
         for (Point p : points) {
             long seed = p.scenario().seed();
             if (seed > highest) {
-                throw UserError.at(shownName + ": " + p.describe(), "seed", "seed " + seed + " with " + seeds + " seeds per point would run seeds up to "
-                        + BigInteger.valueOf(seed).add(BigInteger.valueOf(seeds - 1)) + ", beyond the largest seed " + Long.MAX_VALUE
-                        + "; use a seed of at most " + highest);
+                throw UserError.at(origins.where("seed", p.assignments(), sourcesOf.get(p.index())) + ": " + p.describe(), "seed", "seed " + seed
+                        + " with " + seeds + " seeds per point would run seeds up to " + BigInteger.valueOf(seed).add(BigInteger.valueOf(seeds - 1))
+                        + ", beyond the largest seed " + Long.MAX_VALUE + "; use a seed of at most " + highest);
             }
         }
     }
 
     /** Two points that would run the same scenario with the same seed (their seed ranges overlap) are refused. */
-    private static void refuseDuplicates(String shownName, List<Point> points, int seeds, String field, PhaseProgress progress) {
+    private static void refuseDuplicates(String where, List<Point> points, int seeds, String field, PhaseProgress progress) {
         Map<String, List<Point>> byScenario = new LinkedHashMap<>();
         for (int i = 0; i < points.size(); i++) {
             progress.step("comparing points", i, points.size());
@@ -424,7 +476,7 @@ public final class SweepFile {
                 long seed = Math.max(p.scenario().seed(), q.scenario().seed());
                 long gap = seed - Math.min(p.scenario().seed(), q.scenario().seed()); // exact as an unsigned number
                 if (Long.compareUnsigned(gap, seeds) < 0) {
-                    throw UserError.at(shownName, field, p.describe() + " runs the same scenario as " + q.describe() + " (seed " + seed
+                    throw UserError.at(where, field, p.describe() + " runs the same scenario as " + q.describe() + " (seed " + seed
                             + " in both); remove the duplicate");
                 }
             }
@@ -432,14 +484,20 @@ public final class SweepFile {
         }
     }
 
-    /** The point, or null after adding its errors (keyed by field and problem) to {@code errors}. */
-    private static Point bind(String shownName, int index, Map<String, Object> base, Map<String, Object> assignments, Map<String, String> errors) {
-        String where = shownName + ": " + new Point(index, assignments, null).describe();
+    /**
+     * The point, or null after adding its errors (keyed by field and problem) to {@code errors}, each at the line
+     * and column of the value it comes from: the grid or point value that sets the field, a quick override, or the
+     * base scenario.
+     */
+    private static Point bind(Origins origins, int index, Map<String, Object> base, Map<String, Object> assignments, Map<String, String> sources,
+            Map<String, String> errors) {
+        String point = new Point(index, assignments, null).describe();
         Map<String, Object> tree = copy(base);
         for (Map.Entry<String, Object> e : assignments.entrySet()) {
             try {
                 set(tree, e.getKey(), e.getValue());
             } catch (ScenarioException x) {
+                String where = origins.doc().where(origins.shown(), sources.get(e.getKey())) + ": " + point;
                 errors.putIfAbsent(x.field() + "\u0000" + x.problem(), UserError.at(where, x.field(), x.problem()).getMessage());
                 return null;
             }
@@ -448,19 +506,95 @@ public final class SweepFile {
             return new Point(index, assignments, ScenarioBinder.bind(tree));
         } catch (ScenarioException x) {
             for (ScenarioException one : x.all()) {
+                String where = origins.where(one.field(), assignments, sources) + ": " + point;
                 errors.putIfAbsent(one.field() + "\u0000" + one.problem(), UserError.at(where, one.field(), Yaml.oneLine(one.problem())).getMessage());
             }
             return null;
         }
     }
 
-    private static void checkPath(String shownName, String where, String path) {
+    /** The errors of a sweep file, each at the line and column of its field, reported together. */
+    private static final class Errors {
+        private final Yaml.Document doc;
+        private final String shown;
+        private final List<String> lines = new ArrayList<>();
+
+        Errors(Yaml.Document doc, String shown) {
+            this.doc = doc;
+            this.shown = shown;
+        }
+
+        void add(String field, String problem) {
+            lines.add(UserError.at(doc.where(shown, field), field, problem).getMessage());
+        }
+
+        void throwIfAny() {
+            if (!lines.isEmpty()) {
+                throw UserError.lines(List.copyOf(lines));
+            }
+        }
+    }
+
+    /**
+     * Where the values of a point come from: the sweep file ({@code doc}, shown as {@code shown}), its base file
+     * ({@code baseDoc}, null for an inline base, named with {@code referrer}: "the baseFile of sweep.yaml:2:11"), and
+     * the quick overrides applied.
+     */
+    private record Origins(Yaml.Document doc, String shown, Yaml.Document baseDoc, String baseShown, String referrer, List<String> quickKeys) {
+        /**
+         * {@code file:line:column} of the value behind {@code field} in a point: the grid or point value that sets it
+         * or a map around it, else a quick override that does, else the base scenario ({@code base.yaml:4:7 (the
+         * baseFile of sweep.yaml:2:11)}).
+         */
+        String where(String field, Map<String, Object> assignments, Map<String, String> sources) {
+            String f = field == null ? "" : field;
+            for (String k : assignments.keySet()) {
+                if (covers(k, f)) {
+                    return doc.where(shown, sources.get(k));
+                }
+            }
+            for (String k : quickKeys) {
+                if (covers(k, f)) {
+                    return doc.where(shown, "quick." + k);
+                }
+            }
+            if (baseDoc != null) {
+                return baseDoc.where(baseShown, f) + " (" + referrer + ")";
+            }
+            return doc.where(shown, f.isEmpty() ? "base" : "base." + f);
+        }
+    }
+
+    /** Whether the field path {@code key} sets {@code field}: equal, or a map or list around it. */
+    private static boolean covers(String key, String field) {
+        if (field.isEmpty() || !isPath(field)) {
+            return false;
+        }
+        List<Object> k = Overrides.parse(key + "=0").path();
+        List<Object> f = Overrides.parse(field + "=0").path();
+        return k.size() <= f.size() && f.subList(0, k.size()).equals(k);
+    }
+
+    /**
+     * An error line of a base file, naming the sweep file that points to it: {@code base.yaml:3:5: ...} becomes
+     * {@code base.yaml:3:5 (the baseFile of sweep.yaml:2:11): ...}.
+     */
+    private static String referred(String line, String baseShown, String referrer) {
+        java.util.regex.Matcher m = Pattern.compile("^" + Pattern.quote(baseShown) + "(?::\\d+){0,2}").matcher(line);
+        return m.find() ? line.substring(0, m.end()) + " (" + referrer + ")" + line.substring(m.end()) : line + " (" + referrer + ")";
+    }
+
+    private static boolean isPath(String path) {
         try {
             Overrides.parse(path + "=0");
+            return true;
         } catch (Overrides.OverrideException e) {
-            throw UserError.at(shownName, where + "." + path, "'" + path + "' is not a field path; expected keys separated by dots,"
-                    + " such as topology.k or failures.links[0].a");
+            return false;
         }
+    }
+
+    private static String notAPath(String path) {
+        return "'" + path + "' is not a field path; expected keys separated by dots, such as topology.k or failures.links[0].a";
     }
 
     /**
