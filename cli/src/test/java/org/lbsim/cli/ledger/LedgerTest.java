@@ -167,19 +167,28 @@ class LedgerTest {
     /** A figure whose committed runs are only part of its sweep says so in its verdict and size. */
     @Test
     void partialResultsAreNamedPartial(@TempDir Path tmp) throws IOException {
-        String[] f = withResults().get(0);
-        String reproduction = f[1].substring(f[1].lastIndexOf('/') + 1);
-        Path dir = tmp.resolve("fig");
-        Files.createDirectories(dir);
-        try (Stream<Path> files = Files.list(ROOT.resolve(f[1]))) {
-            for (Path p : files.filter(x -> x.toString().endsWith(".csv")).toList()) {
-                Files.copy(p, dir.resolve(p.getFileName()));
+        // the first figure whose committed runs are its whole sweep
+        Path dir = null;
+        Map<String, Object> raw = null;
+        PaperDef.Entry entry = null;
+        Ledger.FigureResult whole = null;
+        for (String[] f : withResults()) {
+            String reproduction = f[1].substring(f[1].lastIndexOf('/') + 1);
+            dir = tmp.resolve(reproduction);
+            Files.createDirectories(dir);
+            try (Stream<Path> files = Files.list(ROOT.resolve(f[1]))) {
+                for (Path p : files.filter(x -> x.toString().endsWith(".csv")).toList()) {
+                    Files.copy(p, dir.resolve(p.getFileName()));
+                }
+            }
+            raw = ReproduceCommand.definition(reproduction);
+            entry = new PaperDef.Entry(reproduction, reproduction, null);
+            whole = Ledger.evaluateAt(entry, raw, "fig", dir, null);
+            if (!whole.facts().partial()) {
+                break;
             }
         }
-        Map<String, Object> raw = ReproduceCommand.definition(reproduction);
-        PaperDef.Entry entry = new PaperDef.Entry(reproduction, reproduction, null);
-        Ledger.FigureResult whole = Ledger.evaluateAt(entry, raw, "fig", dir, null);
-        assertThat(whole.facts().partial()).isFalse();
+        assertThat(whole.facts().partial()).as("some figure has all its runs committed").isFalse();
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
             ResultsCsv.load(c, dir);
             st.execute("DELETE FROM runs WHERE run_id = (SELECT max(run_id) FROM runs)");
