@@ -101,7 +101,10 @@ public final class Ledger {
                 case SHAPE_MATCHES -> "shape matches";
                 case DIFFERS -> "differs";
                 default -> "not judged";
-            } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading)", matching, claims.size());
+            } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading%s)", matching, claims.size(),
+                    // a default chosen after results is said in the figure's verdict, not only in its claims'
+                    def.defaultReading().madeDefaultAfterResults()
+                            ? " " + def.defaultReading().name() + ", made the default after another reading's results were seen" : "");
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> tables = (List<Map<String, Object>>) raw.getOrDefault("tables", List.of());
             if (facts.partial()) {
