@@ -319,6 +319,35 @@ class SweepTest {
     }
 
     @Test
+    void runs_recorded_before_a_parameter_existed_resume_when_its_default_keeps_their_scenario() throws Exception {
+        Path sweep = file("p.yaml", "name: p\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}}\nseeds: 2\n");
+        Path out = dir.resolve("p");
+        ok("sweep", sweep.toString(), "--out", out.toString(), "--quiet", "--jobs", "1");
+        // as an older lbsim stored it: every field spelt out but one that did not exist yet
+        String gap = "interFrameGapBytes: " + org.lbsim.scenario.PacketSpec.defaults().interFrameGapBytes();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + out.resolve("results.duckdb"));
+             java.sql.Statement st = c.createStatement()) {
+            var rs = st.executeQuery("SELECT count(*) FROM runs WHERE scenario_yaml LIKE '%" + gap + "%'");
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(2);
+            st.execute("UPDATE runs SET scenario_yaml = regexp_replace(scenario_yaml, '\\n *" + gap + "', '') WHERE seed = 1");
+            rs = st.executeQuery("SELECT count(*) FROM runs WHERE scenario_yaml LIKE '%" + gap + "%'");
+            rs.next();
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
+        MainTest.Result resumed = lbsim("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1");
+        assertThat(resumed.code()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("2 runs, all already recorded");
+        // a stored value that differs from today's scenario is still another scenario
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + out.resolve("results.duckdb"));
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("UPDATE runs SET scenario_yaml = replace(scenario_yaml, 'messageBytes: 8192', 'messageBytes: 4096') WHERE seed = 2");
+        }
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString()).errorLine()).isEqualTo("lbsim: " + out.resolve("results.duckdb")
+                + ": run 'p-p0-seed2' of sweep 'p' was recorded with another scenario (did the sweep file change?); use another --out, or another name: in the sweep file");
+    }
+
+    @Test
     void only_runs_the_matching_points_under_the_full_sweeps_run_ids_and_the_full_sweep_resumes() throws IOException {
         Path sweep = file("s.yaml", SWEEP);
         Path out = dir.resolve("only");

@@ -366,6 +366,21 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         throw new IllegalStateException(t);
     }
 
+    /**
+     * Whether a run's stored scenario, read by today's binder, is the scenario this invocation would run: a run
+     * recorded before a parameter existed spells out every field but that one, which then takes its default, and
+     * a new parameter's default keeps what was simulated before. Text compared first, so this reads only such runs.
+     */
+    static boolean bindsToSame(String recordedYaml, Scenario scenario) {
+        String text = recordedYaml.endsWith(PARTITIONED_MARK)
+                ? recordedYaml.substring(0, recordedYaml.length() - PARTITIONED_MARK.length()) : recordedYaml;
+        try {
+            return new SweepRun("recorded", text, ".", 0).scenario().equals(scenario);
+        } catch (RuntimeException e) {
+            return false; // a field since removed or renamed, or a value no longer allowed: not the same scenario
+        }
+    }
+
     private int run(SweepFile sweep, List<Job> all, ThreadPoolExecutor pool, int threads, ResultsStore store, Path dir, String shownDb,
                     Map<String, String> conf) {
         Map<String, String> recorded = store.sweepRuns(sweep.name);
@@ -387,7 +402,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another version of its"
                         + " trace (workload.file " + ((WorkloadSpec.FromFile) j.scenario().workload()).file() + " changed since; its SHA-256 differs);"
                         + " restore the trace, or use another --out or another name: in the sweep file");
-            } else if (!yaml.equals(j.yaml())) {
+            } else if (!yaml.equals(j.yaml()) && !(sha < 0 && bindsToSame(yaml, j.scenario()))) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"
                         + " (did the sweep file change?); use another --out, or another name: in the sweep file");
             }
