@@ -550,6 +550,13 @@ public final class Network implements PortStates {
         return n;
     }
 
+    /** Every NIC sends ACK / NACK / CNP ahead of data and while paused (ns-3's RDMA NIC); call before the run. */
+    public void setNicControlPriority() {
+        for (Nic nic : nics) {
+            nic.controlPriority(true);
+        }
+    }
+
     /**
      * NICs leave out wake-ups whose outcome is known ({@link Nic#skipIdleWakes}); not in a
      * lossless fabric (a NIC can be paused and resumed). Call at most once, before the run, under the

@@ -29,6 +29,8 @@ public final class Nic implements PacketReceiver, EventHandler {
     private long txBytes;
     private long rxPackets;
     private boolean paused;
+    /** ACK / NACK / CNP first and never paused (ns-3's queue 0), instead of alternating with data and paused with it. */
+    private boolean controlPriority;
     private long pausedSincePs;
     private long pausedTotalPs;
     private long pauseEvents;
@@ -101,11 +103,11 @@ public final class Nic implements PacketReceiver, EventHandler {
             return;
         }
         pendingWakePs = Long.MAX_VALUE;
-        if (paused) {
+        long now = sim.nowPs();
+        Packet p = paused ? controlPriority ? source.pollUnpaused(now) : null : source.poll(now);
+        if (paused && p == null) {
             return; // resumed by a RESUME frame, which wakes the transmitter again
         }
-        long now = sim.nowPs();
-        Packet p = source.poll(now);
         if (p != null) {
             long serPs = Time.serializationPs(p.sizeBytes, rateMbps, psPerByte);
             p.sentPs = now; // DLBF III-C: t1, when the packet goes on the wire
@@ -203,6 +205,15 @@ public final class Nic implements PacketReceiver, EventHandler {
             pausedTotalPs += now - pausedSincePs;
             kick();
         }
+    }
+
+    /** Control frames first and in a class PFC never pauses; set before the run. */
+    void controlPriority(boolean on) {
+        controlPriority = on;
+    }
+
+    public boolean controlPriority() {
+        return controlPriority;
     }
 
     public boolean isPaused() {

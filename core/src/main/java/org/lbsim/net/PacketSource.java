@@ -5,6 +5,14 @@ public interface PacketSource {
     /** The next packet to put on the wire now, or null if nothing may be sent now. */
     Packet poll(long nowPs);
 
+    /**
+     * While PFC pauses the NIC: the next frame of a class the pause does not stop (control frames, when the NIC
+     * sends them in their own priority class), or null.
+     */
+    default Packet pollUnpaused(long nowPs) {
+        return null;
+    }
+
     /** Earliest time something may become sendable without outside events (pacing, timers), or Long.MAX_VALUE. */
     long nextReadyPs(long nowPs);
 

@@ -7,7 +7,10 @@ public record NicSpec(
         @Doc("per-message: every message (collective step) gets a fresh queue pair; persistent: successive messages of one job between "
                 + "the same two hosts (same traffic class, channel and queue-pair index) reuse one queue pair, as NCCL keeps its "
                 + "connections: congestion control and the scheme's per-queue-pair state carry over, a message waits until the "
-                + "previous one on its queue pair is acknowledged") String queuePairs) {
+                + "previous one on its queue pair is acknowledged") String queuePairs,
+        @Doc("ACK, NACK and CNP leave the NIC ahead of data, in a priority class PFC never pauses (ns-3's RDMA NIC sends them from "
+                + "its queue 0, first and unpaused: conweave-ns3 qbb-net-device.cc:67, :108); false = they alternate with data "
+                + "(OFAN App. B) and a pause stops both") boolean controlPriority) {
 
     /** The values {@code queuePairs} may take. */
     public static final java.util.List<String> QUEUE_PAIRS = java.util.List.of("per-message", "persistent");
@@ -25,8 +28,13 @@ public record NicSpec(
         this(qpsPerConnection, batchPackets, "per-message");
     }
 
+    /** Control frames alternating with data, paused with it. */
+    public NicSpec(int qpsPerConnection, int batchPackets, String queuePairs) {
+        this(qpsPerConnection, batchPackets, queuePairs, false);
+    }
+
     public static NicSpec defaults() {
-        return new NicSpec(1, 1, "per-message");
+        return new NicSpec(1, 1, "per-message", false);
     }
 
     /** Whether successive messages between the same two hosts of a job reuse one queue pair. */

@@ -373,6 +373,9 @@ public final class Simulation {
             network.setPriorityKind(Packet.NACK);
             network.setPriorityKind(Packet.CNP);
         }
+        if (scenario.nic().controlPriority()) {
+            network.setNicControlPriority();
+        }
         if (EcnSpec.DEQUEUE.equals(ecnSpec.markAt())) {
             network.setEcnMarkAtDequeue(true);
         }

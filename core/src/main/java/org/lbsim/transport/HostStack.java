@@ -8,7 +8,8 @@ import org.lbsim.net.PacketSource;
 
 /**
  * A host's RDMA stack behind its NIC. When the line is free it hands over the next frame:
- * control packets (ACKs) and data alternate round-robin whenever both are waiting (OFAN App. B),
+ * control packets (ACKs) and data alternate round-robin whenever both are waiting (OFAN App. B), or
+ * control goes first and also while PFC pauses the NIC ({@link Nic#controlPriority()}, ns-3's RDMA NIC),
  * and data comes from the queue pairs with something to send, in round-robin order, one packet
  * or a batch of packets per turn.
  */
@@ -88,7 +89,7 @@ public final class HostStack implements PacketSource {
 
     @Override
     public Packet poll(long nowPs) {
-        if (lastWasData && !control.isEmpty()) {
+        if (!control.isEmpty() && (lastWasData || nic.controlPriority())) {
             lastWasData = false;
             return control.poll();
         }
@@ -102,6 +103,15 @@ public final class HostStack implements PacketSource {
             return control.poll();
         }
         return null;
+    }
+
+    @Override
+    public Packet pollUnpaused(long nowPs) {
+        if (!nic.controlPriority() || control.isEmpty()) {
+            return null;
+        }
+        lastWasData = false;
+        return control.poll();
     }
 
     private Packet pollData(long nowPs) {
