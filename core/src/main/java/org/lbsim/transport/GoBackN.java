@@ -9,32 +9,50 @@ import org.lbsim.scenario.ScenarioException;
 /**
  * Go-back-N, the classic RoCE recovery: the receiver keeps only in-order data and answers the
  * first gap with a NACK carrying the expected PSN; the sender rewinds to that PSN and resends it
- * and everything after it. A timeout ({@code rtoUs} without progress) rewinds to the oldest
- * unacknowledged PSN.
+ * and everything after it. A timeout ({@code rtoUs} without progress, or with {@code timerRestart:
+ * on-every-packet} without a packet sent or an ACK / NACK received) rewinds to the oldest unacknowledged PSN.
  */
 public final class GoBackN extends CumulativeAckRecovery {
     public record Params(
             @Doc("microseconds without progress before the sender rewinds (PRO: 80)") double rtoUs,
             @Doc(NicSelectiveRepeat.NACK_GENERATION_DOC) String nackGeneration,
-            @Doc(NicSelectiveRepeat.NACK_INTERVAL_DOC) double nackIntervalUs) {
+            @Doc(NicSelectiveRepeat.NACK_INTERVAL_DOC) double nackIntervalUs,
+            @Doc("when the timer starts over: '" + ON_PROGRESS + "' (it runs from the oldest unacknowledged packet and starts over when the"
+                    + " cumulative ACK advances) or '" + ON_EVERY_PACKET + "' (it starts over on every data packet sent and every ACK or NACK"
+                    + " received while packets are outstanding, as the HPCC / ConWeave ns-3 RdmaHw does, conweave-ns3 rdma-hw.cc:524-528,"
+                    + " :846-847: it fires only after rtoUs with neither)") String timerRestart,
+            @Doc("where a NACK sends the sender back: '" + TO_NACK_EPSN + "' (the PSN the NACK carries, even one a later ACK has"
+                    + " already acknowledged, as a NACK overtaken on another path is) or '" + TO_OLDEST_UNACKED + "' (the oldest"
+                    + " unacknowledged PSN, as ns-3's RecoverQueue sets snd_nxt to snd_una, conweave-ns3 rdma-hw.cc:710)") String rewindTo) {
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             NackGeneration.check(nackGeneration, nackIntervalUs);
+            ScenarioException.require(ON_PROGRESS.equals(timerRestart) || ON_EVERY_PACKET.equals(timerRestart), "timerRestart",
+                    "must be '" + ON_PROGRESS + "' or '" + ON_EVERY_PACKET + "', got '" + timerRestart + "'");
+            ScenarioException.require(TO_NACK_EPSN.equals(rewindTo) || TO_OLDEST_UNACKED.equals(rewindTo), "rewindTo",
+                    "must be '" + TO_NACK_EPSN + "' or '" + TO_OLDEST_UNACKED + "', got '" + rewindTo + "'");
         }
 
-        /** One NACK per expected PSN. */
+        /** One NACK per expected PSN, the timer from the oldest unacknowledged packet, a NACK rewinds to its PSN. */
         public Params(double rtoUs) {
-            this(rtoUs, NackGeneration.ONCE_PER_EPSN, NicSelectiveRepeat.DEFAULT_NACK_INTERVAL_US);
+            this(rtoUs, NackGeneration.ONCE_PER_EPSN, NicSelectiveRepeat.DEFAULT_NACK_INTERVAL_US, ON_PROGRESS, TO_NACK_EPSN);
         }
     }
+
+    static final String ON_PROGRESS = "on-progress";
+    static final String ON_EVERY_PACKET = "on-every-packet";
+    static final String TO_NACK_EPSN = "nack-epsn";
+    static final String TO_OLDEST_UNACKED = "oldest-unacked";
 
     public static LossRecoveryFactory factory(Params p) {
         long rtoPs = Time.us(p.rtoUs());
         long nackRepeatPs = NackGeneration.repeatAfterPs(p.nackGeneration(), p.nackIntervalUs());
+        boolean restartOnEveryPacket = ON_EVERY_PACKET.equals(p.timerRestart());
+        boolean rewindToOldest = TO_OLDEST_UNACKED.equals(p.rewindTo());
         return new LossRecoveryFactory() {
             @Override
             public LossRecovery create(QpContext qp) {
-                return new GoBackN(qp, rtoPs);
+                return new GoBackN(qp, rtoPs, restartOnEveryPacket, rewindToOldest);
             }
 
             @Override
@@ -47,8 +65,16 @@ public final class GoBackN extends CumulativeAckRecovery {
     private int next;
     private int highestSent = -1;
 
-    GoBackN(QpContext qp, long rtoPs) {
+    /** The timer starts over on every packet sent and every ACK / NACK received (ns-3's RdmaHw). */
+    private final boolean restartOnEveryPacket;
+
+    /** A NACK sends the sender back to the oldest unacknowledged PSN, not below it (ns-3's RecoverQueue). */
+    private final boolean rewindToOldest;
+
+    GoBackN(QpContext qp, long rtoPs, boolean restartOnEveryPacket, boolean rewindToOldest) {
         super(qp, rtoPs);
+        this.restartOnEveryPacket = restartOnEveryPacket;
+        this.rewindToOldest = rewindToOldest;
     }
 
     @Override
@@ -63,8 +89,8 @@ public final class GoBackN extends CumulativeAckRecovery {
         } else {
             highestSent = psn;
         }
-        if (next == acked) {
-            lastProgressPs = nowPs; // the timer runs from the oldest outstanding packet
+        if (next == acked || restartOnEveryPacket) {
+            lastProgressPs = nowPs; // the timer runs from the oldest outstanding packet, or from the last one sent
         }
         next = psn + 1;
     }
@@ -76,16 +102,26 @@ public final class GoBackN extends CumulativeAckRecovery {
 
     @Override
     public boolean onAck(Packet ack, long nowPs) {
+        restartIfEveryPacket(nowPs);
         return advanceAndSkip(ack.cumAck, nowPs);
     }
 
     @Override
     public boolean onNack(Packet nack, long nowPs) {
+        restartIfEveryPacket(nowPs);
         boolean progress = advanceAndSkip(nack.cumAck, nowPs);
-        if (nack.cumAck < next) {
-            next = nack.cumAck; // go back
+        int to = rewindToOldest ? acked : nack.cumAck; // acked >= cumAck now: they differ only for a stale NACK
+        if (to < next) {
+            next = to; // go back
         }
         return progress;
+    }
+
+    /** ns-3 restarts the timer on any ACK or NACK while packets are outstanding (an idle timer has no deadline here). */
+    private void restartIfEveryPacket(long nowPs) {
+        if (restartOnEveryPacket) {
+            lastProgressPs = nowPs;
+        }
     }
 
     private boolean advanceAndSkip(int cumAck, long nowPs) {

@@ -23,7 +23,7 @@ class CumulativeAckTimerTest {
     private final PacketPool pool = new PacketPool();
 
     static List<Arguments> schemes() {
-        Function<QpContext, LossRecovery> gbn = qp -> new GoBackN(qp, Time.us(80));
+        Function<QpContext, LossRecovery> gbn = qp -> new GoBackN(qp, Time.us(80), false, false);
         Function<QpContext, LossRecovery> sr = qp -> new NicSelectiveRepeat(qp, Time.us(80));
         return List.of(Arguments.of("go-back-n", gbn), Arguments.of("nic-sr", sr));
     }
@@ -103,5 +103,64 @@ class CumulativeAckTimerTest {
         assertThat(s.onNack(answer(Packet.NACK, 4, 4), Time.us(9))).isFalse();
         assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(88));
         assertThat(s.nextPsn(Time.us(9))).as("the NACKed PSN goes next").isEqualTo(4);
+    }
+
+    @org.junit.jupiter.api.Test
+    void goBackNAsNs3RunsItStartsTheTimerOverOnEveryPacketSentAndEveryAckOrNack() {
+        LossRecovery ns3 = new GoBackN(QP, Time.us(80), true, false);
+        LossRecovery progress = new GoBackN(QP, Time.us(80), false, false);
+        for (LossRecovery s : List.of(ns3, progress)) {
+            assertThat(send(s, 1, 0)).containsExactly(0);
+            assertThat(send(s, 1, Time.us(2))).containsExactly(1);
+            assertThat(s.timerDeadlinePs()).isEqualTo(s == ns3 ? Time.us(82) : Time.us(80));
+            // a repeated ACK and a NACK for the PSN already expected: no progress, yet ns-3 starts over
+            assertThat(s.onAck(answer(Packet.ACK, 0, 1), Time.us(5))).isTrue();
+            assertThat(s.onAck(answer(Packet.ACK, 0, 1), Time.us(7))).isFalse();
+            assertThat(s.timerDeadlinePs()).isEqualTo(s == ns3 ? Time.us(87) : Time.us(85));
+            assertThat(s.onNack(answer(Packet.NACK, 1, 1), Time.us(9))).isFalse();
+            assertThat(s.timerDeadlinePs()).isEqualTo(s == ns3 ? Time.us(89) : Time.us(85));
+            assertThat(send(s, 1, Time.us(10))).as("the NACK rewound to PSN 1").containsExactly(1);
+            assertThat(s.timerDeadlinePs()).as("the resend of the oldest outstanding PSN starts both over").isEqualTo(Time.us(90));
+            assertThat(send(s, 1, Time.us(11))).containsExactly(2);
+            assertThat(s.timerDeadlinePs()).isEqualTo(s == ns3 ? Time.us(91) : Time.us(90));
+            assertThat(s.onAck(answer(Packet.ACK, 2, 3), Time.us(20))).isTrue();
+            assertThat(s.timerDeadlinePs()).as("nothing outstanding: no timer").isEqualTo(Long.MAX_VALUE);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void theTimerRestartIsAParameterOfGoBackN() {
+        LossRecovery s = GoBackN.factory(new GoBackN.Params(80, "once-per-epsn", 4, "on-every-packet", "nack-epsn")).create(QP);
+        send(s, 1, 0);
+        send(s, 1, Time.us(3));
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(83));
+        LossRecovery d = GoBackN.factory(new GoBackN.Params(80)).create(QP);
+        send(d, 1, 0);
+        send(d, 1, Time.us(3));
+        assertThat(d.timerDeadlinePs()).as("the default runs from the oldest outstanding packet").isEqualTo(Time.us(80));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new GoBackN.Params(80, "once-per-epsn", 4, "on-send", "nack-epsn"))
+                .isInstanceOf(org.lbsim.scenario.ScenarioException.class)
+                .hasMessageContaining("timerRestart").hasMessageContaining("'on-progress' or 'on-every-packet', got 'on-send'");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aStaleNackSendsGoBackNToItsPsnOrAsNs3ToTheOldestUnacknowledgedOne() {
+        for (boolean toOldest : new boolean[] {false, true}) {
+            LossRecovery s = new GoBackN(QP, Time.us(80), false, toOldest);
+            assertThat(send(s, 8, 0)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+            assertThat(s.onAck(answer(Packet.ACK, 5, 6), Time.us(5))).isTrue();
+            // a NACK for PSN 2 that a later ACK overtook on another path
+            assertThat(s.onNack(answer(Packet.NACK, 2, 2), Time.us(6))).isFalse();
+            assertThat(send(s, 20, Time.us(7))).as(toOldest ? "from the oldest unacknowledged, 6" : "from the NACK's PSN, 2")
+                    .containsExactlyElementsOf(toOldest ? List.of(6, 7, 8, 9) : List.of(2, 3, 4, 5, 6, 7, 8, 9));
+        }
+        LossRecovery viaParams = GoBackN.factory(new GoBackN.Params(80, "once-per-epsn", 4, "on-progress", "oldest-unacked")).create(QP);
+        send(viaParams, 8, 0);
+        viaParams.onAck(answer(Packet.ACK, 5, 6), Time.us(5));
+        viaParams.onNack(answer(Packet.NACK, 2, 2), Time.us(6));
+        assertThat(send(viaParams, 20, Time.us(7))).containsExactly(6, 7, 8, 9);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new GoBackN.Params(80, "once-per-epsn", 4, "on-progress", "snd-una"))
+                .isInstanceOf(org.lbsim.scenario.ScenarioException.class)
+                .hasMessageContaining("rewindTo").hasMessageContaining("'nack-epsn' or 'oldest-unacked', got 'snd-una'");
     }
 }

@@ -130,7 +130,7 @@ class NackGenerationTest {
     @Test
     void goBackNTakesTheSameIntervalReadingAndRewindsOnEveryRepeatedNack() {
         WireTap[] tap = new WireTap[1];
-        CheckedRun run = CheckedRun.of(twoHostsOneDrop(new ComponentSpec("go-back-n", new GoBackN.Params(80, "epsn-change-or-interval", 1)),
+        CheckedRun run = CheckedRun.of(twoHostsOneDrop(new ComponentSpec("go-back-n", new GoBackN.Params(80, "epsn-change-or-interval", 1, GoBackN.ON_PROGRESS, GoBackN.TO_NACK_EPSN)),
                 TestScenarios.lineRate(), "g"), dir, r -> tap[0] = WireTap.attach(r));
         FlowResult f = run.result().flowResults().get(0);
         List<WireTap.NackArrival> nacks = tap[0].nacks();
@@ -225,7 +225,7 @@ class NackGenerationTest {
     void badNackGenerationInputIsRejectedNamingTheField() {
         assertThatThrownBy(() -> new NicSelectiveRepeat.Params(80, "sometimes", 500)).isInstanceOf(ScenarioException.class)
                 .hasMessageContaining("nackGeneration").hasMessageContaining("once-per-epsn").hasMessageContaining("epsn-change-or-interval");
-        assertThatThrownBy(() -> new GoBackN.Params(80, "epsn-change-or-interval", 0)).isInstanceOf(ScenarioException.class)
+        assertThatThrownBy(() -> new GoBackN.Params(80, "epsn-change-or-interval", 0, GoBackN.ON_PROGRESS, GoBackN.TO_NACK_EPSN)).isInstanceOf(ScenarioException.class)
                 .hasMessageContaining("nackIntervalUs");
     }
 }
