@@ -460,9 +460,9 @@ public final class Charts {
 
     /**
      * Sets the wrapped category labels of a figure {@code width} x {@code height} in a smaller font (down to
-     * {@link #MIN_CATEGORY_PT}) while their lines take more than {@link #CATEGORY_LABELS_HEIGHT_SHARE} of its height: long
-     * point names at a small size leave the plot its height. Called once the figure's size is known; lays the chart out
-     * to measure the labels as they are drawn.
+     * {@link #MIN_CATEGORY_PT}) while a word of one is wider than its category (and so broken) or their lines take more
+     * than {@link #CATEGORY_LABELS_HEIGHT_SHARE} of its height: long point names at a small size leave the plot its height.
+     * Called once the figure's size is known; lays the chart out to measure the labels as they are drawn.
      */
     static void fitCategoryLabels(JFreeChart chart, int width, int height) {
         if (!(chart.getPlot() instanceof CategoryPlot p) || p.getDomainAxis().getCategoryLabelPositions() != CategoryLabelPositions.STANDARD) {
@@ -474,7 +474,7 @@ public final class Charts {
         try {
             for (float pt = axis.getTickLabelFont().getSize2D(); ; pt--) {
                 axis.setTickLabelFont(axis.getTickLabelFont().deriveFont(pt));
-                if (pt <= MIN_CATEGORY_PT || categoryLabelsHeight(chart, axis, width, height, g2) <= CATEGORY_LABELS_HEIGHT_SHARE * height) {
+                if (pt <= MIN_CATEGORY_PT || categoryLabelsFit(chart, axis, width, height, g2)) {
                     return;
                 }
             }
@@ -483,16 +483,29 @@ public final class Charts {
         }
     }
 
-    /** The height of the tallest category label of {@code chart} drawn at {@code width} x {@code height}. */
-    static double categoryLabelsHeight(JFreeChart chart, CategoryAxis axis, int width, int height, Graphics2D g2) {
+    /**
+     * Whether the category labels of {@code chart} drawn at {@code width} x {@code height} break no word (each line ends
+     * at a space or after a hyphen) and the tallest takes at most {@link #CATEGORY_LABELS_HEIGHT_SHARE} of the height.
+     */
+    static boolean categoryLabelsFit(JFreeChart chart, CategoryAxis axis, int width, int height, Graphics2D g2) {
         org.jfree.chart.ChartRenderingInfo info = new org.jfree.chart.ChartRenderingInfo();
         chart.draw(g2, new Rectangle(0, 0, width, height), info);
         Rectangle2D area = info.getPlotInfo().getDataArea();
-        double tallest = 0;
         for (Object t : axis.refreshTicks(g2, new org.jfree.chart.axis.AxisState(), area, ((CategoryPlot) chart.getPlot()).getDomainAxisEdge())) {
-            tallest = Math.max(tallest, ((org.jfree.chart.axis.CategoryTick) t).getLabel().calculateDimensions(g2).getHeight());
+            org.jfree.chart.axis.CategoryTick tick = (org.jfree.chart.axis.CategoryTick) t;
+            if (tick.getLabel().calculateDimensions(g2).getHeight() > CATEGORY_LABELS_HEIGHT_SHARE * height) {
+                return false;
+            }
+            StringBuilder joined = new StringBuilder();
+            for (Object line : tick.getLabel().getLines()) {
+                String text = ((org.jfree.chart.text.TextLine) line).getFirstTextFragment().getText().strip();
+                joined.append(joined.length() == 0 || joined.charAt(joined.length() - 1) == '-' ? "" : " ").append(text);
+            }
+            if (!joined.toString().equals(String.valueOf(tick.getCategory()).strip().replaceAll("\\s+", " "))) {
+                return false;
+            }
         }
-        return tallest;
+        return true;
     }
 
     /** The smallest font an axis title is shrunk to before it moves above the plot. */
