@@ -59,10 +59,16 @@ class ReproduceTest {
         String report = Files.readString(out.resolve("report.html"));
         assertThat(report).contains("<a href=\"report-figures/fig-1-cct-increase.csv\">");
         String bars = Files.readString(out.resolve("report-figures/fig-1-cct-increase.svg"));
-        // the sweep report's own figure is by the points' names, as the sweep names them (two SWITCH PKT points stay apart)
+        // the sweep report's own figure is by the points' names, as the sweep names them (two SWITCH PKT points stay apart);
+        // a name wrapped within its category is drawn line by line, one <text> a line, no word broken
+        java.util.regex.Matcher texts = java.util.regex.Pattern.compile(">([^<]*)</text>").matcher(bars);
+        StringBuilder drawn = new StringBuilder();
+        while (texts.find()) {
+            drawn.append(drawn.length() == 0 || drawn.charAt(drawn.length() - 1) == '-' ? "" : " ").append(texts.group(1).strip());
+        }
         for (String scheme : List.of("ECMP", "SUBFLOW", "HOST FLOWLET AR", "HOST PKT", "SWITCH PKT, shared pointer", "SWITCH PKT, per-class pointers",
                 "HOST PKT AR", "SWITCH PKT AR", "OFAN")) {
-            assertThat(bars).as("every point named on the grouped bars").contains(">" + scheme + "</text>");
+            assertThat(drawn.toString()).as("every point named on the grouped bars").contains(" " + scheme + " ");
         }
 
         String readme = Files.readString(out.resolve("README.md"));
@@ -209,6 +215,79 @@ class ReproduceTest {
         }
     }
 
+    /** A reproduction file of one's own: two schemes on a 16-host fabric, one claim, one plot. */
+    static final String OWN = """
+            title: Two schemes on a small fabric
+            paper: Spraying finishes a permutation no later than ECMP.
+            sweep:
+              name: own
+              base:
+                name: own
+                topology: {type: fat-tree, k: 4}
+                workload: {type: permutation, messageBytes: 65536}
+              grid:
+                loadBalancing.type: [ecmp, host-spray]
+              seeds: 2
+            tables: []
+            ledger:
+              paper: own
+              setting: {paper: "a 16-host fat tree", ours: "the same"}
+            measures:
+              mean_fct: "(SELECT avg(fct_ps) FROM flows f WHERE f.run_id = runs.run_id)"
+            claims:
+              - id: spray-no-slower
+                kind: shape
+                paper: "spraying is no slower"
+                metric: "SELECT seed, cct_increase_pct AS value FROM results WHERE {where}"
+                expect: {atLeast: 0, in: every-seed}
+            plots:
+              - {file: cct.png, x: loadBalancing.type, y: cct_increase_pct}
+            """;
+
+    /** {@code line:column} of the first occurrence of {@code needle} in {@code text} (1-based, as errors give it). */
+    static String position(String text, String needle) {
+        int i = text.indexOf(needle);
+        assertThat(i).as(needle).isNotNegative();
+        String before = text.substring(0, i);
+        return (before.lines().count() + (before.endsWith("\n") || before.isEmpty() ? 1 : 0)) + ":" + (i - before.lastIndexOf('\n'));
+    }
+
+    /**
+     * A semantic error in a reproduction file is one line starting with file:line:column of the field at fault, exit code 2,
+     * before anything is written or run: the claims, measures and plots, as the sweep and scenario files' errors are.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            an unknown expect key | 'expect: {atLeast: 0, in: every-seed}' | 'expect: {atLeast: 0, in: every-seed, atMots: 3}' | atMots | claims[0].expect.atMots: unknown key; expected one of atLeast, atMost, above, below, between, ascending and in
+            a measure that is not a text | 'mean_fct: "(SELECT' | 'mean_fct: [1, 2]\\n  other: "(SELECT' | mean_fct | measures.mean_fct: expected a non-empty text
+            a plot of an unknown column | 'x: loadBalancing.type' | 'x: loadBalancng.type' | x: loadBalancng | plots[0].x: 'loadBalancng.type' is not a column of the figure's runs, did you mean 'loadBalancing.type'?
+            an unknown plot key | 'y: cct_increase_pct}' | 'y: cct_increase_pct, logg: x}' | logg | plots[0].logg: unknown key, did you mean 'log'? (allowed keys: file, x, y, by, log, fit, where, title, ytitle)
+            an unknown key of the file | 'tables: []' | 'tables: []\\nplotz: []' | plotz | plotz: unknown key, did you mean 'plots'?
+            a claim's kind | 'kind: shape' | 'kind: shapely' | kind | claims[0].kind: expected shape (an order or a sign) or magnitude (the paper's numbers)
+            """)
+    void a_reproduction_files_error_names_its_line_and_column(String what, String from, String to, String at, String message) throws IOException {
+        String text = OWN.replace(from, to.replace("\\n", "\n"));
+        assertThat(text).as(what).isNotEqualTo(OWN);
+        Path file = dir.resolve("own.yaml");
+        Files.writeString(file, text);
+        Path out = dir.resolve("own-out");
+        String line = lbsim("reproduce", file.toString(), "--quick", "--out", out.toString()).errorLine();
+        assertThat(line).as(what).startsWith("lbsim: " + file + ":" + position(text, at) + ": " + message);
+        assertThat(out).as("refused before anything is written").doesNotExist();
+    }
+
+    @Test
+    void a_reproduction_file_of_ones_own_runs_as_a_built_in_one() throws IOException {
+        Path file = dir.resolve("own.yaml");
+        Files.writeString(file, OWN);
+        Path out = dir.resolve("own-out");
+        MainTest.Result r = lbsim("reproduce", file.toString(), "--quick", "--out", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(Files.readString(out.resolve("README.md"))).contains("lbsim reproduce " + file + " --quick", "spraying is no slower");
+        assertThat(out.resolve("cct.png")).isRegularFile();
+        assertThat(query(out.resolve("results.duckdb"), "SELECT count(*) AS n FROM runs")).containsExactly("n", "2");
+    }
+
     /**
      * Every reproduction's YAML parses, has only known keys, and its sweep (full and quick) binds
      * every point; points on fabrics of up to 128 hosts are also prepared (fabric, failed links of
@@ -226,6 +305,7 @@ class ReproduceTest {
             assertThat((String) def.get("title")).as(name).isNotBlank();
             assertThat(String.valueOf(def.get("paper"))).as(name).isNotBlank();
             assertThat(org.lbsim.cli.ledger.FigureDef.parse(name, def).claims()).as(name).isNotEmpty();
+            org.lbsim.cli.command.ReproductionFile.check(def, f -> "reproduce/" + name + ".yaml"); // the checks lbsim reproduce makes first
             // figures drawn from the same runs agree on every measure they share
             assertThat(ReproduceCommand.sharedMeasures(name, def)).as(name).containsAllEntriesOf(org.lbsim.cli.ledger.FigureDef.parse(name, def).measures());
             for (Map<String, Object> t : (List<Map<String, Object>>) def.get("tables")) {

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
@@ -56,7 +57,8 @@ public final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
     Main main;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Figure to reproduce, e.g. fig1 (also named ofan-fig1) or themis-fig1.")
+    @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Figure to reproduce, e.g. fig1 (also named ofan-fig1) or themis-fig1; or a reproduction file FILE.yaml of one's own"
+                    + " (docs/reproductions.md).")
     String name;
 
     @Option(names = "--list", description = "List the reproductions.")
@@ -130,7 +132,11 @@ public final class ReproduceCommand implements Callable<Integer> {
         String owner = def.get("sweepOf") instanceof String o ? o : name;
         Map<String, String> measures = new LinkedHashMap<>();
         Map<String, String> from = new LinkedHashMap<>();
-        for (String n : names()) {
+        List<String> all = new ArrayList<>(names());
+        if (!all.contains(name)) {
+            all.add(name); // a reproduction file of one's own
+        }
+        for (String n : all) {
             Map<String, Object> other = n.equals(name) ? def : definition(n);
             if (!(n.equals(owner) || owner.equals(other.get("sweepOf")))) {
                 continue;
@@ -172,14 +178,34 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
             return name == null && !list ? Main.BAD_INPUT : Main.OK;
         }
-        Map<String, String> aliases = aliases();
-        if (!aliases.containsKey(name)) {
-            throw new UserError("reproduce: unknown reproduction '" + name + "'"
-                    + Suggestions.closest(name, List.copyOf(aliases.keySet())).map(x -> ", did you mean '" + x + "'?").orElse("")
-                    + " (available: " + String.join(", ", names) + ")");
+        String defFile;
+        Yaml.Document doc;
+        String ownFile = isFile(name) ? name : null; // the file the README names as the command's argument
+        if (isFile(name)) {
+            // a reproduction of one's own, written as docs/reproductions.md describes the built-in ones
+            defFile = name;
+            doc = Yaml.readWithPositions(Path.of(name), name);
+            String stem = Path.of(name).getFileName().toString().replaceFirst("\\.ya?ml$", "");
+            if (!stem.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,100}")) {
+                throw UserError.at(name, "", "the file's name names the reproduction, its runs and its folder: letters, digits, '.', '_' and '-'");
+            }
+            name = stem;
+        } else {
+            Map<String, String> aliases = aliases();
+            if (!aliases.containsKey(name)) {
+                throw new UserError("reproduce: unknown reproduction '" + name + "'"
+                        + Suggestions.closest(name, List.copyOf(aliases.keySet())).map(x -> ", did you mean '" + x + "'?").orElse("")
+                        + " (available: " + String.join(", ", names) + "; or a reproduction file NAME.yaml)");
+            }
+            name = aliases.get(name);
+            defFile = "reproduce/" + name + ".yaml";
+            doc = document(name);
         }
-        name = aliases.get(name);
-        Map<String, Object> def = definition(name);
+        UnaryOperator<String> at = field -> doc.where(defFile, field);
+        Map<String, Object> def = resolve(name, ReproductionFile.tree(doc, defFile), names, ReproduceCommand::parsed, at);
+        // the definition's own keys, plots, claims and readings, checked before anything is written or runs
+        ReproductionFile.check(def, at);
+        FigureDef.parse(name, def, at);
         Map<String, Object> sweep = Probe.sweepTree(def, quick);
         // sweepOf: the runs are the named reproduction's, under its sweep name
         String sweepName = (String) sweep.getOrDefault("name", def.getOrDefault("sweepOf", name));
@@ -210,7 +236,6 @@ public final class ReproduceCommand implements Callable<Integer> {
         Path db = dir.resolve("results.duckdb");
         String sweepId = quick ? sweepName + "-quick" : sweepName;
         String where = "sweep = '" + sweepId + "'";
-        FigureDef.parse(name, def); // the definition's claims and readings, checked before anything runs
         if (ResultsCsv.present(dir) && !Files.exists(db)) {
             LedgerRuns.importCommitted(dir, db);
         }
@@ -251,7 +276,7 @@ public final class ReproduceCommand implements Callable<Integer> {
 
         StringBuilder md = new StringBuilder();
         md.append("# ").append(def.get("title")).append("\n\n");
-        md.append("Reproduced by `lbsim reproduce ").append(name).append(quick ? " --quick" : "").append(seeds != null ? " --seeds " + seeds : "")
+        md.append("Reproduced by `lbsim reproduce ").append(ownFile != null ? ownFile : name).append(quick ? " --quick" : "").append(seeds != null ? " --seeds " + seeds : "")
                 .append(only.stream().map(o -> " --only " + o).reduce("", String::concat)).append(threads != null ? " --threads " + threads : "")
                 .append("` (lbsim ").append(BuildInfo.version()).append(", commit ").append(BuildInfo.gitCommit()).append(").")
                 .append(quick ? " **Quick version: a smaller setting than the paper's; the numbers are indicative only.**" : "")
@@ -264,7 +289,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             md.append(String.format(Locale.ROOT, "**Partial: %d of the figure's %d runs (%d seed%s per point) are recorded in this folder (%d run%s"
                     + " in all); the tables and claims below use every recorded run.** Running `lbsim reproduce %s` with the same --out runs the"
                     + " rest.%n%n", ofFigure, figureRuns, figure.seeds, figure.seeds == 1 ? "" : "s", recordedIds.size(), recordedIds.size() == 1 ? "" : "s",
-                    name + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + seeds : "")));
+                    (ownFile != null ? ownFile : name) + (quick ? " --quick" : "") + (seeds != null ? " --seeds " + seeds : "")));
         }
         md.append(missing).append(LedgerPage.section(figureResult).replaceFirst("^## [^\n]*\n\n", ""));
         @SuppressWarnings("unchecked")
@@ -393,10 +418,20 @@ public final class ReproduceCommand implements Callable<Integer> {
     }
 
     /** Reproduction {@code n}'s definition as its file says. */
-    @SuppressWarnings("unchecked")
     private static Map<String, Object> parsed(String n) {
-        String text = resource("reproduce/" + n + ".yaml").orElseThrow(() -> new IllegalStateException("missing reproduce/" + n + ".yaml"));
-        return (Map<String, Object>) Yaml.parse(text, "reproduce/" + n + ".yaml");
+        return ReproductionFile.tree(document(n), "reproduce/" + n + ".yaml");
+    }
+
+    /** Reproduction {@code n}'s file read with where each of its fields is ({@link Yaml.Document}). */
+    static Yaml.Document document(String n) {
+        String file = "reproduce/" + n + ".yaml";
+        String text = resource(file).orElseThrow(() -> new IllegalStateException("missing " + file));
+        return Yaml.parseWithPositions(text, file);
+    }
+
+    /** Whether {@code lbsim reproduce} was given a reproduction file rather than a reproduction's name. */
+    static boolean isFile(String given) {
+        return given.endsWith(".yaml") || given.endsWith(".yml");
     }
 
     /** The keys that {@code sweepOf} takes from the named reproduction. */
@@ -415,10 +450,17 @@ public final class ReproduceCommand implements Callable<Integer> {
      */
     public static Map<String, Object> resolve(String n, Map<String, Object> def, List<String> known,
                                               Function<String, Map<String, Object>> load) {
+        String file = "reproduce/" + n + ".yaml";
+        return resolve(n, def, known, load, field -> file);
+    }
+
+    /** As {@link #resolve(String, Map, List, Function)}, each error starting with {@code at} of the field at fault (file:line:column). */
+    public static Map<String, Object> resolve(String n, Map<String, Object> def, List<String> known,
+                                              Function<String, Map<String, Object>> load, UnaryOperator<String> at) {
         if (!def.containsKey("sweepOf")) {
             return def;
         }
-        String file = "reproduce/" + n + ".yaml";
+        String file = at.apply("sweepOf");
         for (String k : SHARED_KEYS) {
             if (def.containsKey(k)) {
                 throw UserError.at(file, "sweepOf", "a reproduction has either its own " + k + " or sweepOf (the " + String.join(", ", SHARED_KEYS)

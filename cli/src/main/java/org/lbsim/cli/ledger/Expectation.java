@@ -3,6 +3,7 @@ package org.lbsim.cli.ledger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -50,14 +51,19 @@ public record Expectation(Kind kind, double low, double high, List<String> order
         }
     }
 
-    /** Parses a claim's {@code expect} map; {@code where} names the file and field for errors. */
+    /** Parses a claim's {@code expect} map; {@code file} and {@code field} name it in errors. */
     public static Expectation parse(Object spec, String file, String field) {
+        return parse(spec, f -> file, field);
+    }
+
+    /** As {@link #parse(Object, String, String)}, every error starting with {@code at} of the field at fault (file:line:column). */
+    public static Expectation parse(Object spec, UnaryOperator<String> at, String field) {
         if (!(spec instanceof Map<?, ?> m)) {
-            throw UserError.at(file, field, "expected a map such as {atLeast: 1.9, in: every-seed}");
+            throw UserError.at(at.apply(field), field, "expected a map such as {atLeast: 1.9, in: every-seed}");
         }
         for (Object k : m.keySet()) {
             if (!KEYS.contains(String.valueOf(k))) {
-                throw UserError.at(file, field + "." + k, "unknown key; expected one of atLeast, atMost, above, below, between, ascending and in");
+                throw UserError.at(at.apply(field + "." + k), field + "." + k, "unknown key; expected one of atLeast, atMost, above, below, between, ascending and in");
             }
         }
         Object inText = m.get("in");
@@ -68,47 +74,47 @@ public record Expectation(Kind kind, double low, double high, List<String> order
             }
         }
         if (over == null) {
-            throw UserError.at(file, field + ".in", "expected every-seed, mean or interval, got " + inText);
+            throw UserError.at(at.apply(field + ".in"), field + ".in", "expected every-seed, mean or interval, got " + inText);
         }
         List<String> bounds = new ArrayList<>(m.keySet().stream().map(String::valueOf).filter(k -> !k.equals("in")).toList());
         if (bounds.size() != 1) {
-            throw UserError.at(file, field, "expected exactly one of atLeast, atMost, above, below, between, ascending, got " + bounds);
+            throw UserError.at(at.apply(field), field, "expected exactly one of atLeast, atMost, above, below, between, ascending, got " + bounds);
         }
         String b = bounds.get(0);
         Object v = m.get(b);
         return switch (b) {
-            case "atLeast" -> new Expectation(Kind.AT_LEAST, number(v, file, field + "." + b), Double.NaN, List.of(), over);
-            case "atMost" -> new Expectation(Kind.AT_MOST, Double.NaN, number(v, file, field + "." + b), List.of(), over);
-            case "above" -> new Expectation(Kind.ABOVE, number(v, file, field + "." + b), Double.NaN, List.of(), over);
-            case "below" -> new Expectation(Kind.BELOW, Double.NaN, number(v, file, field + "." + b), List.of(), over);
+            case "atLeast" -> new Expectation(Kind.AT_LEAST, number(v, at, field + "." + b), Double.NaN, List.of(), over);
+            case "atMost" -> new Expectation(Kind.AT_MOST, Double.NaN, number(v, at, field + "." + b), List.of(), over);
+            case "above" -> new Expectation(Kind.ABOVE, number(v, at, field + "." + b), Double.NaN, List.of(), over);
+            case "below" -> new Expectation(Kind.BELOW, Double.NaN, number(v, at, field + "." + b), List.of(), over);
             case "between" -> {
                 if (!(v instanceof List<?> l) || l.size() != 2) {
-                    throw UserError.at(file, field + ".between", "expected [low, high]");
+                    throw UserError.at(at.apply(field + ".between"), field + ".between", "expected [low, high]");
                 }
-                double lo = number(l.get(0), file, field + ".between");
-                double hi = number(l.get(1), file, field + ".between");
+                double lo = number(l.get(0), at, field + ".between");
+                double hi = number(l.get(1), at, field + ".between");
                 if (!(lo < hi)) {
-                    throw UserError.at(file, field + ".between", "expected low < high, got [" + l.get(0) + ", " + l.get(1) + "]");
+                    throw UserError.at(at.apply(field + ".between"), field + ".between", "expected low < high, got [" + l.get(0) + ", " + l.get(1) + "]");
                 }
                 yield new Expectation(Kind.BETWEEN, lo, hi, List.of(), over);
             }
             default -> {
                 if (!(v instanceof List<?> l) || l.size() < 2) {
-                    throw UserError.at(file, field + ".ascending", "expected a list of at least two items, smallest value first");
+                    throw UserError.at(at.apply(field + ".ascending"), field + ".ascending", "expected a list of at least two items, smallest value first");
                 }
                 if (over != Over.EVERY_SEED && over != Over.MEAN) {
-                    throw UserError.at(file, field + ".in", "an order is judged in every-seed or on the mean");
+                    throw UserError.at(at.apply(field + ".in"), field + ".in", "an order is judged in every-seed or on the mean");
                 }
                 yield new Expectation(Kind.ASCENDING, Double.NaN, Double.NaN, l.stream().map(String::valueOf).toList(), over);
             }
         };
     }
 
-    private static double number(Object v, String file, String field) {
+    private static double number(Object v, UnaryOperator<String> at, String field) {
         if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
             return n.doubleValue();
         }
-        throw UserError.at(file, field, "expected a finite number, got " + v);
+        throw UserError.at(at.apply(field), field, "expected a finite number, got " + v);
     }
 
     /** The rule in words, as the ledger shows it next to the verdict. */

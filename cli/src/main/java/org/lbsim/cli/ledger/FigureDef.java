@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.lbsim.cli.UserError;
 
@@ -63,32 +64,41 @@ public record FigureDef(String name, String title, String paperText, String note
         return def.get("ledger") instanceof Map<?, ?> l && l.get("paper") instanceof String p ? p : null;
     }
 
-    @SuppressWarnings("unchecked")
+    /** As {@link #parse(String, Map, UnaryOperator)}, its errors naming the file {@code reproduce/NAME.yaml} without a position. */
     public static FigureDef parse(String name, Map<String, Object> def) {
         String file = "reproduce/" + name + ".yaml";
+        return parse(name, def, field -> file);
+    }
+
+    /**
+     * The ledger part of reproduction {@code name}'s definition {@code def}, checked: every error is a {@link UserError}
+     * starting with {@code at} of the field at fault (the file, and where it has one, {@code :line:column}).
+     */
+    @SuppressWarnings("unchecked")
+    public static FigureDef parse(String name, Map<String, Object> def, UnaryOperator<String> at) {
         if (!(def.get("ledger") instanceof Map<?, ?>)) {
-            throw UserError.at(file, "ledger", "expected {paper: NAME, setting: {paper: ..., ours: ...}, headline: CLAIM-ID}: every reproduction"
+            throw UserError.at(at.apply("ledger"), "ledger", "expected {paper: NAME, setting: {paper: ..., ours: ...}, headline: CLAIM-ID}: every reproduction"
                     + " declares its paper, its setting against the paper's and its claims (docs/reproductions.md, The results ledger)");
         }
-        Map<String, Object> ledger = map(def.get("ledger"), file, "ledger");
+        Map<String, Object> ledger = map(def.get("ledger"), at, "ledger");
         for (String k : ledger.keySet()) {
             if (!LEDGER_KEYS.contains(k)) {
-                throw UserError.at(file, "ledger." + k, "unknown key; expected paper, setting, headline, readingOfAfterItDiffered");
+                throw UserError.at(at.apply("ledger." + k), "ledger." + k, "unknown key; expected paper, setting, headline, readingOfAfterItDiffered");
             }
         }
-        Map<String, Object> setting = map(ledger.get("setting"), file, "ledger.setting");
-        String paperSetting = text(setting.get("paper"), file, "ledger.setting.paper");
-        String ourSetting = text(setting.get("ours"), file, "ledger.setting.ours");
+        Map<String, Object> setting = map(ledger.get("setting"), at, "ledger.setting");
+        String paperSetting = text(setting.get("paper"), at, "ledger.setting.paper");
+        String ourSetting = text(setting.get("ours"), at, "ledger.setting.ours");
 
         List<Reading> readings = new ArrayList<>();
         if (def.containsKey("readings")) {
-            List<Object> list = list(def.get("readings"), file, "readings");
+            List<Object> list = list(def.get("readings"), at, "readings");
             for (int i = 0; i < list.size(); i++) {
                 String f = "readings[" + i + "]";
-                Map<String, Object> r = map(list.get(i), file, f);
+                Map<String, Object> r = map(list.get(i), at, f);
                 for (String k : r.keySet()) {
                     if (!READING_KEYS.contains(k)) {
-                        throw UserError.at(file, f + "." + k, "unknown key; expected name, where, restsOn, default, addedAfterDefaultDiffered,"
+                        throw UserError.at(at.apply(f + "." + k), f + "." + k, "unknown key; expected name, where, restsOn, default, addedAfterDefaultDiffered,"
                                 + " madeDefaultAfterResults");
                     }
                 }
@@ -96,17 +106,17 @@ public record FigureDef(String name, String title, String paperText, String note
                 boolean after = Boolean.TRUE.equals(r.get("addedAfterDefaultDiffered"));
                 boolean madeDefault = Boolean.TRUE.equals(r.get("madeDefaultAfterResults"));
                 if (isDefault && after) {
-                    throw UserError.at(file, f, "the default reading cannot be one added after the default differed"
+                    throw UserError.at(at.apply(f), f, "the default reading cannot be one added after the default differed"
                             + " (a default chosen after results says madeDefaultAfterResults: true)");
                 }
                 if (madeDefault && !isDefault) {
-                    throw UserError.at(file, f + ".madeDefaultAfterResults", "only the default reading can have become the default after results");
+                    throw UserError.at(at.apply(f + ".madeDefaultAfterResults"), f + ".madeDefaultAfterResults", "only the default reading can have become the default after results");
                 }
-                readings.add(new Reading(id(r.get("name"), file, f + ".name"), text(r.get("where"), file, f + ".where"),
-                        text(r.get("restsOn"), file, f + ".restsOn"), isDefault, after, madeDefault));
+                readings.add(new Reading(id(r.get("name"), at, f + ".name"), text(r.get("where"), at, f + ".where"),
+                        text(r.get("restsOn"), at, f + ".restsOn"), isDefault, after, madeDefault));
             }
             if (readings.stream().filter(Reading::isDefault).count() != 1) {
-                throw UserError.at(file, "readings", "exactly one reading must be the default (default: true)");
+                throw UserError.at(at.apply("readings"), "readings", "exactly one reading must be the default (default: true)");
             }
             readings.sort((a, b) -> Boolean.compare(b.isDefault(), a.isDefault()));
         } else {
@@ -115,51 +125,51 @@ public record FigureDef(String name, String title, String paperText, String note
 
         Map<String, String> measures = new LinkedHashMap<>();
         if (def.containsKey("measures")) {
-            for (Map.Entry<String, Object> m : map(def.get("measures"), file, "measures").entrySet()) {
+            for (Map.Entry<String, Object> m : map(def.get("measures"), at, "measures").entrySet()) {
                 if (!m.getKey().matches("[a-z][a-z0-9_]{0,40}")) {
-                    throw UserError.at(file, "measures." + m.getKey(), "a measure's name is lower-case letters, digits and _, starting with a letter");
+                    throw UserError.at(at.apply("measures." + m.getKey()), "measures." + m.getKey(), "a measure's name is lower-case letters, digits and _, starting with a letter");
                 }
-                measures.put(m.getKey(), text(m.getValue(), file, "measures." + m.getKey()));
+                measures.put(m.getKey(), text(m.getValue(), at, "measures." + m.getKey()));
             }
         }
 
         List<ClaimDef> claims = new ArrayList<>();
         Set<String> ids = new HashSet<>();
-        List<Object> list = list(def.get("claims"), file, "claims");
+        List<Object> list = list(def.get("claims"), at, "claims");
         for (int i = 0; i < list.size(); i++) {
             String f = "claims[" + i + "]";
-            Map<String, Object> c = map(list.get(i), file, f);
+            Map<String, Object> c = map(list.get(i), at, f);
             for (String k : c.keySet()) {
                 if (!CLAIM_KEYS.contains(k)) {
-                    throw UserError.at(file, f + "." + k, "unknown key; expected id, kind, paper, number, metric, expect");
+                    throw UserError.at(at.apply(f + "." + k), f + "." + k, "unknown key; expected id, kind, paper, number, metric, expect");
                 }
             }
-            String id = id(c.get("id"), file, f + ".id");
+            String id = id(c.get("id"), at, f + ".id");
             if (!ids.add(id)) {
-                throw UserError.at(file, f + ".id", "'" + id + "' is the id of an earlier claim");
+                throw UserError.at(at.apply(f + ".id"), f + ".id", "'" + id + "' is the id of an earlier claim");
             }
             ClaimKind kind = switch (String.valueOf(c.get("kind"))) {
                 case "shape" -> ClaimKind.SHAPE;
                 case "magnitude" -> ClaimKind.MAGNITUDE;
-                default -> throw UserError.at(file, f + ".kind", "expected shape (an order or a sign) or magnitude (the paper's numbers)");
+                default -> throw UserError.at(at.apply(f + ".kind"), f + ".kind", "expected shape (an order or a sign) or magnitude (the paper's numbers)");
             };
-            String metric = text(c.get("metric"), file, f + ".metric");
+            String metric = text(c.get("metric"), at, f + ".metric");
             if (!metric.contains("{where}")) {
-                throw UserError.at(file, f + ".metric", "must select the reading's runs with {where}");
+                throw UserError.at(at.apply(f + ".metric"), f + ".metric", "must select the reading's runs with {where}");
             }
-            claims.add(new ClaimDef(id, kind, text(c.get("paper"), file, f + ".paper"),
-                    c.get("number") == null ? "" : String.valueOf(c.get("number")), metric, Expectation.parse(c.get("expect"), file, f + ".expect")));
+            claims.add(new ClaimDef(id, kind, text(c.get("paper"), at, f + ".paper"),
+                    c.get("number") == null ? "" : String.valueOf(c.get("number")), metric, Expectation.parse(c.get("expect"), at, f + ".expect")));
         }
         if (claims.isEmpty()) {
-            throw UserError.at(file, "claims", "a reproduction in the ledger states at least one of the paper's claims");
+            throw UserError.at(at.apply("claims"), "claims", "a reproduction in the ledger states at least one of the paper's claims");
         }
         String headline = String.valueOf(ledger.getOrDefault("headline", claims.get(0).id()));
         if (claims.stream().noneMatch(c -> c.id().equals(headline))) {
-            throw UserError.at(file, "ledger.headline", "'" + headline + "' is not the id of one of its claims");
+            throw UserError.at(at.apply("ledger.headline"), "ledger.headline", "'" + headline + "' is not the id of one of its claims");
         }
         Object of = ledger.get("readingOfAfterItDiffered");
         if (of != null && !(of instanceof String o && o.matches("[a-z0-9-]+") && !o.equals(name))) {
-            throw UserError.at(file, "ledger.readingOfAfterItDiffered", "expected the name of the reproduction of the same figure whose default"
+            throw UserError.at(at.apply("ledger.readingOfAfterItDiffered"), "ledger.readingOfAfterItDiffered", "expected the name of the reproduction of the same figure whose default"
                     + " reading differed, got " + of);
         }
         return new FigureDef(name, String.valueOf(def.get("title")), String.valueOf(def.getOrDefault("paper", "")).strip(),
@@ -173,32 +183,32 @@ public record FigureDef(String name, String title, String paperText, String note
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> map(Object o, String file, String field) {
+    private static Map<String, Object> map(Object o, UnaryOperator<String> at, String field) {
         if (o instanceof Map<?, ?> m) {
             return (Map<String, Object>) m;
         }
-        throw UserError.at(file, field, "expected a map");
+        throw UserError.at(at.apply(field), field, "expected a map");
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Object> list(Object o, String file, String field) {
+    private static List<Object> list(Object o, UnaryOperator<String> at, String field) {
         if (o instanceof List<?> l) {
             return (List<Object>) l;
         }
-        throw UserError.at(file, field, "expected a list");
+        throw UserError.at(at.apply(field), field, "expected a list");
     }
 
-    private static String text(Object o, String file, String field) {
+    private static String text(Object o, UnaryOperator<String> at, String field) {
         if (o instanceof String s && !s.isBlank()) {
             return s.strip();
         }
-        throw UserError.at(file, field, "expected a non-empty text");
+        throw UserError.at(at.apply(field), field, "expected a non-empty text");
     }
 
-    private static String id(Object o, String file, String field) {
+    private static String id(Object o, UnaryOperator<String> at, String field) {
         if (o instanceof String s && ID.matcher(s).matches()) {
             return s;
         }
-        throw UserError.at(file, field, "expected an id of lower-case letters, digits and -, got " + o);
+        throw UserError.at(at.apply(field), field, "expected an id of lower-case letters, digits and -, got " + o);
     }
 }

@@ -404,25 +404,34 @@ public final class Charts {
 
     /** Estimated width of one character of a tick label (12 pt sans-serif), for laying out category labels before drawing. */
     private static final double TICK_CHAR_PX = 7.2;
-    /** Lines a category label may take before it is rotated instead. */
-    private static final int CATEGORY_LINES = 3;
+    /** Lines a category label may take: more than any label wraps into, so none is cut short ("..."). */
+    private static final int CATEGORY_LINES = 40;
+    /** The narrowest category (in estimated pixels) whose label is wrapped; narrower ones are rotated. */
+    private static final double MIN_WRAPPED_CATEGORY_PX = 36;
+    /** The smallest font a wrapped category label is set in to leave the plot its height. */
+    private static final float MIN_CATEGORY_PT = 8f;
+    /** The share of the figure's height the wrapped category labels may take before their font is made smaller. */
+    private static final double CATEGORY_LABELS_HEIGHT_SHARE = 0.2;
 
     /**
-     * A category axis that labels every category: side by side, a label wrapped at its spaces onto
-     * up to three lines where it needs to; rotated by 45 degrees only when one does not fit that way
-     * (a word wider than its category, or more lines). Wrapping takes far less height than rotating,
-     * which leaves a small figure its plot.
+     * A category axis that labels every category whole: side by side, each label wrapped onto as many lines as its
+     * category's width needs (a word wider than that broken inside), in a font made smaller where the lines would take
+     * the plot's height ({@link #fitCategoryLabels}); rotated by 45 degrees only when the categories are too many for a
+     * few characters each.
      */
     private static CategoryAxis categoryAxis(String title, List<?> categories, int widthPx) {
         CategoryAxis a = new CategoryAxis(title);
         style(a);
         double perCategory = (widthPx - 120.0) / Math.max(1, categories.size());
-        boolean wraps = categories.stream().allMatch(k -> wrappedLines(String.valueOf(k), perCategory) <= CATEGORY_LINES);
+        boolean wraps = perCategory >= MIN_WRAPPED_CATEGORY_PX
+                || categories.stream().allMatch(k -> wrappedLines(String.valueOf(k), perCategory) <= 1);
         if (!wraps) {
             a.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
             a.setMaximumCategoryLabelWidthRatio(4f);
+            a.setMaximumCategoryLabelLines(2);
+        } else {
+            a.setMaximumCategoryLabelLines(CATEGORY_LINES);
         }
-        a.setMaximumCategoryLabelLines(wraps ? CATEGORY_LINES : 2);
         a.setCategoryMargin(0.2);
         a.setLowerMargin(0.03);
         a.setUpperMargin(0.03);
@@ -447,6 +456,56 @@ public final class Charts {
             }
         }
         return lines;
+    }
+
+    /**
+     * Sets the wrapped category labels of a figure {@code width} x {@code height} in a smaller font (down to
+     * {@link #MIN_CATEGORY_PT}) while a word of one is wider than its category (and so broken) or their lines take more
+     * than {@link #CATEGORY_LABELS_HEIGHT_SHARE} of its height: long point names at a small size leave the plot its height.
+     * Called once the figure's size is known; lays the chart out to measure the labels as they are drawn.
+     */
+    static void fitCategoryLabels(JFreeChart chart, int width, int height) {
+        if (!(chart.getPlot() instanceof CategoryPlot p) || p.getDomainAxis().getCategoryLabelPositions() != CategoryLabelPositions.STANDARD) {
+            return;
+        }
+        CategoryAxis axis = p.getDomainAxis();
+        java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(1, 1, java.awt.image.BufferedImage.TYPE_INT_RGB);
+        Graphics2D g2 = img.createGraphics();
+        try {
+            for (float pt = axis.getTickLabelFont().getSize2D(); ; pt--) {
+                axis.setTickLabelFont(axis.getTickLabelFont().deriveFont(pt));
+                if (pt <= MIN_CATEGORY_PT || categoryLabelsFit(chart, axis, width, height, g2)) {
+                    return;
+                }
+            }
+        } finally {
+            g2.dispose();
+        }
+    }
+
+    /**
+     * Whether the category labels of {@code chart} drawn at {@code width} x {@code height} break no word (each line ends
+     * at a space or after a hyphen) and the tallest takes at most {@link #CATEGORY_LABELS_HEIGHT_SHARE} of the height.
+     */
+    static boolean categoryLabelsFit(JFreeChart chart, CategoryAxis axis, int width, int height, Graphics2D g2) {
+        org.jfree.chart.ChartRenderingInfo info = new org.jfree.chart.ChartRenderingInfo();
+        chart.draw(g2, new Rectangle(0, 0, width, height), info);
+        Rectangle2D area = info.getPlotInfo().getDataArea();
+        for (Object t : axis.refreshTicks(g2, new org.jfree.chart.axis.AxisState(), area, ((CategoryPlot) chart.getPlot()).getDomainAxisEdge())) {
+            org.jfree.chart.axis.CategoryTick tick = (org.jfree.chart.axis.CategoryTick) t;
+            if (tick.getLabel().calculateDimensions(g2).getHeight() > CATEGORY_LABELS_HEIGHT_SHARE * height) {
+                return false;
+            }
+            StringBuilder joined = new StringBuilder();
+            for (Object line : tick.getLabel().getLines()) {
+                String text = ((org.jfree.chart.text.TextLine) line).getFirstTextFragment().getText().strip();
+                joined.append(joined.length() == 0 || joined.charAt(joined.length() - 1) == '-' ? "" : " ").append(text);
+            }
+            if (!joined.toString().equals(String.valueOf(tick.getCategory()).strip().replaceAll("\\s+", " "))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The smallest font an axis title is shrunk to before it moves above the plot. */

@@ -37,6 +37,7 @@ public final class Figure {
         this.caption = caption;
         this.csv = csv;
         this.spec = spec;
+        Charts.fitCategoryLabels(chart, width, height);
         Charts.fitAxisTitles(chart, width, height);
     }
 

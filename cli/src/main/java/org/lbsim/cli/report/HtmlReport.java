@@ -629,19 +629,52 @@ public final class HtmlReport {
     }
 
     private void sweepTable(List<Map<String, Object>> rows, List<String> varying) {
-        List<String> keys = varying.isEmpty() ? List.of("scenario_name") : varying;
-        Map<String, List<Map<String, Object>>> points = new LinkedHashMap<>();
-        for (Map<String, Object> r : rows) {
-            points.computeIfAbsent(label(r, keys), k -> new ArrayList<>()).add(r);
-        }
         StringBuilder t = new StringBuilder("<div class=\"scroll\"><table>\n");
+        List<List<String>> cells = sweepTableCells(rows, varying);
+        for (int i = 0; i < cells.size(); i++) {
+            Html.row(t, cells.get(i), i == 0);
+        }
+        body.append(t).append("</table></div>\n");
+        body.append("<p class=\"sub\">n: runs (seeds) behind a row; the other columns are means over them. CCT increase interval: with ")
+                .append(Stats.MIN_INTERVAL_RUNS).append(" or more runs the 95 % confidence interval of the mean (Student t, n \u2212 1 degrees")
+                .append(" of freedom), cut at 0 (a CCT is never below its lower bound); with fewer, the smallest and the largest run (min\u2013max),")
+                .append(" no confidence interval; with one, none.</p>\n");
+    }
+
+    /**
+     * The summary table of a sweep, its header first (cells as HTML): a row per point of the sweep ({@code runs.point}), its
+     * seeds the runs behind it, never two points in one row. A row is labelled by the varying fields; where two points
+     * read the same in them (a field that differs is not among them, or two values print alike), a first column names
+     * each row's point as the sweep numbers its points ({@code point 1}, the {@code -p1-} of its run ids).
+     */
+    static List<List<String>> sweepTableCells(List<Map<String, Object>> rows, List<String> varying) {
+        List<String> keys = varying.isEmpty() ? List.of("scenario_name") : varying;
+        Map<Object, List<Map<String, Object>>> points = new LinkedHashMap<>();
+        for (Map<String, Object> r : rows) {
+            // runs recorded outside a sweep's points have no point: grouped by what the table shows of them
+            Object point = r.get("point");
+            points.computeIfAbsent(point != null ? List.of("point", point) : List.of("label", label(r, keys)), k -> new ArrayList<>()).add(r);
+        }
+        Set<String> labels = new LinkedHashSet<>();
+        boolean samePoints = false;
+        for (List<Map<String, Object>> point : points.values()) {
+            samePoints |= !labels.add(label(point.get(0), keys));
+        }
+        List<List<String>> out = new ArrayList<>();
         List<String> head = new ArrayList<>();
+        if (samePoints) {
+            head.add("point");
+        }
         keys.forEach(k -> head.add(esc(Labels.title(k))));
         head.addAll(List.of("n (runs)", "finished", "CCT (\u00b5s)", "lower bound (\u00b5s)", "CCT increase (%): mean [interval]", "drops",
                 "retransmissions", "max queue (KB)"));
-        Html.row(t, head, true);
+        out.add(head);
         for (List<Map<String, Object>> point : points.values()) {
             List<String> cells = new ArrayList<>();
+            if (samePoints) {
+                Object p = point.get(0).get("point");
+                cells.add(p == null ? "\u2013" : "point " + esc(p));
+            }
             keys.forEach(k -> cells.add(esc(Labels.value(k, point.get(0).get(k)))));
             cells.add(String.valueOf(point.size()));
             long finished = point.stream().filter(r -> r.get("cct_ps") instanceof Number n && n.longValue() >= 0).count();
@@ -658,13 +691,9 @@ public final class HtmlReport {
             cells.add(rtx == null ? "\u2013" : Html.num(rtx.mean()));
             Stats.Summary q = summary(point, "max_queue_bytes", false);
             cells.add(q == null ? "\u2013" : Html.cell("max_queue_bytes", q.mean()));
-            Html.row(t, cells, false);
+            out.add(cells);
         }
-        body.append(t).append("</table></div>\n");
-        body.append("<p class=\"sub\">n: runs (seeds) behind a row; the other columns are means over them. CCT increase interval: with ")
-                .append(Stats.MIN_INTERVAL_RUNS).append(" or more runs the 95 % confidence interval of the mean (Student t, n \u2212 1 degrees")
-                .append(" of freedom), cut at 0 (a CCT is never below its lower bound); with fewer, the smallest and the largest run (min\u2013max),")
-                .append(" no confidence interval; with one, none.</p>\n");
+        return out;
     }
 
     /** A CCT increase: the mean, and its interval named (95 % CI from three runs on, the runs' range below, none for one run). */

@@ -63,6 +63,11 @@ public final class ResultsStore implements AutoCloseable {
             "wall_time_ms BIGINT", "lbsim_version VARCHAR", "git_commit VARCHAR", "ending VARCHAR", "ending_detail VARCHAR",
             "series_decimations BIGINT", "oversubscription DOUBLE", "lower_bound_basis VARCHAR", "kernel VARCHAR");
     private static final List<String> RUNS_FIXED_NAMES;
+    /** The columns every {@code runs} table has (the scenario's columns come after them, one per field the runs set). */
+    public static List<String> runColumns() {
+        return RUNS_FIXED_NAMES;
+    }
+
     /** What the lower bound of an oversubscribed fabric counts (summary.json {@code lowerBoundBasis}, runs {@code lower_bound_basis}). */
     public static final String OVERSUBSCRIBED_BOUND_BASIS = "NIC links and oversubscribed leaf / pod uplink cuts";
     /**

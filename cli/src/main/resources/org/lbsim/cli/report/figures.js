@@ -92,6 +92,29 @@
     return { data: [xs].concat(ys), lows: lows, highs: highs };
   }
 
+  /** The narrowest category (CSS pixels) whose label is wrapped; narrower ones are rotated (Charts.MIN_WRAPPED_CATEGORY_PX). */
+  var MIN_WRAPPED_CATEGORY_PX = 36;
+
+  /** A category label wrapped at its spaces into lines of at most maxPx as ctx measures them, a longer word broken. */
+  function wrapLabel(ctx, text, maxPx) {
+    var lines = [];
+    var line = "";
+    String(text).split(" ").forEach(function (word) {
+      var next = line ? line + " " + word : word;
+      if (ctx.measureText(next).width <= maxPx) { line = next; return; }
+      if (line) { lines.push(line); }
+      while (word.length > 1 && ctx.measureText(word).width > maxPx) {
+        var k = word.length - 1;
+        while (k > 1 && ctx.measureText(word.slice(0, k)).width > maxPx) { k--; }
+        lines.push(word.slice(0, k));
+        word = word.slice(k);
+      }
+      line = word;
+    });
+    if (line) { lines.push(line); }
+    return lines.join("\n");
+  }
+
   /** An axis as wide as its longest tick label (uPlot's default is a fixed 50 px). */
   function axisSize(u, values, axisIdx, cycleNum) {
     var axis = u.axes[axisIdx];
@@ -207,10 +230,20 @@
         for (var k = Math.max(0, Math.ceil(u.scales.x.min)); k <= Math.min(cats.length - 1, Math.floor(u.scales.x.max)); k++) { out.push(k); }
         return out;
       };
-      xAxis.values = function (u, splits) { return splits.map(function (k) { return cats[k]; }); };
-      xAxis.rotate = function (u, values) {
-        var longest = values.reduce(function (m, v) { return Math.max(m, String(v).length); }, 0);
-        return longest * 7.2 > u.bbox.width / uPlot.pxRatio / Math.max(1, values.length) ? -45 : 0;
+      // as the static figure: each label whole, wrapped within its category's width; rotated only where categories are too narrow
+      var narrow = function (u, count) { return u.bbox.width / uPlot.pxRatio / Math.max(1, count) < MIN_WRAPPED_CATEGORY_PX; };
+      xAxis.values = function (u, splits) {
+        var wrap = !narrow(u, splits.length);
+        u.ctx.font = u.axes[0].font[0];
+        var maxPx = u.bbox.width / Math.max(1, splits.length) * 0.9;
+        return splits.map(function (k) { return wrap ? wrapLabel(u.ctx, cats[k], maxPx) : cats[k]; });
+      };
+      xAxis.rotate = function (u, values) { return narrow(u, values.length) ? -45 : 0; };
+      xAxis.size = function (u, values, axisIdx, cycleNum) {
+        if (!values || narrow(u, values.length)) { return axisSize(u, values, axisIdx, cycleNum); }
+        var axis = u.axes[axisIdx];
+        var lines = values.reduce(function (m, v) { return Math.max(m, String(v).split("\n").length); }, 1);
+        return Math.ceil(axis.ticks.size + axis.gap + lines * axis.font[1] / uPlot.pxRatio * axis.lineGap + 4);
       };
       xAxis.gap = 6;
     }

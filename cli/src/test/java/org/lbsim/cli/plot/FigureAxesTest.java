@@ -181,6 +181,51 @@ class FigureAxesTest {
         }
     }
 
+    /** Points named at length, as a sweep's points may be: each category label several words and up to 36 characters. */
+    static final List<String> LONG_NAMES = List.of("ECMP, one path per flow", "HOST FLOWLET AR, PLB-like repathing",
+            "HOST PKT, fresh entropy per packet", "SWITCH PKT, shared pointer", "SWITCH PKT AR, quantized queue bins",
+            "OFAN, weighted spraying with erasure");
+
+    /**
+     * Long point names on the category axis, at a report's small size and at the default: every label is drawn whole (its
+     * lines give back the name, no "..."), no line is wider than its category's share of the plot (so no label reaches
+     * into its neighbour's), and the labels leave the plot at least 40 % of the figure's height.
+     */
+    @ParameterizedTest(name = "{0} x {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"500, 300", "800, 460"})
+    void long_category_labels_are_wrapped_whole_within_their_category(int width, int height) {
+        java.util.Random rnd = new java.util.Random(7);
+        List<Grouped.Row> rows = new ArrayList<>();
+        for (String n : LONG_NAMES) {
+            for (int seed = 0; seed < 2; seed++) {
+                rows.add(new Grouped.Row(n, "", 5 + 150 * rnd.nextDouble()));
+            }
+        }
+        Figure f = Charts.grouped("b", Grouped.ofColumn("scenario_name", "CCT increase over the lower bound (%)", rows, false),
+                Charts.GroupedOptions.of("CCT increase over the lower bound (%) by scenario").withSize(width, height));
+        CategoryPlot p = (CategoryPlot) f.chart().getPlot();
+        Rectangle2D area = f.layout().getPlotInfo().getDataArea();
+        Graphics2D g2 = new BufferedImage(f.width(), f.height(), BufferedImage.TYPE_INT_RGB).createGraphics();
+        double slot = area.getWidth() / LONG_NAMES.size();
+        List<String> whole = new ArrayList<>();
+        for (Object t : p.getDomainAxis().refreshTicks(g2, new AxisState(), area, p.getDomainAxisEdge())) {
+            StringBuilder joined = new StringBuilder();
+            for (Object l : ((CategoryTick) t).getLabel().getLines()) {
+                org.jfree.chart.text.TextFragment fragment = ((TextLine) l).getFirstTextFragment();
+                String line = fragment.getText().strip();
+                assertThat((double) g2.getFontMetrics(fragment.getFont()).stringWidth(line)).as("'" + line + "' within its category (" + slot + " px)")
+                        .isLessThanOrEqualTo(slot);
+                joined.append(line.replace(" ", ""));
+            }
+            whole.add(joined.toString());
+        }
+        assertThat(whole).as("every label whole, in order").containsExactlyElementsOf(LONG_NAMES.stream().map(n -> n.replace(" ", "")).toList())
+                .noneMatch(l -> l.contains("..."));
+        assertThat(p.getDomainAxis().getCategoryLabelPositions()).as("side by side, not rotated")
+                .isEqualTo(org.jfree.chart.axis.CategoryLabelPositions.STANDARD);
+        assertThat(area.getHeight()).as("the labels leave the plot a good part of the figure's height").isGreaterThanOrEqualTo(0.4 * height);
+    }
+
     static Stream<Arguments> small() {
         List<Arguments> out = new ArrayList<>();
         String[] names = {"ECMP", "HOST PKT", "SWITCH PKT, shared pointer", "SWITCH PKT, per-class pointers"};

@@ -7,8 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.cli.plot.Figure;
 import org.lbsim.cli.plot.Stats;
@@ -133,6 +136,62 @@ class SweepFiguresTest {
                 assertThat(figure(figures, "cct-increase").caption()).contains("intervals cut at what the quantity can take (\u2265 0)");
             }
         }
+    }
+
+    /**
+     * Two points of one scheme type that differ in a field the table's labels do not tell apart: a list outside the
+     * dotted scenario fields ({@code trafficClasses}), or two buffers that print alike (976.6 KiB), beside an ECMP point;
+     * {@code seeds} runs each.
+     */
+    private static List<Map<String, Object>> twoOfanPoints(String field, Object first, Object second, int seeds) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        Object[][] points = {{"ecmp", first}, {"ofan", first}, {"ofan", second}};
+        for (int point = 0; point < points.length; point++) {
+            for (int seed = 1; seed <= seeds; seed++) {
+                Map<String, Object> r = new LinkedHashMap<>();
+                r.put("run_id", "s-p" + point + "-seed" + seed);
+                r.put("point", point);
+                r.put("seed", (long) seed);
+                r.put("scenario_name", "s");
+                r.put("loadBalancing.type", points[point][0]);
+                r.put("switches.buffer.bytesPerPort", 1_000_000L);
+                r.put(field, points[point][1]);
+                r.put("cct_ps", 1_000_000L * (point + 1) + seed);
+                r.put("cct_increase_pct", 10.0 * (point + 1));
+                rows.add(r);
+            }
+        }
+        return rows;
+    }
+
+    static Stream<Arguments> pointsAlike() {
+        return Stream.of(Arguments.of("trafficClasses", "[]", "[{\"trafficClass\":1,\"loadBalancing\":{\"type\":\"ecmp\"}}]"),
+                Arguments.of("switches.buffer.bytesPerPort", 1_000_000L, 1_000_040L));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pointsAlike")
+    void two_points_of_one_scheme_are_two_rows_of_the_table_each_with_its_own_runs(String field, Object first, Object second) {
+        int seeds = 5;
+        List<Map<String, Object>> rows = twoOfanPoints(field, first, second, seeds);
+        List<List<String>> table = HtmlReport.sweepTableCells(rows, HtmlReport.varyingFields(rows));
+        List<String> head = table.get(0);
+        List<List<String>> body = table.subList(1, table.size());
+        assertThat(body).as("a row per point").hasSize(3);
+        assertThat(body).extracting(r -> r.get(head.indexOf("n (runs)"))).as("n: the seeds of one point").containsOnly(String.valueOf(seeds));
+        assertThat(body).extracting(r -> r.get(head.indexOf("CCT increase (%): mean [interval]")))
+                .as("each row the mean of its own point's runs").extracting(c -> c.substring(0, c.indexOf(' ')))
+                .containsExactly("+10.00", "+20.00", "+30.00");
+        assertThat(head.get(0)).isEqualTo("point");
+        assertThat(body).extracting(r -> r.get(0)).as("rows labelled as the sweep numbers its points").containsExactly("point 0", "point 1", "point 2");
+    }
+
+    @Test
+    void points_the_fields_tell_apart_need_no_point_column() {
+        List<Map<String, Object>> rows = sweep(2, 3);
+        List<List<String>> table = HtmlReport.sweepTableCells(rows, HtmlReport.varyingFields(rows));
+        assertThat(table.get(0)).doesNotContain("point");
+        assertThat(table).hasSize(1 + 6);
     }
 
     @Test

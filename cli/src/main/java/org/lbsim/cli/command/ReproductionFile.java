@@ -1,0 +1,196 @@
+package org.lbsim.cli.command;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.lbsim.cli.UserError;
+import org.lbsim.cli.files.Yaml;
+import org.lbsim.cli.plot.ResultsReader;
+import org.lbsim.cli.store.ResultsStore;
+import org.lbsim.cli.store.ScenarioColumns;
+import org.lbsim.config.ScenarioBinder;
+import org.lbsim.config.Suggestions;
+import org.lbsim.scenario.ScenarioException;
+
+/**
+ * What {@code lbsim reproduce} checks of a reproduction's own keys before anything runs (docs/reproductions.md, "The
+ * reproduction files"): the keys it knows, the files it writes, its sweep's shape and its plots, each error one line
+ * starting with {@code file:line:column} of the field at fault, as the positions of {@link Yaml#parseWithPositions} give it.
+ * Its claims, readings and measures are {@link org.lbsim.cli.ledger.FigureDef}'s to check.
+ */
+public final class ReproductionFile {
+    static final List<String> KEYS = List.of("title", "paper", "notes", "files", "sweep", "quickSweep", "sweepOf", "ledger", "readings",
+            "measures", "claims", "tables", "plots");
+    static final List<String> PLOT_KEYS = List.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
+    private static final List<String> LOG_AXES = List.of("x", "y", "xy", "yx", "both", "none");
+    /** A file a reproduction writes into its folder: a plain name, never a path out of it. */
+    private static final java.util.regex.Pattern FILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,200}");
+
+    private ReproductionFile() {
+    }
+
+    /** A reproduction file's tree: a map of its keys. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> tree(Yaml.Document doc, String file) {
+        if (doc.tree() instanceof Map<?, ?> m) {
+            return (Map<String, Object>) m;
+        }
+        throw UserError.at(doc.where(file, ""), "", "expected a reproduction: a map of " + String.join(", ", KEYS)
+                + " (docs/reproductions.md), got " + ScenarioBinder.describe(doc.tree()));
+    }
+
+    /**
+     * Checks the keys of definition {@code def} ({@code sweepOf} already resolved) that are not the ledger's: known keys, a
+     * title, {@code files} as plain names with texts, {@code sweep} and {@code quickSweep} as maps, and every plot (its keys,
+     * their types, {@code x} and {@code by} a column its runs will have).
+     */
+    public static void check(Map<String, Object> def, UnaryOperator<String> at) {
+        for (String k : def.keySet()) {
+            if (!KEYS.contains(k)) {
+                throw UserError.at(at.apply(k), k, "unknown key" + Suggestions.closest(k, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
+                        + " (allowed keys: " + String.join(", ", KEYS) + ")");
+            }
+        }
+        text(def.get("title"), at, "title");
+        if (!(def.get("sweep") instanceof Map<?, ?>)) {
+            throw UserError.at(at.apply("sweep"), "sweep", "expected the sweep the figure runs (a map of name, base, grid, points, seeds, quick:"
+                    + " docs/sweeps.md), got " + ScenarioBinder.describe(def.get("sweep")));
+        }
+        if (def.containsKey("quickSweep") && !(def.get("quickSweep") instanceof Map<?, ?>)) {
+            throw UserError.at(at.apply("quickSweep"), "quickSweep", "expected a map of the sweep's keys that --quick replaces, got "
+                    + ScenarioBinder.describe(def.get("quickSweep")));
+        }
+        if (def.containsKey("files")) {
+            if (!(def.get("files") instanceof Map<?, ?> files)) {
+                throw UserError.at(at.apply("files"), "files", "expected a map of file name -> content, got " + ScenarioBinder.describe(def.get("files")));
+            }
+            for (Map.Entry<?, ?> f : files.entrySet()) {
+                String field = "files." + f.getKey();
+                if (!FILE_NAME.matcher(String.valueOf(f.getKey())).matches()) {
+                    throw UserError.at(at.apply(field), field, "a file of the reproduction's folder: letters, digits, '.', '_' and '-', no folder");
+                }
+                if (!(f.getValue() instanceof String)) {
+                    throw UserError.at(at.apply(field), field, "expected the file's text, got " + ScenarioBinder.describe(f.getValue()));
+                }
+            }
+        }
+        if (!def.containsKey("plots")) {
+            return;
+        }
+        if (!(def.get("plots") instanceof List<?> plots)) {
+            throw UserError.at(at.apply("plots"), "plots", "expected a list of plots such as {file: cct.png, x: loadBalancing.type, y: cct_increase_pct},"
+                    + " got " + ScenarioBinder.describe(def.get("plots")));
+        }
+        Set<String> columns = null;
+        for (int i = 0; i < plots.size(); i++) {
+            String p = "plots[" + i + "]";
+            if (!(plots.get(i) instanceof Map<?, ?> plot)) {
+                throw UserError.at(at.apply(p), p, "expected a map of " + String.join(", ", PLOT_KEYS) + ", got " + ScenarioBinder.describe(plots.get(i)));
+            }
+            for (Object k : plot.keySet()) {
+                if (!PLOT_KEYS.contains(String.valueOf(k))) {
+                    String field = p + "." + k;
+                    throw UserError.at(at.apply(field), field, "unknown key" + Suggestions.closest(String.valueOf(k), PLOT_KEYS)
+                            .map(s -> ", did you mean '" + s + "'?").orElse("") + " (allowed keys: " + String.join(", ", PLOT_KEYS) + ")");
+                }
+            }
+            String file = text(plot.get("file"), at, p + ".file");
+            if (!FILE_NAME.matcher(file).matches() || !file.toLowerCase(Locale.ROOT).matches(".*\\.(png|svg)")) {
+                throw UserError.at(at.apply(p + ".file"), p + ".file", "expected a file name of the reproduction's folder ending in .png or .svg, got '"
+                        + file + "'");
+            }
+            text(plot.get("y"), at, p + ".y");
+            for (String k : List.of("where", "title", "ytitle")) {
+                if (plot.containsKey(k)) {
+                    text(plot.get(k), at, p + "." + k);
+                }
+            }
+            if (plot.containsKey("log") && !LOG_AXES.contains(String.valueOf(plot.get("log")))) {
+                throw UserError.at(at.apply(p + ".log"), p + ".log", "expected x, y, xy or none, got " + ScenarioBinder.describe(plot.get("log")));
+            }
+            if (plot.containsKey("fit") && !(plot.get("fit") instanceof Boolean)) {
+                throw UserError.at(at.apply(p + ".fit"), p + ".fit", "expected true or false, got " + ScenarioBinder.describe(plot.get("fit")));
+            }
+            String x = text(plot.get("x"), at, p + ".x");
+            columns = columns != null ? columns : runColumns(def);
+            column(x, columns, at, p + ".x");
+            if (plot.containsKey("by")) {
+                for (String b : text(plot.get("by"), at, p + ".by").split(",")) {
+                    column(b.strip(), columns, at, p + ".by");
+                }
+            }
+        }
+    }
+
+    /**
+     * The columns {@code lbsim plot} finds in the figure's runs: those of {@code runs}, the per-run aggregates, and every
+     * scenario field of the sweep's base, grid, points and quick overrides (and the defaults' fields).
+     */
+    @SuppressWarnings("unchecked")
+    static Set<String> runColumns(Map<String, Object> def) {
+        Set<String> out = new LinkedHashSet<>(ResultsStore.runColumns());
+        out.addAll(ResultsReader.AGGREGATES.keySet());
+        out.addAll(ScenarioColumns.of(ScenarioBinder.bind(Map.of())).keySet());
+        List<Map<String, Object>> sweeps = new ArrayList<>();
+        sweeps.add((Map<String, Object>) def.get("sweep"));
+        if (def.get("quickSweep") instanceof Map<?, ?> q) {
+            sweeps.add((Map<String, Object>) q);
+        }
+        for (Map<String, Object> sweep : sweeps) {
+            if (sweep.get("base") instanceof Map<?, ?> base) {
+                paths("", base, out);
+                try {
+                    out.addAll(ScenarioColumns.of(ScenarioBinder.bind(base)).keySet());
+                } catch (ScenarioException e) {
+                    // a base its points complete: its fields as written are counted above; the sweep says what is wrong with it
+                }
+            }
+            for (String k : List.of("grid", "quick")) {
+                if (sweep.get(k) instanceof Map<?, ?> m) {
+                    m.forEach((field, values) -> {
+                        if (values instanceof List<?> l && k.equals("grid")) {
+                            l.forEach(v -> paths(String.valueOf(field), v, out));
+                        } else {
+                            paths(String.valueOf(field), values, out);
+                        }
+                    });
+                }
+            }
+            if (sweep.get("points") instanceof List<?> points) {
+                points.forEach(p -> paths("", p, out));
+            }
+        }
+        return out;
+    }
+
+    /** The field paths a value written at {@code path} sets ({@code loadBalancing: {type: ofan}} sets {@code loadBalancing.type}). */
+    private static void paths(String path, Object value, Set<String> out) {
+        if (value instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> paths(path.isEmpty() ? String.valueOf(k) : path + "." + k, v, out));
+        } else if (!path.isEmpty()) {
+            out.add(path);
+        }
+    }
+
+    /** A column as {@code lbsim plot --x} resolves it: an exact (case-insensitive) name, or the one column it ends. */
+    private static void column(String given, Set<String> columns, UnaryOperator<String> at, String field) {
+        String lower = given.toLowerCase(Locale.ROOT);
+        if (columns.stream().anyMatch(c -> c.equalsIgnoreCase(given) || c.toLowerCase(Locale.ROOT).endsWith("." + lower))) {
+            return;
+        }
+        throw UserError.at(at.apply(field), field, "'" + given + "' is not a column of the figure's runs"
+                + Suggestions.closest(given, List.copyOf(columns)).map(c -> ", did you mean '" + c + "'?").orElse("")
+                + " (a scenario field such as loadBalancing.type, or a column of runs such as scenario_name; docs/results.md)");
+    }
+
+    private static String text(Object o, UnaryOperator<String> at, String field) {
+        if (o instanceof String s && !s.isBlank()) {
+            return s;
+        }
+        throw UserError.at(at.apply(field), field, "expected a non-empty text, got " + ScenarioBinder.describe(o));
+    }
+}
