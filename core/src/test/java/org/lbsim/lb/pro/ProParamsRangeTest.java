@@ -7,6 +7,7 @@ import static org.lbsim.scenario.Ranges.Case.refused;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.scenario.Ranges;
 
@@ -51,5 +52,16 @@ class ProParamsRangeTest {
         Pro.Params small = Ranges.with(Ranges.with(Pro.Params.defaults(), "mprdmaDeltaPackets", 0), "mprdmaBitmapPackets", 1);
         Ranges.Case.ok("mprdmaDeltaPackets", 0).check(small);
         Ranges.Case.refused("mprdmaDeltaPackets", 1, "below mprdmaBitmapPackets (1)").check(small);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {"roundRobinStart | one | must be 'random' or 'zero', got 'one'",
+        "mprdmaWindow | window | must be 'none' or 'ack-clocked', got 'window'"})
+    void anUnknownReadingOfTheStartOrTheWindowIsRefused(String field, String value, String problem) {
+        org.lbsim.scenario.ScenarioException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                () -> Ranges.with(Pro.Params.defaults(), field, value), org.lbsim.scenario.ScenarioException.class);
+        assertThat(e).isNotNull();
+        assertThat(e.field()).isEqualTo(field);
+        assertThat(e.problem()).isEqualTo(problem);
     }
 }

@@ -89,4 +89,13 @@ class PathMapRangeTest {
         assertThat(e.field()).isEqualTo("loadBalancing.switchHash");
         assertThat(e.problem()).contains("steers at most 2^16 paths with a 16-bit source port, got 2^17");
     }
+
+    /** With l2's link to s0 down from the start, l0 reaches l1's host over 8 spines and l2's over 7: not one PathMap for both. */
+    @Test
+    void destinationsWhoseStagesDifferAreRefused() {
+        ScenarioException e = catchThrowableOfType(() -> pathMap(leafSpine(8, 1).leafSpine(1, 3, 8).failLink("l2", "s0")), ScenarioException.class);
+        assertThat(e).isNotNull();
+        assertThat(e.field()).isEqualTo("loadBalancing.switchHash");
+        assertThat(e.problem()).contains("needs every destination's hash stages to be a prefix of the farthest one's").contains("l0 to host 2 differs");
+    }
 }
