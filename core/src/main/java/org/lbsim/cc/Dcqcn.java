@@ -48,7 +48,7 @@ public final class Dcqcn implements CongestionControl {
             ScenarioException.require(byteCounterBytes >= 0, "byteCounterBytes", "must be >= 0 (0 = off), got " + byteCounterBytes);
             org.lbsim.scenario.Checks.rateGbps(additiveIncreaseGbps, "additiveIncreaseGbps");
             org.lbsim.scenario.Checks.rateGbps(hyperIncreaseGbps, "hyperIncreaseGbps");
-            ScenarioException.require(alphaGain > 0 && alphaGain <= 1, "alphaGain", "must be in (0, 1], got " + alphaGain);
+            ScenarioException.require(alphaGain > 0 && alphaGain <= 1, "alphaGain", "must be in (0, 1], got " + org.lbsim.scenario.Checks.plain(alphaGain));
             org.lbsim.scenario.Checks.periodUs(alphaUpdateUs, "alphaUpdateUs");
             ScenarioException.require(fastRecoveryStages >= 0, "fastRecoveryStages", "must be >= 0, got " + fastRecoveryStages);
             org.lbsim.scenario.Checks.rateGbps(minRateGbps, "minRateGbps");

@@ -22,27 +22,27 @@ public final class Checks {
     /** A period or timeout in microseconds: positive, at least 1 ps after rounding, at most {@link #MAX_TIME_US}. */
     public static void periodUs(double us, String field) {
         ScenarioException.require(Double.isFinite(us) && us > 0 && Math.round(us * 1e6) >= 1 && us <= MAX_TIME_US, field,
-                "must be a number of microseconds between 0.000001 (1 ps) and " + fmt(MAX_TIME_US) + ", got " + fmt(us));
+                "must be a number of microseconds between 0.000001 (1 ps) and " + fmt(MAX_TIME_US) + ", got " + plain(us));
     }
 
     /** As {@link #periodUs} but 0 (off) is allowed too. */
     public static void periodOrZeroUs(double us, String field) {
         if (us != 0) {
             ScenarioException.require(Double.isFinite(us) && us > 0 && Math.round(us * 1e6) >= 1 && us <= MAX_TIME_US, field,
-                    "must be 0 (off) or a number of microseconds between 0.000001 (1 ps) and " + fmt(MAX_TIME_US) + ", got " + fmt(us));
+                    "must be 0 (off) or a number of microseconds between 0.000001 (1 ps) and " + fmt(MAX_TIME_US) + ", got " + plain(us));
         }
     }
 
     /** A one-way delay in nanoseconds: 0 to {@link #MAX_DELAY_NS}. */
     public static void delayNs(double ns, String field) {
         ScenarioException.require(Double.isFinite(ns) && ns >= 0 && ns <= MAX_DELAY_NS, field,
-                "must be a number of nanoseconds between 0 and " + fmt(MAX_DELAY_NS) + " (1 s), got " + fmt(ns));
+                "must be a number of nanoseconds between 0 and " + fmt(MAX_DELAY_NS) + " (1 s), got " + plain(ns));
     }
 
     /** A link or sending rate in Gb/s: {@link #MIN_RATE_GBPS} to {@link #MAX_RATE_GBPS}. */
     public static void rateGbps(double gbps, String field) {
         ScenarioException.require(Double.isFinite(gbps) && gbps >= MIN_RATE_GBPS && gbps <= MAX_RATE_GBPS, field,
-                "must be a number of Gb/s between " + fmt(MIN_RATE_GBPS) + " and " + fmt(MAX_RATE_GBPS) + ", got " + fmt(gbps));
+                "must be a number of Gb/s between " + fmt(MIN_RATE_GBPS) + " and " + fmt(MAX_RATE_GBPS) + ", got " + plain(gbps));
     }
 
     /** A value for messages as a file would say it: 0.0005 rather than 5.0E-4; very large or small ones as {@link #fmt}. */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import org.lbsim.lb.themis.Themis;
 import org.lbsim.scenario.Checks;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.LinkSpec;
@@ -84,6 +85,46 @@ final class InputBounds {
             errors.add(new ScenarioException(path, "must be at most " + Checks.fmt(max) + " " + unit
                     + " (1000 s, the longest simulated time), got " + Checks.fmt(v)));
         }
+    }
+
+    /**
+     * Themis's PSN rings sized by the formula (ringEntries 0) at the fabric's host link rate and the run's
+     * MTU stay within the bound a given ringEntries has ({@link Themis.Params#entries}), so a ring too large
+     * to build is refused before the run rather than at its first cross-rack packet.
+     */
+    static void themisRings(Scenario s) {
+        long hostMbps = hostLinkMbps(s.topology());
+        List<ScenarioException> errors = new ArrayList<>();
+        ring(s.loadBalancing(), "loadBalancing", hostMbps, s.packets(), errors);
+        for (int i = 0; i < s.trafficClasses().size(); i++) {
+            ring(s.trafficClasses().get(i).loadBalancing(), "trafficClasses[" + i + "].loadBalancing", hostMbps, s.packets(), errors);
+        }
+        if (!errors.isEmpty()) {
+            throw ScenarioException.of(errors);
+        }
+    }
+
+    private static void ring(ComponentSpec c, String path, long hostMbps, PacketSpec p, List<ScenarioException> errors) {
+        if (c.params() instanceof Themis.Params t) {
+            try {
+                t.entries(hostMbps, p.mtuBytes());
+            } catch (ScenarioException e) {
+                errors.add(e.under(path));
+            }
+        }
+    }
+
+    /** The rate of the links from hosts to their switches (a custom fabric's link rate). */
+    private static long hostLinkMbps(TopologySpec t) {
+        if (t instanceof TopologySpec.Custom c) {
+            return Math.round(c.linkRateGbps() * 1000);
+        }
+        for (RecordComponent field : t.getClass().getRecordComponents()) {
+            if (field.getName().equals("hostLink") && read(field, (Record) t) instanceof LinkSpec l) {
+                return l.rateMbps();
+            }
+        }
+        return Fabric.of(t, PacketSpec.defaults()).fastestMbps();
     }
 
     /**

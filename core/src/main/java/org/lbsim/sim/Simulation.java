@@ -67,12 +67,13 @@ public final class Simulation {
     /**
      * The checks {@link #prepare(Scenario, Path)} makes on the scenario alone before it builds anything: time
      * inputs within the longest simulated time, timers no shorter than the fabric can resolve (one frame at
-     * its fastest link; a timeout also one hop's delay), the forwarding tables and the size of a generated
+     * its fastest link; a timeout also one hop's delay), Themis's PSN rings from the formula, the forwarding tables and the size of a generated
      * workload against the heap and the flow limit. Cheap; throws {@link ScenarioException} naming the field.
      */
     public static void checkBeforeBuilding(Scenario scenario) {
         InputBounds.times(scenario);
         InputBounds.timers(scenario);
+        InputBounds.themisRings(scenario);
         Feasibility.fabric(scenario);
         Feasibility.workloadSize(scenario);
     }

@@ -63,7 +63,9 @@ public final class Pro implements BundledScheme {
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             ScenarioException.require(batchPackets >= 1 && batchPackets <= 4096, "batchPackets", "must be between 1 and 4096, got " + batchPackets);
-            ScenarioException.require(initialWindow >= 0, "initialWindow", "must be >= 0 (0 = BDP / MTU), got " + initialWindow);
+            // as mprdmaInitialWindow: Algorithm 2 grows wnd by one per repeated packet, which must not wrap an int
+            ScenarioException.require(initialWindow >= 0 && initialWindow <= 1 << 20, "initialWindow",
+                    "must be between 0 (BDP / MTU) and 1048576, got " + initialWindow);
             ScenarioException.require(CAUTIOUS.equals(recovery) || MPRDMA.equals(recovery), "recovery",
                     "must be '" + CAUTIOUS + "' or '" + MPRDMA + "', got '" + recovery + "'");
             ScenarioException.require(mprdmaBitmapPackets >= 0 && mprdmaBitmapPackets <= 1 << 20, "mprdmaBitmapPackets",
@@ -82,7 +84,7 @@ public final class Pro implements BundledScheme {
                     "must be '" + NONE + "' or '" + ACK_CLOCKED + "', got '" + mprdmaWindow + "'");
             ScenarioException.require(mprdmaInitialWindow >= 0 && mprdmaInitialWindow <= 1 << 20, "mprdmaInitialWindow",
                     "must be between 0 (BDP / MTU) and 1048576, got " + mprdmaInitialWindow);
-            ScenarioException.require(mprdmaProbe >= 0 && mprdmaProbe <= 1, "mprdmaProbe", "must be between 0 and 1, got " + mprdmaProbe);
+            ScenarioException.require(mprdmaProbe >= 0 && mprdmaProbe <= 1, "mprdmaProbe", "must be between 0 and 1, got " + org.lbsim.scenario.Checks.plain(mprdmaProbe));
         }
 
         public static Params defaults() {

@@ -108,7 +108,8 @@ final class PathMap {
             }
         }
         ScenarioException.require(left == 0, "loadBalancing.switchHash",
-                "Themis's PathMap (3.2): the source-port masks reach only " + (masks.length - left) + " of the " + masks.length + " relative paths of " + t.nodeName(tor));
+                "Themis's PathMap (3.2): the source-port masks reach only " + (masks.length - left) + " of the " + masks.length + " relative paths of " + t.nodeName(tor)
+                        + "; 'mix64' sprays the ToR's uplinks only");
         return new PathMap(tiers, sizes, masks, pathsToHost);
     }
 

@@ -58,12 +58,15 @@ public final class Themis implements LoadBalancer {
         public static final String DEPARTURE = "departure";
         public static final String ARRIVAL = "arrival";
         public static final String SPLIT = "split";
+        /** The most PSN ring entries per queue pair, given or from the formula. */
+        public static final int MAX_RING_ENTRIES = 65536;
 
         public Params {
             org.lbsim.scenario.Checks.periodUs(lastHopRttUs, "lastHopRttUs");
-            ScenarioException.require(capacityFactor >= 1 && capacityFactor <= 16, "capacityFactor", "must be between 1 and 16, got " + capacityFactor);
+            ScenarioException.require(capacityFactor >= 1 && capacityFactor <= 16, "capacityFactor", "must be between 1 and 16, got " + org.lbsim.scenario.Checks.plain(capacityFactor));
             ScenarioException.require(mtuBytes == 0 || mtuBytes >= 64 && mtuBytes <= 65536, "mtuBytes", "must be 0 (the run's) or between 64 and 65536, got " + mtuBytes);
-            ScenarioException.require(ringEntries >= 0 && ringEntries <= 65536, "ringEntries", "must be between 0 (from the formula) and 65536, got " + ringEntries);
+            ScenarioException.require(ringEntries >= 0 && ringEntries <= MAX_RING_ENTRIES, "ringEntries",
+                    "must be between 0 (from the formula) and " + MAX_RING_ENTRIES + ", got " + ringEntries);
             ScenarioException.require(AUTO.equals(switchHash) || MIX64.equals(switchHash) || CRC32.equals(switchHash), "switchHash",
                     "must be '" + AUTO + "', '" + MIX64 + "' or '" + CRC32 + "', got '" + switchHash + "'");
             ScenarioException.require(DEPARTURE.equals(observeDataAt) || ARRIVAL.equals(observeDataAt) || SPLIT.equals(observeDataAt), "observeDataAt",
@@ -80,14 +83,23 @@ public final class Themis implements LoadBalancer {
             return new Params(lastHopRttUs, capacityFactor, mtuBytes, ringEntries, compensation, ringClearsBlocked, hash, observeAt);
         }
 
-        /** N_entries = ceil(BW x RTT_last x F / MTU) for a last hop of {@code rateMbps} (section 4), unless ringEntries is given. */
+        /**
+         * N_entries = ceil(BW x RTT_last x F / MTU) for a last hop of {@code rateMbps} (section 4), unless ringEntries is given;
+         * refused on ringEntries when the formula gives more than {@link #MAX_RING_ENTRIES}, as a given value would be.
+         */
         public int entries(long rateMbps, int runMtuBytes) {
             if (ringEntries > 0) {
                 return ringEntries;
             }
             double bits = rateMbps * 1e6 * lastHopRttUs * 1e-6 * capacityFactor;
             int mtu = mtuBytes > 0 ? mtuBytes : runMtuBytes;
-            return Math.max(1, (int) Math.ceil(bits / (8.0 * mtu) - 1e-9));
+            double entries = Math.ceil(bits / (8.0 * mtu) - 1e-9);
+            ScenarioException.require(entries <= MAX_RING_ENTRIES, "ringEntries", "must be between 0 (from the formula) and " + MAX_RING_ENTRIES
+                    + "; 0 gives ceil(BW x RTT_last x F / MTU) = " + org.lbsim.scenario.Checks.fmt(entries) + " for a host link of "
+                    + org.lbsim.scenario.Checks.plain(rateMbps / 1000.0) + " Gb/s, lastHopRttUs " + org.lbsim.scenario.Checks.plain(lastHopRttUs)
+                    + ", capacityFactor " + org.lbsim.scenario.Checks.plain(capacityFactor) + " and an MTU of " + mtu
+                    + " B: lower one of these or give ringEntries");
+            return Math.max(1, (int) entries);
         }
     }
 
