@@ -375,6 +375,22 @@ class SweepTest {
     }
 
     @Test
+    void only_selects_points_by_a_field_inside_a_list() throws IOException {
+        Path sweep = file("jobs.yaml", "name: jobs\nbase:\n  topology: {k: 4}\n  workload:\n    type: jobs\n"
+                + "    jobs: [{name: ar, op: all-reduce, bytes: 65536, hosts: 4}]\n"
+                + "points:\n  - {\"workload.jobs[0].bytes\": 65536}\n  - {\"workload.jobs[0].bytes\": 131072}\n");
+        Path out = dir.resolve("jobs");
+        assertThat(ok("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1", "--only", "workload.jobs[0].bytes=131072"))
+                .startsWith("sweep jobs: 1 point x 1 seed");
+        assertThat(query(out.resolve("results.duckdb"), "SELECT run_id FROM runs")).containsExactly("run_id", "jobs-p1-seed1");
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString(), "--only", "workload.jobs[0].bytes=4096").errorLine())
+                .isEqualTo("lbsim: --only workload.jobs[0].bytes=4096: workload.jobs[0].bytes: no point of " + sweep
+                        + " has workload.jobs[0].bytes = '4096' (its values: 65536, 131072)");
+        assertThat(lbsim("sweep", sweep.toString(), "--out", out.toString(), "--only", "workload.jobs[1].bytes=4096").errorLine())
+                .startsWith("lbsim: --only workload.jobs[1].bytes=4096: workload.jobs[1].bytes: is not a field of this sweep's scenarios");
+    }
+
+    @Test
     void a_bad_only_is_a_one_line_error_before_anything_is_written() throws IOException {
         Path sweep = file("s.yaml", SWEEP);
         Path out = dir.resolve("bad-only");

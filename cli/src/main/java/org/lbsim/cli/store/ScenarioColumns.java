@@ -34,6 +34,25 @@ public final class ScenarioColumns {
         return out;
     }
 
+    /**
+     * Adds the column a field path with list indices names ({@code workload.jobs[0].bytes}), which
+     * {@link #of} keeps inside its list's JSON column, as {@link #of} would store it; adds nothing
+     * when the scenario has no such field.
+     */
+    public static void addIndexed(Scenario scenario, List<Object> path, String pathText, Map<String, Object> out) {
+        Object at = ScenarioTree.toTree(scenario);
+        for (Object seg : path) {
+            if (seg instanceof String key && at instanceof Map<?, ?> m && m.containsKey(key)) {
+                at = m.get(key);
+            } else if (seg instanceof Integer i && at instanceof List<?> l && i < l.size()) {
+                at = l.get(i);
+            } else {
+                return;
+            }
+        }
+        flatten(pathText, at, out);
+    }
+
     private static void flatten(String path, Object value, Map<String, Object> out) {
         if (value instanceof Map<?, ?> m) {
             for (Map.Entry<?, ?> e : m.entrySet()) {

@@ -403,6 +403,12 @@ public final class SweepFile {
             }
             String key = filter.substring(0, eq).strip();
             List<String> values = Stream.of(filter.substring(eq + 1).split(",", -1)).map(String::strip).toList();
+            if (key.contains("[") && columns.stream().noneMatch(c -> c.containsKey(key))) {
+                List<Object> path = indexedPath(key);
+                for (int i = 0; path != null && i < points.size(); i++) {
+                    ScenarioColumns.addIndexed(points.get(i).scenario(), path, key, columns.get(i));
+                }
+            }
             Set<String> present = new LinkedHashSet<>();
             for (Map<String, Object> c : columns) {
                 if (c.containsKey(key)) {
@@ -429,6 +435,15 @@ public final class SweepFile {
             throw UserError.at("--only " + String.join(" --only ", filters), "", "no point of " + shown + " matches every filter");
         }
         return new SweepFile(shown, name, baseDir, seeds, kept.stream().map(points::get).toList(), varied, origins, sourcesOf);
+    }
+
+    /** The segments of a field path with list indices, or null when it is not a valid path. */
+    private static List<Object> indexedPath(String key) {
+        try {
+            return Overrides.parse(key + "=0").path();
+        } catch (Overrides.OverrideException e) {
+            return null;
+        }
     }
 
     /** A stored column value against a command-line value: numbers by value (8 = 8.0), the rest as text. */
