@@ -96,12 +96,14 @@ public final class Ledger {
             }
             Status status = figureStatus(claims);
             long matching = claims.stream().filter(c -> c.status() == Status.MATCHES).count();
+            long unjudged = claims.stream().filter(c -> !judged(c)).count();
             String verdict = switch (status) {
                 case MATCHES -> "matches";
                 case SHAPE_MATCHES -> "shape matches";
                 case DIFFERS -> "differs";
                 default -> "not judged";
-            } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading%s)", matching, claims.size(),
+            } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading%s%s)", matching, claims.size(),
+                    unjudged == 0 ? "" : String.format(Locale.ROOT, ", %d not judged", unjudged),
                     // a default chosen after results is said in the figure's verdict, not only in its claims'
                     def.defaultReading().madeDefaultAfterResults()
                             ? " " + def.defaultReading().name() + ", made the default after another reading's results were seen" : "");
@@ -147,16 +149,32 @@ public final class Ledger {
     }
 
     /** All claims match: matches; every shape claim matches and a magnitude claim does not: shape matches; else differs. */
+    /**
+     * A figure's verdict from its claims' under the default reading. A claim not judged (no runs of
+     * its reading, a row without a value) never counts as holding: the figure matches only when
+     * every claim is judged and holds, shape-matches only when every shape claim is judged and
+     * holds; a judged shape claim that fails makes it differ whatever is still unjudged.
+     */
     static Status figureStatus(List<ClaimResult> claims) {
-        if (claims.stream().allMatch(c -> c.status() == Status.NOT_JUDGED || c.status() == Status.NOT_RUN)) {
+        List<ClaimResult> judged = claims.stream().filter(Ledger::judged).toList();
+        if (judged.isEmpty()) {
             return Status.NOT_JUDGED;
         }
-        if (claims.stream().allMatch(c -> c.status() == Status.MATCHES)) {
-            return Status.MATCHES;
-        }
-        boolean shapesHold = claims.stream().filter(c -> c.claim().kind() == FigureDef.ClaimKind.SHAPE).allMatch(c -> c.status() == Status.MATCHES);
         boolean anyShape = claims.stream().anyMatch(c -> c.claim().kind() == FigureDef.ClaimKind.SHAPE);
-        return anyShape && shapesHold ? Status.SHAPE_MATCHES : Status.DIFFERS;
+        boolean judgedShapeFails = judged.stream().anyMatch(c -> c.claim().kind() == FigureDef.ClaimKind.SHAPE && c.status() != Status.MATCHES);
+        boolean judgedFails = judged.stream().anyMatch(c -> c.status() != Status.MATCHES);
+        if (judgedShapeFails || (!anyShape && judgedFails)) {
+            return Status.DIFFERS;
+        }
+        if (judged.size() == claims.size()) {
+            return judgedFails ? Status.SHAPE_MATCHES : Status.MATCHES;
+        }
+        boolean shapeUnjudged = claims.stream().anyMatch(c -> !judged(c) && c.claim().kind() == FigureDef.ClaimKind.SHAPE);
+        return shapeUnjudged || !anyShape ? Status.NOT_JUDGED : Status.SHAPE_MATCHES;
+    }
+
+    private static boolean judged(ClaimResult c) {
+        return c.status() != Status.NOT_JUDGED && c.status() != Status.NOT_RUN;
     }
 
     private static Facts facts(FigureResults r, String digest, java.util.Set<String> expected) throws SQLException {
