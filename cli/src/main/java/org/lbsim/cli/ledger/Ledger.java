@@ -103,10 +103,10 @@ public final class Ledger {
                 case DIFFERS -> "differs";
                 default -> "not judged";
             } + String.format(Locale.ROOT, " (%d of %d claims match under the default reading%s%s)", matching, claims.size(),
-                    unjudged == 0 ? "" : String.format(Locale.ROOT, ", %d not judged", unjudged),
                     // a default chosen after results is said in the figure's verdict, not only in its claims'
                     def.defaultReading().madeDefaultAfterResults()
-                            ? " " + def.defaultReading().name() + ", made the default after another reading's results were seen" : "");
+                            ? " " + def.defaultReading().name() + ", made the default after another reading's results were seen" : "",
+                    unjudged == 0 ? "" : String.format(Locale.ROOT, "; %d not judged", unjudged));
             @SuppressWarnings("unchecked")
             List<Map<String, Object>> tables = (List<Map<String, Object>>) raw.getOrDefault("tables", List.of());
             if (facts.partial()) {
