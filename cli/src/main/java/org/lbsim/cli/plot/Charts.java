@@ -785,7 +785,7 @@ public final class Charts {
         Figure.Spec spec = new Figure.Spec(o.title(), kind, "group", data.xTitle(), "mean",
                 whiskers ? "low" : null, whiskers ? "high" : null, data.xTitle(), data.yTitle(), logX, logY,
                 data.numericX() ? List.of() : data.categories().stream().map(String::valueOf).toList(), capped ? o.capY() : Double.NaN,
-                o.capLabel(), legendOf, fitOfGroup);
+                o.capLabel(), legend ? legendOf : Map.of(groupLabel("", groups), data.yTitle()), fitOfGroup);
         return new Figure(name, c, o.width(), o.height(), text, csv.text(), spec);
     }
 

@@ -83,7 +83,8 @@ public final class Figure {
      * interactive figures of {@code lbsim report --interactive}): which columns hold the series
      * name (null: one series), x, y and the error bar ends (null: none), the axes and the
      * categories in order (empty: numeric x). {@code capY} NaN: no cap marked. {@code legend}: a
-     * series' legend entry where it is not its name (a fitted slope); {@code fits}: per series the
+     * series' legend entry where it is not its name (a fitted slope; the y title for the one series of
+     * a figure drawn without a legend); {@code fits}: per series the
      * power law drawn dashed over it.
      */
     public record Spec(String title, Kind kind, String seriesColumn, String xColumn, String yColumn, String lowColumn, String highColumn,
