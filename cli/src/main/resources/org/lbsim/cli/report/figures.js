@@ -364,7 +364,7 @@
       above.textContent = spec.yAxisTitle;
       above.style.font = labelFont;
       above.style.margin = "0 0 2px 6px";
-      host.insertBefore(above, plot.root);
+      plot.root.insertBefore(above, plot.root.querySelector(".u-wrap")); // under the figure's title, as the static figure's
     }
     // what the page drew, for a reader and for the browser test: series and CSV rows
     fig.setAttribute("data-drawn-series", String(n));
