@@ -118,6 +118,44 @@ class InteractiveReportTest {
         assertThat(extra).as("bytes added by --interactive").isBetween(csvBytes, csvBytes + 90_000);
     }
 
+    /**
+     * Each interactive figure is given the axis titles its static figure draws, units and "(log scale)" included, and
+     * whether the y title went above the plot: figures.js writes those titles as given.
+     */
+    @Test
+    void each_interactive_figure_has_the_axis_titles_of_its_static_figure() throws Exception {
+        List<String> yTitles = new ArrayList<>();
+        for (Path input : List.of(db, run)) {
+            String html = report(input, input == db ? "db-titles.html" : "run-titles.html", "--interactive");
+            Matcher m = Pattern.compile("<figure id=\"(fig-\\d+)\" data-name=\"[^\"]+\" data-chart=\"([^\"]+)\">(<svg .*?</svg>)", Pattern.DOTALL)
+                    .matcher(html);
+            int n = 0;
+            while (m.find()) {
+                n++;
+                JsonNode spec = new ObjectMapper().readTree(unescape(m.group(2)));
+                List<String> texts = new ArrayList<>();
+                Matcher t = Pattern.compile(">([^<]+)</text>").matcher(m.group(3));
+                while (t.find()) {
+                    texts.add(unescape(t.group(1)).strip());
+                }
+                String x = spec.path("xAxisTitle").asText(null);
+                String y = spec.path("yAxisTitle").asText(null);
+                assertThat(x).as(m.group(1) + ": x title").isNotBlank();
+                assertThat(texts).as(m.group(1) + ": the static figure draws the x title given to the interactive one").contains(x);
+                assertThat(y).as(m.group(1) + ": y title").isNotBlank();
+                if (spec.path("yTitleAbove").asBoolean()) {
+                    assertThat(String.join(" ", texts)).as(m.group(1) + ": the y title above the plot").contains(y);
+                } else {
+                    assertThat(texts).as(m.group(1) + ": the static figure draws the y title given to the interactive one").contains(y);
+                }
+                yTitles.add(y);
+            }
+            assertThat(n).as("figures in the report of " + input).isGreaterThanOrEqualTo(4);
+        }
+        // a unit and a log scale, as the static figures name them
+        assertThat(yTitles).contains("CCT increase over the lower bound (%)", "largest switch queue (KB) (log scale)");
+    }
+
     private static int count(String text, String literal) {
         int n = 0;
         for (int i = text.indexOf(literal); i >= 0; i = text.indexOf(literal, i + 1)) {

@@ -264,6 +264,11 @@ class ReproduceTest {
             an unknown plot key | 'y: cct_increase_pct}' | 'y: cct_increase_pct, logg: x}' | logg | plots[0].logg: unknown key, did you mean 'log'? (allowed keys: file, x, y, by, log, fit, where, title, ytitle)
             an unknown key of the file | 'tables: []' | 'tables: []\\nplotz: []' | plotz | plotz: unknown key, did you mean 'plots'?
             a claim's kind | 'kind: shape' | 'kind: shapely' | kind | claims[0].kind: expected shape (an order or a sign) or magnitude (the paper's numbers)
+            a plot's y of an unknown column | 'y: cct_increase_pct}' | 'y: cct_increse_pct}' | y: cct_increse | plots[0].y: no such column in the figure's runs, did you mean 'cct_increase_pct'?
+            a plot's y expression that does not bind | 'y: cct_increase_pct}' | 'y: "cct_ps / lower_bond_ps"}' | y: "cct_ps | plots[0].y: the query fails on the figure's runs: Binder Error: Referenced column "lower_bond_ps" not found
+            a plot's where that does not bind | 'y: cct_increase_pct}' | 'y: cct_increase_pct, where: "hots = 16"}' | 'where: "hots' | plots[0].where: the query fails on the figure's runs: Binder Error: Referenced column "hots" not found
+            a measure that does not bind | 'avg(fct_ps)' | 'avg(fct_pz)' | mean_fct | measures.mean_fct: the query fails on the figure's runs: Binder Error: Referenced column "fct_pz" not found
+            a claim's metric that does not bind | 'cct_increase_pct AS value' | 'cct_increase_pcz AS value' | metric | claims[0].metric: the metric failed: Binder Error: Referenced column "cct_increase_pcz" not found
             """)
     void a_reproduction_files_error_names_its_line_and_column(String what, String from, String to, String at, String message) throws IOException {
         String text = OWN.replace(from, to.replace("\\n", "\n"));
@@ -357,6 +362,18 @@ class ReproduceTest {
                     }
                 }
                 assertThat(problems).isEmpty();
+            }
+        }
+    }
+
+    /** Every reproduction's measures, claims and plots prepare on its sweep's columns (full and quick), as lbsim reproduce checks them first. */
+    @Test
+    void every_reproductions_queries_prepare_on_the_columns_of_its_runs() {
+        for (String name : ReproduceCommand.names()) {
+            Map<String, Object> def = ReproduceCommand.definition(name);
+            org.lbsim.cli.ledger.FigureDef figure = org.lbsim.cli.ledger.FigureDef.parse(name, def);
+            for (boolean quick : new boolean[] {false, true}) {
+                org.lbsim.cli.command.ReproductionFile.checkQueries(def, figure, quick, f -> "reproduce/" + name + ".yaml");
             }
         }
     }

@@ -205,7 +205,8 @@ public final class ReproduceCommand implements Callable<Integer> {
         Map<String, Object> def = resolve(name, ReproductionFile.tree(doc, defFile), names, ReproduceCommand::parsed, at);
         // the definition's own keys, plots, claims and readings, checked before anything is written or runs
         ReproductionFile.check(def, at);
-        FigureDef.parse(name, def, at);
+        FigureDef figureDef = FigureDef.parse(name, def, at);
+        ReproductionFile.checkQueries(def, figureDef, quick, at);
         Map<String, Object> sweep = Probe.sweepTree(def, quick);
         // sweepOf: the runs are the named reproduction's, under its sweep name
         String sweepName = (String) sweep.getOrDefault("name", def.getOrDefault("sweepOf", name));

@@ -1,5 +1,12 @@
 package org.lbsim.cli.command;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -9,6 +16,10 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.lbsim.cli.UserError;
 import org.lbsim.cli.files.Yaml;
+import org.lbsim.cli.ledger.FigureDef;
+import org.lbsim.cli.ledger.FigureResults;
+import org.lbsim.cli.ledger.Probe;
+import org.lbsim.cli.plot.PlotException;
 import org.lbsim.cli.plot.ResultsReader;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.ScenarioColumns;
@@ -123,6 +134,115 @@ public final class ReproductionFile {
                     column(b.strip(), columns, at, p + ".by");
                 }
             }
+        }
+    }
+
+    /**
+     * Prepares every query of definition {@code def} before anything runs, on an empty results database with the
+     * columns its sweep's runs will have (quick or full): each measure, each claim's metric under each reading, and
+     * each plot's {@code y} and {@code where} as {@code lbsim plot} builds its query. A query that does not bind (an
+     * unknown column or function, a syntax error) is a {@link UserError} at the field holding it. Nothing is checked
+     * when the sweep does not load: the sweep says why when it is run.
+     */
+    @SuppressWarnings("unchecked")
+    public static void checkQueries(Map<String, Object> def, FigureDef figure, boolean quick, UnaryOperator<String> at) {
+        List<Map<String, Object>> columns = Probe.scenarioColumns(def, quick);
+        if (columns.isEmpty()) {
+            return;
+        }
+        Path tmp = null;
+        try {
+            tmp = Files.createTempDirectory("lbsim-reproduce-check-");
+            Path db = tmp.resolve(ResultsStore.DEFAULT_FILE);
+            String shown = "the figure's runs";
+            try (ResultsStore store = ResultsStore.open(db, shown)) {
+                store.addColumns(columns);
+            }
+            List<Map<String, Object>> plots = def.get("plots") instanceof List<?> l ? (List<Map<String, Object>>) l : List.of();
+            try (ResultsReader r = ResultsReader.open(db, shown)) {
+                for (int i = 0; i < plots.size(); i++) {
+                    checkPlot(r, plots.get(i), "plots[" + i + "]", at);
+                }
+            }
+            try (Connection c = DriverManager.getConnection("jdbc:duckdb:" + db.toAbsolutePath())) {
+                for (Map.Entry<String, String> m : figure.measures().entrySet()) {
+                    try {
+                        FigureResults.computeMeasures(c, Map.of(m.getKey(), m.getValue()), "true");
+                    } catch (SQLException e) {
+                        String field = "measures." + m.getKey();
+                        throw UserError.at(at.apply(field), field, "the query fails on the figure's runs: " + ResultsStore.message(e));
+                    }
+                }
+                FigureResults results = FigureResults.open(c, figure);
+                for (int i = 0; i < figure.claims().size(); i++) {
+                    FigureDef.ClaimDef claim = figure.claims().get(i);
+                    for (FigureDef.Reading reading : figure.readings()) {
+                        String error = results.metric(claim, reading).error();
+                        if (!error.isEmpty() && !error.equals(FigureResults.NO_RUNS)) {
+                            String field = "claims[" + i + "].metric";
+                            throw UserError.at(at.apply(field), field, error + (figure.readings().size() > 1 ? " (reading " + reading.name() + ")" : ""));
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (SQLException e) {
+            throw new IllegalStateException("an empty results database for the reproduction's queries: " + ResultsStore.message(e), e);
+        } finally {
+            if (tmp != null) {
+                delete(tmp);
+            }
+        }
+    }
+
+    /** A plot's y and where as {@code lbsim plot} queries them, on the empty database {@code r}. */
+    private static void checkPlot(ResultsReader r, Map<String, Object> plot, String p, UnaryOperator<String> at) {
+        String y = (String) plot.get("y");
+        ResultsReader.Metric metric;
+        String x;
+        List<String> by = new ArrayList<>();
+        try {
+            metric = r.metric(y, true); // the layers are the runs' own
+            x = r.resolveColumn((String) plot.get("x"), "--x");
+            if (plot.get("by") instanceof String b) {
+                for (String one : b.split(",")) {
+                    by.add(r.resolveColumn(one.strip(), "--by"));
+                }
+            }
+            r.rows(x, metric, by, null);
+        } catch (PlotException e) {
+            throw UserError.at(at.apply(p + ".y"), p + ".y", plotProblem(e, "--y " + y.strip() + ": ", QUERY_FAILED + ": "));
+        }
+        if (plot.get("where") instanceof String where) {
+            try {
+                r.rows(x, metric, by, where);
+            } catch (PlotException e) {
+                throw UserError.at(at.apply(p + ".where"), p + ".where", plotProblem(e, "--where " + where + ": ",
+                        QUERY_FAILED + " (--where " + where + "): "));
+            }
+        }
+    }
+
+    /** How {@link ResultsReader#rows} starts the message of a query that failed, on the database {@link #checkQueries} names so. */
+    private static final String QUERY_FAILED = "the figure's runs: query failed";
+
+    /** {@code lbsim plot}'s message without the option it names (the field does here). */
+    private static String plotProblem(PlotException e, String option, String failed) {
+        String m = String.valueOf(e.getMessage());
+        if (m.startsWith(failed)) {
+            return "the query fails on the figure's runs: " + m.substring(failed.length());
+        }
+        return m.startsWith(option) ? m.substring(option.length()) : m;
+    }
+
+    private static void delete(Path dir) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            for (Path f : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        } catch (IOException e) {
+            // a temporary folder left behind is harmless
         }
     }
 

@@ -71,6 +71,9 @@ public final class FigureResults implements AutoCloseable {
         return conn;
     }
 
+    /** Why a metric that ran has no values. */
+    public static final String NO_RUNS = "no runs of this reading";
+
     /** A claim's metric under one reading: its values, or why there are none. */
     public record MetricRows(List<Expectation.Value> values, String error) {
     }
@@ -108,7 +111,7 @@ public final class FigureResults implements AutoCloseable {
             // a query's row order is not fixed (DuckDB runs in parallel): keys, items and seeds in one order
             values.sort(java.util.Comparator.comparing((Expectation.Value v) -> String.valueOf(v.key()))
                     .thenComparing(v -> String.valueOf(v.item())).thenComparingLong(Expectation.Value::seed));
-            return new MetricRows(values, values.isEmpty() ? "no runs of this reading" : "");
+            return new MetricRows(values, values.isEmpty() ? NO_RUNS : "");
         } catch (SQLException e) {
             return new MetricRows(List.of(), "the metric failed: " + ResultsStore.message(e));
         }

@@ -78,6 +78,18 @@ public final class Probe {
         return sweep;
     }
 
+    /**
+     * The scenario columns of each point of a reproduction's sweep (quick or full), as the results database will
+     * record them; none when the sweep does not load (the sweep says why when it is run).
+     */
+    public static List<Map<String, Object>> scenarioColumns(Map<String, Object> raw, boolean quick) {
+        try {
+            return withSweep(raw, quick, (s, dir) -> s.points.stream().map(p -> org.lbsim.cli.store.ScenarioColumns.of(p.scenario())).toList());
+        } catch (UserError | org.lbsim.scenario.ScenarioException e) {
+            return List.of();
+        }
+    }
+
     /** Writes a reproduction's {@code files} (traces its sweep reads) into {@code dir}. */
     @SuppressWarnings("unchecked")
     public static void writeFiles(Map<String, Object> raw, Path dir) throws IOException {

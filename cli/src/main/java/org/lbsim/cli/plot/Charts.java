@@ -525,18 +525,11 @@ public final class Charts {
                 org.jfree.chart.ChartRenderingInfo info = new org.jfree.chart.ChartRenderingInfo();
                 chart.draw(g2, new Rectangle(0, 0, width, height), info);
                 Rectangle2D area = info.getPlotInfo().getDataArea();
-                org.jfree.chart.axis.Axis x;
-                org.jfree.chart.axis.Axis y;
-                if (chart.getPlot() instanceof XYPlot p) {
-                    x = p.getDomainAxis();
-                    y = p.getRangeAxis();
-                } else if (chart.getPlot() instanceof CategoryPlot p) {
-                    x = p.getDomainAxis();
-                    y = p.getRangeAxis();
-                } else {
+                org.jfree.chart.axis.Axis[] xy = axes(chart);
+                if (xy.length == 0) {
                     return;
                 }
-                boolean changed = fit(chart, x, area.getWidth(), g2, false) | fit(chart, y, area.getHeight(), g2, true);
+                boolean changed = fit(chart, xy[0], area.getWidth(), g2, false) | fit(chart, xy[1], area.getHeight(), g2, true);
                 if (!changed) {
                     return;
                 }
@@ -544,6 +537,17 @@ public final class Charts {
         } finally {
             g2.dispose();
         }
+    }
+
+    /** The x (domain) and y (range) axis of an XY or category chart; none for any other plot. */
+    static org.jfree.chart.axis.Axis[] axes(JFreeChart chart) {
+        if (chart.getPlot() instanceof XYPlot p) {
+            return new org.jfree.chart.axis.Axis[] {p.getDomainAxis(), p.getRangeAxis()};
+        }
+        if (chart.getPlot() instanceof CategoryPlot p) {
+            return new org.jfree.chart.axis.Axis[] {p.getDomainAxis(), p.getRangeAxis()};
+        }
+        return new org.jfree.chart.axis.Axis[0];
     }
 
     private static boolean fit(JFreeChart chart, org.jfree.chart.axis.Axis axis, double lengthPx, Graphics2D g2, boolean vertical) {
@@ -781,7 +785,7 @@ public final class Charts {
         Figure.Spec spec = new Figure.Spec(o.title(), kind, "group", data.xTitle(), "mean",
                 whiskers ? "low" : null, whiskers ? "high" : null, data.xTitle(), data.yTitle(), logX, logY,
                 data.numericX() ? List.of() : data.categories().stream().map(String::valueOf).toList(), capped ? o.capY() : Double.NaN,
-                o.capLabel(), legendOf, fitOfGroup);
+                o.capLabel(), legend ? legendOf : Map.of(groupLabel("", groups), data.yTitle()), fitOfGroup);
         return new Figure(name, c, o.width(), o.height(), text, csv.text(), spec);
     }
 

@@ -28,6 +28,9 @@ public final class Figure {
     private final String caption;
     private final String csv;
     private final Spec spec;
+    private final String xAxisTitle;
+    private final String yAxisTitle;
+    private final boolean yTitleAbove;
 
     Figure(String name, JFreeChart chart, int width, int height, String caption, String csv, Spec spec) {
         this.name = name;
@@ -38,7 +41,27 @@ public final class Figure {
         this.csv = csv;
         this.spec = spec;
         Charts.fitCategoryLabels(chart, width, height);
+        org.jfree.chart.axis.Axis[] axes = Charts.axes(chart);
+        String yAsGiven = axes.length == 0 ? null : axes[1].getLabel();
         Charts.fitAxisTitles(chart, width, height);
+        this.xAxisTitle = axes.length == 0 || axes[0].getLabel() == null ? "" : axes[0].getLabel();
+        this.yTitleAbove = yAsGiven != null && !yAsGiven.isEmpty() && axes[1].getLabel() == null;
+        this.yAxisTitle = yTitleAbove ? yAsGiven : axes.length == 0 || axes[1].getLabel() == null ? "" : axes[1].getLabel();
+    }
+
+    /** The x axis' title as the chart draws it ("(log scale)" included); "" when it has none. */
+    public String xAxisTitle() {
+        return xAxisTitle;
+    }
+
+    /** The y axis' title as the chart draws it ("(log scale)" included), beside the axis or, see {@link #yTitleAbove()}, above the plot. */
+    public String yAxisTitle() {
+        return yAxisTitle;
+    }
+
+    /** Whether the y title is too long for the plot's height at the smallest title font, and so written above the plot. */
+    public boolean yTitleAbove() {
+        return yTitleAbove;
     }
 
     /** How a figure is drawn. */
@@ -60,7 +83,8 @@ public final class Figure {
      * interactive figures of {@code lbsim report --interactive}): which columns hold the series
      * name (null: one series), x, y and the error bar ends (null: none), the axes and the
      * categories in order (empty: numeric x). {@code capY} NaN: no cap marked. {@code legend}: a
-     * series' legend entry where it is not its name (a fitted slope); {@code fits}: per series the
+     * series' legend entry where it is not its name (a fitted slope; the y title for the one series of
+     * a figure drawn without a legend); {@code fits}: per series the
      * power law drawn dashed over it.
      */
     public record Spec(String title, Kind kind, String seriesColumn, String xColumn, String yColumn, String lowColumn, String highColumn,

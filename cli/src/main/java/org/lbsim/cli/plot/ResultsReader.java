@@ -217,6 +217,14 @@ public final class ResultsReader implements AutoCloseable {
      * are left out.
      */
     public Metric metric(String given) {
+        return metric(given, false);
+    }
+
+    /**
+     * As {@link #metric(String)}; with {@code anyLayer} a layer is not looked up among the runs' (a database whose
+     * runs have not run yet has none), only the column of {@code layers}.
+     */
+    public Metric metric(String given, boolean anyLayer) {
         String g = given.strip();
         if (!IDENTIFIER.matcher(g).matches()) {
             requireExpression(g, "--y");
@@ -229,7 +237,7 @@ public final class ResultsReader implements AutoCloseable {
             String c = layerColumns.stream().filter(x -> x.equalsIgnoreCase(col)).findFirst().orElseThrow(() -> new PlotException(
                     "--y " + given + ": layers has no column '" + col + "'" + Suggestions.closest(col, layerColumns)
                             .map(x -> ", did you mean '" + x + "'?").orElse("") + " (columns: " + String.join(", ", layerColumns) + ")"));
-            List<String> layers = layers();
+            List<String> layers = anyLayer ? List.of(layer) : layers();
             if (!layers.contains(layer)) {
                 throw new PlotException("--y " + given + ": no layer '" + layer + "' in " + shown + " (layers: " + String.join(", ", layers) + ")");
             }

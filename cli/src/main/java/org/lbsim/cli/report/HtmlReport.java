@@ -351,7 +351,7 @@ public final class HtmlReport {
             drawn.put(stem, f);
             body.append("<figure id=\"fig-").append(figures).append("\" data-name=\"").append(esc(f.name())).append('"');
             if (interactive) {
-                body.append(" data-chart=\"").append(esc(InteractiveFigures.specJson(f.spec()))).append('"');
+                body.append(" data-chart=\"").append(esc(InteractiveFigures.specJson(f))).append('"');
             }
             body.append('>').append(f.svgElement("f" + figures + "-"));
             if (interactive) {

@@ -87,8 +87,12 @@ final class InteractiveFigures {
         return "script-src " + hash(library) + " " + hash(figuresJs);
     }
 
-    /** The spec of a figure as the JSON figures.js reads (data-chart attribute). */
-    static String specJson(Figure.Spec s) {
+    /**
+     * The spec of a figure as the JSON figures.js reads (data-chart attribute), with the axis titles as the
+     * static figure draws them: figures.js writes them as given, so both figures carry the same titles.
+     */
+    static String specJson(Figure f) {
+        Figure.Spec s = f.spec();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("title", s.title());
         m.put("kind", s.kind().name());
@@ -99,6 +103,9 @@ final class InteractiveFigures {
         m.put("highColumn", s.highColumn());
         m.put("xTitle", s.xTitle());
         m.put("yTitle", s.yTitle());
+        m.put("xAxisTitle", f.xAxisTitle());
+        m.put("yAxisTitle", f.yAxisTitle());
+        m.put("yTitleAbove", f.yTitleAbove());
         m.put("logX", s.logX());
         m.put("logY", s.logY());
         m.put("categories", s.categories());
@@ -106,7 +113,7 @@ final class InteractiveFigures {
         m.put("capLabel", s.capLabel());
         m.put("legend", s.legend());
         Map<String, double[]> fits = new LinkedHashMap<>();
-        s.fits().forEach((k, f) -> fits.put(k, new double[] {f.prefactor(), f.slope(), f.fromX(), f.toX()}));
+        s.fits().forEach((k, fit) -> fits.put(k, new double[] {fit.prefactor(), fit.slope(), fit.fromX(), fit.toX()}));
         m.put("fits", fits);
         try {
             return JSON.writeValueAsString(m);

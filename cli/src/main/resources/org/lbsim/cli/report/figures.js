@@ -150,6 +150,34 @@
   /** Keep every tick of logSplits (uPlot's log filter would drop the non-decades). */
   function everySplit(u, splits) { return splits; }
 
+  /** The smallest axis title font (CSS pixels), as the static figures' Charts.MIN_AXIS_TITLE_PT. */
+  var MIN_AXIS_TITLE_PX = 9;
+
+  /**
+   * As Charts.fitAxisTitles: a title longer than its axis in a smaller font, down to MIN_AXIS_TITLE_PX; a y title
+   * that still does not fit is taken off the axis (the caller writes it above the plot). Changes the axes' options
+   * and says whether it did (the chart is then drawn again).
+   */
+  function fitTitles(u, xAxis, yAxis) {
+    var ctx = document.createElement("canvas").getContext("2d");
+    var changed = false;
+    [[xAxis, u.bbox.width / uPlot.pxRatio], [yAxis, u.bbox.height / uPlot.pxRatio]].forEach(function (p) {
+      var axis = p[0], lengthPx = p[1];
+      if (!axis.label || lengthPx <= 0) { return; }
+      ctx.font = axis.labelFont;
+      var w = ctx.measureText(axis.label).width;
+      if (w <= lengthPx) { return; }
+      var size = Math.floor(12.5 * lengthPx / w * 10) / 10;
+      if (size >= MIN_AXIS_TITLE_PX || axis === xAxis) {
+        axis.labelFont = axis.labelFont.replace("12.5px", Math.max(size, MIN_AXIS_TITLE_PX) + "px");
+      } else {
+        axis.label = null;
+      }
+      changed = true;
+    });
+    return changed;
+  }
+
   function draw(fig) {
     var spec = JSON.parse(fig.getAttribute("data-chart"));
     var host = fig.querySelector(".chart");
@@ -222,7 +250,8 @@
       ? { time: false, range: function (u, mn, mx) { return [Math.floor(mn + 0.5) - 0.5, Math.ceil(mx - 0.5) + 0.5]; } }
       : { time: false, distr: spec.logX ? 3 : 1 };
     var labelFont = "bold 12.5px system-ui, sans-serif";
-    var xAxis = { label: spec.xTitle + (spec.logX ? " (log scale)" : ""), labelFont: labelFont, size: axisSize, stroke: "#282828" };
+    // the axis titles as the static figure draws them (its units and "(log scale)"), fitted below as it fits them
+    var xAxis = { label: spec.xAxisTitle, labelFont: labelFont, size: axisSize, stroke: "#282828" };
     if (spec.logX) { xAxis.splits = logSplits; xAxis.values = tickValues; xAxis.filter = everySplit; }
     if (cats.length > 0) {
       xAxis.splits = function (u) {
@@ -247,8 +276,7 @@
       };
       xAxis.gap = 6;
     }
-    // a log y axis reads as such from its ticks (1, 10, 100); the longer title would not fit the height
-    var yAxis = { label: spec.yTitle, labelFont: labelFont, size: axisSize, stroke: "#282828" };
+    var yAxis = { label: spec.yTitleAbove ? null : spec.yAxisTitle, labelFont: labelFont, size: axisSize, stroke: "#282828" };
     if (spec.logY) { yAxis.splits = logSplits; yAxis.values = tickValues; yAxis.filter = everySplit; }
     var width = Math.max(320, Math.floor(host.getBoundingClientRect().width || fig.clientWidth || 640));
     var opts = {
@@ -322,7 +350,22 @@
         }]
       }
     };
+    host.textContent = "";
     var plot = new uPlot(opts, a.data, host);
+    var fitted = fitTitles(plot, xAxis, yAxis);
+    if (fitted) {
+      plot.destroy();
+      plot = new uPlot(opts, a.data, host);
+    }
+    if (yAxis.label === null) {
+      // too long for the plot's height even in the smallest font: above the plot, as the static figure writes it
+      var above = document.createElement("div");
+      above.className = "y-title-above";
+      above.textContent = spec.yAxisTitle;
+      above.style.font = labelFont;
+      above.style.margin = "0 0 2px 6px";
+      plot.root.insertBefore(above, plot.root.querySelector(".u-wrap")); // under the figure's title, as the static figure's
+    }
     // what the page drew, for a reader and for the browser test: series and CSV rows
     fig.setAttribute("data-drawn-series", String(n));
     fig.setAttribute("data-drawn-rows", String(d.rows));
@@ -351,8 +394,9 @@
     cancelAnimationFrame(pending);
     pending = requestAnimationFrame(function () {
       plots.forEach(function (p) {
-        var w = Math.max(320, Math.floor(p.fig.querySelector(".chart").getBoundingClientRect().width));
-        p.plot.setSize({ width: w, height: Math.round(w * 0.64) });
+        // drawn again at the new width: the axis titles are fitted to it
+        p.plot.destroy();
+        p.plot = draw(p.fig);
       });
     });
   });

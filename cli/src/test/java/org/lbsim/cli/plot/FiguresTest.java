@@ -54,6 +54,19 @@ class FiguresTest {
         return out;
     }
 
+    /** One unnamed series: the static figure draws no legend, and the interactive one names the series by the y title, not "mean". */
+    @Test
+    void the_one_series_of_a_figure_without_a_legend_is_named_by_its_y_title() {
+        List<Grouped.Row> rows = List.of(new Grouped.Row("ecmp", "", 20.0), new Grouped.Row("ofan", "", 1.0));
+        Figure f = Charts.grouped("cct", Grouped.of("loadBalancing.type", "CCT increase (%)", rows), Charts.GroupedOptions.of("cct"));
+        assertThat(f.chart().getLegend() == null || !f.chart().getLegend().isVisible()).as("no legend on the static figure").isTrue();
+        assertThat(f.csv()).contains("\nmean,ecmp,");
+        assertThat(f.spec().legend()).containsExactly(java.util.Map.entry("mean", "CCT increase (%)"));
+        List<Grouped.Row> two = List.of(new Grouped.Row("ecmp", "a", 20.0), new Grouped.Row("ofan", "b", 1.0));
+        assertThat(Charts.grouped("cct", Grouped.of("loadBalancing.type", "CCT increase (%)", two), Charts.GroupedOptions.of("cct")).spec().legend())
+                .as("named series keep their names").isEmpty();
+    }
+
     @Test
     void a_time_series_of_100k_points_gives_a_small_valid_svg_and_a_png() throws Exception {
         Figure f = Charts.timeSeries("q", "Queue depth", "queue (KB)", longSeries(100_000, 1), 1e-3, n -> n);
