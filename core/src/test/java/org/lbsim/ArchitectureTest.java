@@ -36,18 +36,11 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage("org.lbsim.lb..")
             .because("net only holds the PortSelector interface; schemes live in lb");
 
-    /**
-     * Every package is its own slice, so a scheme in a sub-package of lb (org.lbsim.lb.dlbf) that
-     * owns host layers (transport.BundledScheme) is not part of lb's slice; the registry
-     * (LoadBalancers) is the composition root that names every scheme, so its references down into
-     * those sub-packages are the one dependency left out.
-     */
+    /** Every package is its own slice (org.lbsim.lb and org.lbsim.lb.pro are two), with no exception. */
     @ArchTest
     static final ArchRule packagesAreFreeOfCycles = slices()
             .matching("org.lbsim.(**)")
-            .should().beFreeOfCycles()
-            .ignoreDependency(com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo(org.lbsim.lb.LoadBalancers.class),
-                    resideInAPackage("org.lbsim.lb.*"));
+            .should().beFreeOfCycles();
 
     @ArchTest
     static final ArchRule everyStaticFieldIsFinal = fields()

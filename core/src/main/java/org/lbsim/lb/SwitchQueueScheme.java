@@ -33,20 +33,20 @@ public final class SwitchQueueScheme {
         }
     }
 
-    static LoadBalancer jsq() {
+    public static LoadBalancer jsq() {
         return of(QueueAwareSelectors.ShortestQueue::new);
     }
 
-    static LoadBalancer rsq() {
+    public static LoadBalancer rsq() {
         return of(QueueAwareSelectors.RandomPort::new);
     }
 
-    static LoadBalancer quantized(QuantizedParams p) {
+    public static LoadBalancer quantized(QuantizedParams p) {
         double[] edges = p.quanta().stream().mapToDouble(Double::doubleValue).toArray();
         return of(sw -> new QueueAwareSelectors.QuantizedQueue(sw, edges));
     }
 
-    static LoadBalancer drill(DrillParams p) {
+    public static LoadBalancer drill(DrillParams p) {
         return of(sw -> new QueueAwareSelectors.Drill(sw, p.samples()));
     }
 

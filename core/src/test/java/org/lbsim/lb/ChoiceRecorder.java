@@ -6,6 +6,7 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.net.PortSelector;
 import org.lbsim.registry.Component;
+import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.topology.Fib;
