@@ -3,6 +3,10 @@ package org.lbsim.lb;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /** The switch-driven schemes that read local queue lengths; hosts keep one entropy per queue pair. */
 public final class SwitchQueueScheme {

@@ -5,12 +5,12 @@ import org.lbsim.lb.FlowEcmp;
 import org.lbsim.lb.HostDestinationRotation;
 import org.lbsim.lb.HostFlowletAr;
 import org.lbsim.lb.HostPacketSpray;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.lb.Ofan;
 import org.lbsim.lb.Reps;
 import org.lbsim.lb.Subflows;
 import org.lbsim.lb.SwitchQueueScheme;
 import org.lbsim.lb.SwitchRoundRobin;
+import org.lbsim.spi.LoadBalancer;
 
 /**
  * Every load-balancing scheme a scenario can name, with the name its paper gives it (OFAN 3.2, Table 2 and

@@ -1,9 +1,9 @@
 package org.lbsim.registry;
 
+import org.lbsim.spi.LossRecoveryFactory;
 import org.lbsim.transport.GoBackN;
 import org.lbsim.transport.IdealErasure;
 import org.lbsim.transport.Irn;
-import org.lbsim.transport.LossRecoveryFactory;
 import org.lbsim.transport.NicSelectiveRepeat;
 import org.lbsim.transport.SackThreshold;
 

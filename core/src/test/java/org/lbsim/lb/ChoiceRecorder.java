@@ -9,6 +9,7 @@ import org.lbsim.registry.Component;
 import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.LoadBalancer;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topologies;
