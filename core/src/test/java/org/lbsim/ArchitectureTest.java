@@ -2,6 +2,7 @@ package org.lbsim;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -11,10 +12,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/**
- * The layering of DESIGN.md, checked on the compiled main classes of core. As of writing there is
- * no package cycle in core at all, so the cycle rule covers every package (sim and config included).
- */
+/** The layering of DESIGN.md, checked on the compiled main classes of core. */
 @AnalyzeClasses(packages = "org.lbsim", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
@@ -36,18 +34,25 @@ class ArchitectureTest {
             .should().dependOnClassesThat().resideInAPackage("org.lbsim.lb..")
             .because("net only holds the PortSelector interface; schemes live in lb");
 
-    /**
-     * Every package is its own slice, so a scheme in a sub-package of lb (org.lbsim.lb.dlbf) that
-     * owns host layers (transport.BundledScheme) is not part of lb's slice; the registry
-     * (LoadBalancers) is the composition root that names every scheme, so its references down into
-     * those sub-packages are the one dependency left out.
-     */
+    /** Every package is its own slice (org.lbsim.lb and org.lbsim.lb.pro are two), with no exception. */
     @ArchTest
     static final ArchRule packagesAreFreeOfCycles = slices()
             .matching("org.lbsim.(**)")
-            .should().beFreeOfCycles()
-            .ignoreDependency(com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo(org.lbsim.lb.LoadBalancers.class),
-                    resideInAPackage("org.lbsim.lb.*"));
+            .should().beFreeOfCycles();
+
+    @ArchTest
+    static final ArchRule publicInterfacesAreExtensionPoints = classes()
+            .that().areInterfaces().and().arePublic().and().resideInAPackage("org.lbsim..")
+            .should().resideInAnyPackage("org.lbsim.spi", "org.lbsim.net", "org.lbsim.kernel", "org.lbsim.scenario")
+            .because("host-side extension points and their contexts live in spi, switch-side ones in net (below spi),"
+                    + " event handlers in kernel, scenario variants in scenario; implementation packages declare none");
+
+    @ArchTest
+    static final ArchRule spiDependsOnNoImplementation = noClasses()
+            .that().resideInAPackage("org.lbsim.spi")
+            .should().dependOnClassesThat().resideInAnyPackage("org.lbsim.lb..", "org.lbsim.transport..", "org.lbsim.cc..",
+                    "org.lbsim.counters..", "org.lbsim.registry..", "org.lbsim.sim..", "org.lbsim.config..", "org.lbsim.api..")
+            .because("implementations and the engine depend on spi, never the other way round");
 
     @ArchTest
     static final ArchRule everyStaticFieldIsFinal = fields()

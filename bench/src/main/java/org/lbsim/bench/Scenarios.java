@@ -5,7 +5,7 @@ import java.util.Locale;
 import org.lbsim.cc.Dcqcn;
 import org.lbsim.cc.FixedRate;
 import org.lbsim.lb.HostPacketSpray;
-import org.lbsim.lb.LoadBalancers;
+import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.EcnSpec;

@@ -7,14 +7,14 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.lbsim.api.Catalog;
-import org.lbsim.cc.CongestionControls;
-import org.lbsim.lb.LoadBalancers;
 import org.lbsim.registry.Component;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.TypeName;
 import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.transport.LossRecoveries;
 
 /** lbsim list / lbsim explain: generated from the registries and scenario types, so they cannot drift. */
 class ListExplainTest {

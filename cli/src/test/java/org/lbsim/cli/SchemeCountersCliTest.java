@@ -13,18 +13,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
 import org.lbsim.api.ScenarioBuilder;
+import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
-import org.lbsim.counters.CounterSink;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
 import org.lbsim.lb.HostPacketSpray;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
-import org.lbsim.cli.files.RunFolder;
+import org.lbsim.spi.CounterSink;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.SwitchContext;
 
 /** What schemes and switch programs count reaches summary.json, the results database and the report; runs that count nothing carry no key. */
 class SchemeCountersCliTest {
@@ -32,7 +32,7 @@ class SchemeCountersCliTest {
     Path dir;
 
     /** Sprays like host-spray; every ToR consumes the first ACK it sees and the scheme reports a count of its own. */
-    static final class CountingScheme implements org.lbsim.lb.LoadBalancer {
+    static final class CountingScheme implements org.lbsim.spi.LoadBalancer {
         private final HostPacketSpray spray = new HostPacketSpray();
         private int programmed;
 

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.lbsim.lb.LoadBalancers;
 import org.lbsim.registry.Component;
+import org.lbsim.registry.LoadBalancers;
 
 /**
  * docs/schemes.md is written by hand; its table of schemes names every registered scheme once, under the

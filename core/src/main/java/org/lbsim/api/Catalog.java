@@ -12,19 +12,19 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.lbsim.cc.CongestionControls;
 import org.lbsim.config.ScenarioDefaults;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.config.Suggestions;
-import org.lbsim.lb.LoadBalancers;
 import org.lbsim.registry.Component;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.TypeName;
-import org.lbsim.transport.LossRecoveries;
 
 /**
  * What a scenario can contain, read from the code itself: the component registries

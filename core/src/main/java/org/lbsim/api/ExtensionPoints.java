@@ -2,15 +2,15 @@ package org.lbsim.api;
 
 import java.util.List;
 import java.util.Optional;
-import org.lbsim.cc.CongestionControl;
-import org.lbsim.lb.AckPolicy;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.net.EgressStage;
 import org.lbsim.net.IngressStage;
 import org.lbsim.net.PolicyTable;
 import org.lbsim.net.PortSelector;
-import org.lbsim.transport.LossRecovery;
+import org.lbsim.spi.AckPolicy;
+import org.lbsim.spi.CongestionControl;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecovery;
 
 /**
  * The hooks a new scheme plugs into, for {@code lbsim list hooks} and {@code lbsim explain HOOK}.
@@ -54,15 +54,15 @@ public final class ExtensionPoints {
                     "switch, per switch: every packet queued at and leaving from its ports",
                     "observe with the queue's state (Themis-D's PSN ring)",
                     "LoadBalancer.programSwitch calling Switch.setEgressStage"),
-            new Hook("receiver-policy", org.lbsim.transport.ReceiverPolicy.class,
+            new Hook("receiver-policy", org.lbsim.spi.ReceiverPolicy.class,
                     "host, per queue pair, receiving NIC: every data packet that arrives, and its own timer",
                     "keep or discard, answer with ACK / SACK / NACK (ePSN only) / a scheme's own packet, wait with a timer",
                     "LossRecoveryFactory.receiverPolicy(QpContext), or a QueuePairScheme bundle"),
-            new Hook("packet-kind", org.lbsim.transport.PacketKinds.class,
+            new Hook("packet-kind", org.lbsim.spi.PacketKinds.class,
                     "host: packets of a scheme's own kind (notification, probe, probe reply) reaching their host",
                     "register a kind with a handler: to the receiver policy or to the sender hooks; carry schemeBits",
                     "QueuePairScheme.registerKinds(PacketKinds), once per run"),
-            new Hook("queue-pair-scheme", org.lbsim.transport.QueuePairScheme.class,
+            new Hook("queue-pair-scheme", org.lbsim.spi.QueuePairScheme.class,
                     "host, per queue pair: makes its entropy policy, sender loss recovery, receiver policy and sender hooks together",
                     "share state between the parts (PRO: spraying and its OOO window); inject duplicates and notifications (SenderHooks)",
                     "a registered BundledScheme's queuePairScheme(recovery), or in code ScenarioBuilder.prepare(bundle)"),
@@ -78,11 +78,11 @@ public final class ExtensionPoints {
                     "the whole scheme: one object making the host and switch pieces above",
                     "own an entropy policy, ACK policy, port selector and switch program together; leave queue pairs of a starting connection out of its data split (carriesData); report per-run counters",
                     "one line in LoadBalancers.REGISTRY; per traffic class with the scenario's trafficClasses"),
-            new Hook("bundled-scheme", org.lbsim.transport.BundledScheme.class,
+            new Hook("bundled-scheme", org.lbsim.spi.BundledScheme.class,
                     "a registered load balancer that also owns its queue pairs' host layers (entropy, loss recovery, receiver, sender hooks)",
                     "replace the run's lossRecovery for its traffic class with its own parts (PRO, DLBF)",
                     "implement BundledScheme.queuePairScheme(LossRecoveryFactory); one line in LoadBalancers.REGISTRY"),
-            new Hook("scheme-counters", org.lbsim.counters.CounterSink.class,
+            new Hook("scheme-counters", org.lbsim.spi.CounterSink.class,
                     "end of run, once per scheme of the run",
                     "report named counts (NACKs blocked, probes, ring high-water marks) into summary.json, the database and the report",
                     "LoadBalancer.reportCounters(CounterSink)"));

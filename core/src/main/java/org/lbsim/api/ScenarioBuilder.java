@@ -239,7 +239,7 @@ public final class ScenarioBuilder {
      * Prepares the run with {@code scheme} in place of the scenario's loadBalancing, for trying a
      * scheme in code before registering it (docs/extending.md); summaries still name the scenario's.
      */
-    public PreparedRun prepare(org.lbsim.lb.LoadBalancer scheme) {
+    public PreparedRun prepare(org.lbsim.spi.LoadBalancer scheme) {
         return Simulation.prepare(build(), baseDir, scheme);
     }
 
@@ -248,8 +248,8 @@ public final class ScenarioBuilder {
      * policy, sender hooks) made by the bundle {@code bundle} builds from the run's load balancer and
      * loss-recovery factory: for trying a receiver policy or a scheme's own packet kinds in code.
      */
-    public PreparedRun prepare(java.util.function.BiFunction<org.lbsim.lb.LoadBalancer, org.lbsim.transport.LossRecoveryFactory,
-            org.lbsim.transport.QueuePairScheme> bundle) {
+    public PreparedRun prepare(java.util.function.BiFunction<org.lbsim.spi.LoadBalancer, org.lbsim.spi.LossRecoveryFactory,
+            org.lbsim.spi.QueuePairScheme> bundle) {
         return Simulation.prepare(build(), baseDir, bundle);
     }
 

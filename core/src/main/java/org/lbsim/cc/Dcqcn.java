@@ -1,9 +1,11 @@
 package org.lbsim.cc;
 
 import org.lbsim.kernel.Time;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.CongestionControl;
+import org.lbsim.spi.CongestionControlFactory;
+import org.lbsim.spi.QpContext;
 
 /**
  * DCQCN reaction point (Zhu et al., SIGCOMM 2015) in the form commodity RNICs implement it and the

@@ -2,7 +2,9 @@ package org.lbsim.cc;
 
 import org.lbsim.kernel.Time;
 import org.lbsim.scenario.Doc;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.CongestionControl;
+import org.lbsim.spi.CongestionControlFactory;
+import org.lbsim.spi.QpContext;
 
 /**
  * OFAN 4: the idealized fixed-rate sender. Every queue pair paces its packets at one constant

@@ -2,9 +2,11 @@ package org.lbsim.cc;
 
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.CongestionControl;
+import org.lbsim.spi.CongestionControlFactory;
+import org.lbsim.spi.QpContext;
 
 /**
  * MSwift (OFAN 8.3, App. H): Swift's delay-target window control, made to survive packet spraying.

@@ -8,12 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.lbsim.cc.CongestionControls;
-import org.lbsim.lb.LoadBalancers;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.TypeName;
-import org.lbsim.transport.LossRecoveries;
 
 /** Reflection over the scenario records: defaults, sealed variants and their type names, registries. */
 final class Schema {

@@ -3,6 +3,7 @@ package org.lbsim.counters;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.lbsim.spi.CounterSink;
 
 /** A {@link CounterSink} that keeps the counters in report order, summing repeated names (longs stay longs). */
 public final class SchemeCounters implements CounterSink {

@@ -9,6 +9,10 @@ import org.lbsim.net.PortSelector;
 import org.lbsim.net.PortStates;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

@@ -1,6 +1,10 @@
 package org.lbsim.lb;
 
 import org.lbsim.net.PortSelector;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /** FLOW (OFAN 3.2 (1)): per-flow ECMP. Each queue pair draws one entropy and keeps it; switches hash. */
 public final class FlowEcmp implements LoadBalancer {

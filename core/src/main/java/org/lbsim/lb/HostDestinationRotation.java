@@ -5,6 +5,11 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.AckPolicy;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

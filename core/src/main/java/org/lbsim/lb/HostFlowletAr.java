@@ -4,6 +4,10 @@ import java.util.SplittableRandom;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * HOST FLOWLET AR (OFAN 3.2 (3), after PLB): the queue pair keeps one entropy; after every

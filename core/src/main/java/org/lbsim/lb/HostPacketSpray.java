@@ -2,6 +2,10 @@ package org.lbsim.lb;
 
 import java.util.SplittableRandom;
 import org.lbsim.net.PortSelector;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * HOST PKT (OFAN 3.2 (4); Table 2 models it after oblivious packet spraying): the host draws a fresh random entropy for every packet and the

@@ -4,6 +4,10 @@ import java.util.SplittableRandom;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

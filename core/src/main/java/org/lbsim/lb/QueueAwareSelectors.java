@@ -4,6 +4,7 @@ import java.util.SplittableRandom;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.PortStates;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 
 /**

@@ -8,6 +8,10 @@ import org.lbsim.net.PortSelector;
 import org.lbsim.rtt.RtoEstimator;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * HOST PKT AR (OFAN 3.2 (6)): REPS, recycled entropy packet spraying. A small circular buffer

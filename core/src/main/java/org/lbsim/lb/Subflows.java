@@ -3,6 +3,10 @@ package org.lbsim.lb;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * SUBFLOW (OFAN 3.2 (2), after MPTCP): the queue pair's packets are dealt round-robin over

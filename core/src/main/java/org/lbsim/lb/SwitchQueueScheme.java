@@ -3,6 +3,10 @@ package org.lbsim.lb;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /** The switch-driven schemes that read local queue lengths; hosts keep one entropy per queue pair. */
 public final class SwitchQueueScheme {
@@ -33,20 +37,20 @@ public final class SwitchQueueScheme {
         }
     }
 
-    static LoadBalancer jsq() {
+    public static LoadBalancer jsq() {
         return of(QueueAwareSelectors.ShortestQueue::new);
     }
 
-    static LoadBalancer rsq() {
+    public static LoadBalancer rsq() {
         return of(QueueAwareSelectors.RandomPort::new);
     }
 
-    static LoadBalancer quantized(QuantizedParams p) {
+    public static LoadBalancer quantized(QuantizedParams p) {
         double[] edges = p.quanta().stream().mapToDouble(Double::doubleValue).toArray();
         return of(sw -> new QueueAwareSelectors.QuantizedQueue(sw, edges));
     }
 
-    static LoadBalancer drill(DrillParams p) {
+    public static LoadBalancer drill(DrillParams p) {
         return of(sw -> new QueueAwareSelectors.Drill(sw, p.samples()));
     }
 

@@ -11,7 +11,7 @@ public final class Packet {
     public static final byte NACK = 2;
     public static final byte CNP = 3;
 
-    /** The first kind id left for schemes to register (org.lbsim.transport.PacketKinds); ids up to 127. */
+    /** The first kind id left for schemes to register (org.lbsim.spi.PacketKinds); ids up to 127. */
     public static final byte FIRST_SCHEME_KIND = 4;
 
     /** What the packet is: {@link #DATA}, {@link #ACK}, {@link #NACK}, {@link #CNP}, or a kind a scheme registered. */

@@ -2,10 +2,10 @@ package org.lbsim.sim;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.lbsim.counters.CounterSink;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.net.Network;
+import org.lbsim.spi.CounterSink;
 import org.lbsim.topology.Topology;
 
 /**

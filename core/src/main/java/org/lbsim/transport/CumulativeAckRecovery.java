@@ -1,7 +1,8 @@
 package org.lbsim.transport;
 
 import java.util.function.IntConsumer;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.QpContext;
 
 /**
  * What go-back-N and NIC selective repeat share: a cumulative acknowledgement point, a

@@ -2,7 +2,8 @@ package org.lbsim.transport;
 
 import java.util.function.IntConsumer;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.QpContext;
 
 /**
  * The ideal erasure sender of OFAN section 4 (no coding overhead, footnote 3: it "opportunistically

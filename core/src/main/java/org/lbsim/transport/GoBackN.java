@@ -2,9 +2,12 @@ package org.lbsim.transport;
 
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.ReceiverPolicy;
 
 /**
  * Go-back-N, the classic RoCE recovery: the receiver keeps only in-order data and answers the

@@ -24,7 +24,7 @@ public final class HostStack implements PacketSource {
      * slots [0, activeCount), {@code cursorSlot} the next to serve. Kept in arrays so that a look walks
      * contiguous memory and joining or leaving touches no other queue pair.
      */
-    private SenderQp[] ring = new SenderQp[4];
+    private SenderQueuePair[] ring = new SenderQueuePair[4];
     /**
      * Per slot: the send time the last look found when pacing that no feedback moves held its queue pair
      * back (a fixed rate), or Long.MIN_VALUE. Until that time, while no pacing changes ({@link
@@ -137,7 +137,7 @@ public final class HostStack implements PacketSource {
                     slot = slot + 1 == activeCount ? 0 : slot + 1;
                     continue;
                 }
-                SenderQp qp = ring[slot];
+                SenderQueuePair qp = ring[slot];
                 walkSlot = slot;
                 Packet p = qp.poll(nowPs);
                 if (p != null) {
@@ -173,14 +173,14 @@ public final class HostStack implements PacketSource {
     }
 
     /** The look asking {@code qp} found it held back until {@code tPs} by pacing that no feedback moves. */
-    void held(SenderQp qp, long tPs) {
+    void held(SenderQueuePair qp, long tPs) {
         if (walking && ring[walkSlot] == qp) {
             ringHeldPs[walkSlot] = tPs;
         }
     }
 
     /** The look asking {@code qp} found it not held back by pacing. */
-    void notHeld(SenderQp qp) {
+    void notHeld(SenderQueuePair qp) {
         if (walking && ring[walkSlot] == qp) {
             ringHeldPs[walkSlot] = Long.MIN_VALUE;
         }
@@ -257,7 +257,7 @@ public final class HostStack implements PacketSource {
             }
             return;
         }
-        SenderQp qp = transport.sender(p.flow);
+        SenderQueuePair qp = transport.sender(p.flow);
         switch (p.kind) {
             case Packet.ACK -> qp.onAck(p, now);
             case Packet.NACK -> qp.onNack(p, now);
@@ -284,7 +284,7 @@ public final class HostStack implements PacketSource {
     }
 
     /** The queue pair may have something to send: put it in the ring and wake the NIC. */
-    void activate(SenderQp qp) {
+    void activate(SenderQueuePair qp) {
         if (!qp.active && activeCount == 0 && control.isEmpty() && nic.idleNow() && quietAtNow() && qp.idleUntilFeedback()) {
             // The NIC would wake now, after the events already due now (none of them concerns this
             // host), poll only this queue pair, find nothing and drop it from the ring again. Do what that
@@ -320,7 +320,7 @@ public final class HostStack implements PacketSource {
         nic.kick();
     }
 
-    private void deactivate(SenderQp qp) {
+    private void deactivate(SenderQueuePair qp) {
         if (!qp.active) {
             return;
         }
@@ -339,7 +339,7 @@ public final class HostStack implements PacketSource {
         }
     }
 
-    private int slotOf(SenderQp qp) {
+    private int slotOf(SenderQueuePair qp) {
         for (int k = 0; k < activeCount; k++) {
             if (ring[k] == qp) {
                 return k;
@@ -348,7 +348,7 @@ public final class HostStack implements PacketSource {
         throw new IllegalStateException("an active queue pair is not in its host's ring");
     }
 
-    void onSenderComplete(SenderQp qp) {
+    void onSenderComplete(SenderQueuePair qp) {
         deactivate(qp);
         transport.onFlowComplete(qp);
     }

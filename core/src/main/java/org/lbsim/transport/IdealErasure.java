@@ -3,10 +3,12 @@ package org.lbsim.transport;
 import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
 import org.lbsim.rtt.RtoEstimator;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpContext;
 
 /**
  * OFAN 4: ideal rateless erasure coding with no overhead. Every packet is a fresh symbol (a new

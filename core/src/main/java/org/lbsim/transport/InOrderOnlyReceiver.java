@@ -1,6 +1,8 @@
 package org.lbsim.transport;
 
 import org.lbsim.net.Packet;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * Go-back-N's receiver: keep only the expected PSN; data beyond it is thrown away and the first

@@ -3,9 +3,11 @@ package org.lbsim.transport;
 import java.util.function.IntConsumer;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpContext;
 
 /**
  * IRN-style selective recovery (Mittal et al., SIGCOMM 2018), as the RoCE issue asks for: the

@@ -2,9 +2,12 @@ package org.lbsim.transport;
 
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.ReceiverPolicy;
 
 /**
  * NIC-SR, selective repeat exactly as commodity RNICs implement it (Themis 2.2): the receiver

@@ -1,6 +1,8 @@
 package org.lbsim.transport;
 
 import org.lbsim.net.Packet;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * Commodity NIC selective repeat at the receiver (Themis 2.2): keep out-of-order PSNs in the

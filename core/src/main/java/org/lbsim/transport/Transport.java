@@ -2,15 +2,20 @@ package org.lbsim.transport;
 
 import java.util.Arrays;
 import java.util.List;
-import org.lbsim.cc.CongestionControlFactory;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.RandomStreams;
 import org.lbsim.kernel.Simulator;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.net.Network;
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.CongestionControlFactory;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.PacketKinds;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
+import org.lbsim.spi.QueuePairs;
 import org.lbsim.topology.Fib;
 
 /**
@@ -41,11 +46,11 @@ import org.lbsim.topology.Fib;
  * the receiver's PSN state start afresh per message; each message is still its own flow with its
  * own completion time.
  */
-public final class Transport implements EventHandler {
+public final class Transport implements EventHandler, QueuePairs {
     private final Simulator sim;
     private final HostStack[] stacks;
-    private final SenderQp[] senders;
-    private final ReceiverQp[] receivers;
+    private final SenderQueuePair[] senders;
+    private final ReceiverQueuePair[] receivers;
     private final int[] startOrder;
     private final int handlerId;
     private int nextToStart;
@@ -129,8 +134,8 @@ public final class Transport implements EventHandler {
     private final int[] previousOnQp;
     private final int[] nextOnQp;
     /** The sender and receiver of a queue pair's previous message, held from its completion until this one is built. */
-    private final SenderQp[] carriedSender;
-    private final ReceiverQp[] carriedReceiver;
+    private final SenderQueuePair[] carriedSender;
+    private final ReceiverQueuePair[] carriedReceiver;
     private final boolean[] qpDone;
     /** Ready to start, but waiting for the previous message on its queue pair. */
     private final boolean[] waitingForQp;
@@ -267,7 +272,7 @@ public final class Transport implements EventHandler {
     /** NACKs and CNPs sent by all receivers. */
     public long nacksSent() {
         long n = retiredNacks;
-        for (ReceiverQp r : receivers) {
+        for (ReceiverQueuePair r : receivers) {
             n += r == null ? 0 : r.nacks();
         }
         return n;
@@ -275,7 +280,7 @@ public final class Transport implements EventHandler {
 
     public long cnpsSent() {
         long n = retiredCnps;
-        for (ReceiverQp r : receivers) {
+        for (ReceiverQueuePair r : receivers) {
             n += r == null ? 0 : r.cnps();
         }
         return n;
@@ -340,8 +345,8 @@ public final class Transport implements EventHandler {
         if (n >= 1 << 30) {
             throw new IllegalArgumentException(n + " queue pairs, more than a run can address (2^30)");
         }
-        senders = new SenderQp[n];
-        receivers = new ReceiverQp[n];
+        senders = new SenderQueuePair[n];
+        receivers = new ReceiverQueuePair[n];
         this.network = network;
         this.contexts = new java.util.ArrayList<>(qps); // a connection's shares may be re-split when it starts (carriesData)
         this.cc = cc;
@@ -378,8 +383,8 @@ public final class Transport implements EventHandler {
                     nextOnQp[prev] = i;
                 }
             }
-            carriedSender = new SenderQp[n];
-            carriedReceiver = new ReceiverQp[n];
+            carriedSender = new SenderQueuePair[n];
+            carriedReceiver = new ReceiverQueuePair[n];
             qpDone = new boolean[n];
             waitingForQp = new boolean[n];
             connectionStarted = new boolean[connections];
@@ -401,13 +406,13 @@ public final class Transport implements EventHandler {
         startsOnCompletion = lazyCount > 0; // only dependent and continued queue pairs are queued by completions
         // each queue pair's timer is a creator of its own in a partitioned run's tie-break key
         senderTimers = sim.registerMultiplexed((qp, tag) -> {
-            SenderQp s = senders[qp];
+            SenderQueuePair s = senders[qp];
             if (s != null) { // a released queue pair's timer is stale
                 s.onTimer(tag);
             }
         }, Math.max(1, n));
         receiverTimers = sim.registerMultiplexed((qp, tag) -> {
-            ReceiverQp r = receivers[qp];
+            ReceiverQueuePair r = receivers[qp];
             if (r != null) {
                 r.onTimer(tag);
                 if (isLazy(qp)) {
@@ -572,18 +577,18 @@ public final class Transport implements EventHandler {
     }
 
     /** Builds queue pair {@code i}'s sender and receiver; host policies see {@code fib} as the routes. */
-    private SenderQp build(int i, Fib fib) {
+    private SenderQueuePair build(int i, Fib fib) {
         QpContext ctx = contexts.get(i);
-        SenderQp before = carriedSender == null ? null : carriedSender[i];
-        ReceiverQp receivedBefore = before == null ? null : carriedReceiver[i];
+        SenderQueuePair before = carriedSender == null ? null : carriedSender[i];
+        ReceiverQueuePair receivedBefore = before == null ? null : carriedReceiver[i];
         // a persistent queue pair's next message goes on with its congestion control and scheme state
         var congestion = before != null ? before.congestionControl() : cc.create(ctx);
         HostContext host = new HostContext(ctx, network.topology(), fib, rng.stream("entropy", i), sim);
         QpParts parts = before != null ? bundleOfQp[i].next(host, before.parts) : bundleOfQp[i].create(host);
-        senders[i] = new SenderQp(ctx, stacks[ctx.src()], sim, network.pool(), congestion, parts.recovery(), parts.entropy(),
+        senders[i] = new SenderQueuePair(ctx, stacks[ctx.src()], sim, network.pool(), congestion, parts.recovery(), parts.entropy(),
                 parts.sender(), startPsOfQp[i]);
         senders[i].parts = parts;
-        receivers[i] = new ReceiverQp(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
+        receivers[i] = new ReceiverQueuePair(i, ctx.dst(), ctx.src(), ctx.messageBytes(), ctx.packets(), ackBytes, ctx.trafficClass(),
                 receivedBefore != null ? receivedBefore.ackPolicy()
                         : lbOfQp[i].newAckPolicy(new HostContext(ctx, network.topology(), fib, rng.stream("ack-entropy", i), sim)),
                 parts.receiver(), cc.cnpIntervalPs(), outOfOrderByPartition[sim.partitionOfNode(ctx.dst())], stacks[ctx.dst()], network.pool(), sim);
@@ -638,7 +643,7 @@ public final class Transport implements EventHandler {
     public void setRhoMaxMbps(long mbps) {
         rhoMaxNowMbps = mbps;
         long now = sim.nowPs();
-        for (SenderQp s : senders) {
+        for (SenderQueuePair s : senders) {
             if (s != null) {
                 s.onRhoMaxChange(mbps, now);
             }
@@ -662,8 +667,8 @@ public final class Transport implements EventHandler {
 
     /** Releases a built-on-start queue pair once done and unreferenced, keeping what the results need. */
     private void releaseIfDone(int q) {
-        SenderQp s = senders[q];
-        ReceiverQp r = receivers[q];
+        SenderQueuePair s = senders[q];
+        ReceiverQueuePair r = receivers[q];
         if (s == null || s.completedPs() < 0 || outstanding[q] != 0 || r.timerPs() != Long.MAX_VALUE || kept[q] || !releasing) {
             return;
         }
@@ -727,35 +732,35 @@ public final class Transport implements EventHandler {
 
     /** Data packets queue pair {@code qp} sent (first transmissions and retransmissions). */
     public long sentPackets(int qp) {
-        SenderQp s = senders[qp];
+        SenderQueuePair s = senders[qp];
         return s != null ? s.sentPackets() : retiredOr(retiredSent, qp, 0);
     }
 
     public long retransmissions(int qp) {
-        SenderQp s = senders[qp];
+        SenderQueuePair s = senders[qp];
         return s != null ? s.recovery().retransmissions() : retiredOr(retiredRetransmissions, qp, 0);
     }
 
     public long timeouts(int qp) {
-        SenderQp s = senders[qp];
+        SenderQueuePair s = senders[qp];
         return s != null ? s.recovery().timeouts() : retiredOr(retiredTimeouts, qp, 0);
     }
 
     /** Data copies the scheme of queue pair {@code qp} sent on purpose. */
     public long duplicatesSent(int qp) {
-        SenderQp s = senders[qp];
+        SenderQueuePair s = senders[qp];
         return s != null ? s.duplicatesSent() : retiredOr(retiredDuplicatesSent, qp, 0);
     }
 
     /** Data packets queue pair {@code qp}'s receiver already had. */
     public long duplicatesReceived(int qp) {
-        ReceiverQp r = receivers[qp];
+        ReceiverQueuePair r = receivers[qp];
         return r != null ? r.duplicates() : retiredOr(retiredDuplicatesReceived, qp, 0);
     }
 
     /** When queue pair {@code qp}'s receiver first held the whole message, or -1. */
     public long receiverCompletedPs(int qp) {
-        ReceiverQp r = receivers[qp];
+        ReceiverQueuePair r = receivers[qp];
         return r != null ? r.completedPs() : retiredOr(retiredReceiverDonePs, qp, -1);
     }
 
@@ -796,7 +801,7 @@ public final class Transport implements EventHandler {
     /** Data copies all senders injected and sent (not retransmissions). */
     public long duplicatesSent() {
         long n = retiredDuplicatesSentTotal;
-        for (SenderQp s : senders) {
+        for (SenderQueuePair s : senders) {
             n += s == null ? 0 : s.duplicatesSent();
         }
         return n;
@@ -805,7 +810,7 @@ public final class Transport implements EventHandler {
     /** Payload-free scheme packets (notifications, probes) all senders injected and sent. */
     public long notificationsSent() {
         long n = retiredNotifications;
-        for (SenderQp s : senders) {
+        for (SenderQueuePair s : senders) {
             n += s == null ? 0 : s.notificationsSent();
         }
         return n;
@@ -908,7 +913,7 @@ public final class Transport implements EventHandler {
             waitingForQp[q] = true;
             return;
         }
-        SenderQp qp = senders[q] != null ? senders[q] : build(q, hostFib);
+        SenderQueuePair qp = senders[q] != null ? senders[q] : build(q, hostFib);
         if (connectionStarted != null && !connectionStarted[connectionOfQp[q]]) {
             connectionStarted[connectionOfQp[q]] = true;
             startedPsOf[connectionOfQp[q]] = now; // its first queue pair's start, after any wait for its queue pair
@@ -1015,11 +1020,11 @@ public final class Transport implements EventHandler {
         }
     }
 
-    SenderQp sender(int qp) {
+    SenderQueuePair sender(int qp) {
         return senders[qp];
     }
 
-    ReceiverQp receiver(int qp) {
+    ReceiverQueuePair receiver(int qp) {
         return receivers[qp];
     }
 
@@ -1033,7 +1038,7 @@ public final class Transport implements EventHandler {
     }
 
     /** Serialised: in a partitioned run, queue pairs complete in every partition. */
-    synchronized void onFlowComplete(SenderQp qp) {
+    synchronized void onFlowComplete(SenderQueuePair qp) {
         completed++;
         if (awaited(connectionOfQp[qp.qp()])) {
             lastCompletionPs = Math.max(lastCompletionPs, sim.nowPs());
@@ -1147,7 +1152,8 @@ public final class Transport implements EventHandler {
      * Queue pair {@code qp}'s sender; null for a dependent connection's queue pair not started yet
      * or already released (see {@link #keepAllQueuePairs}).
      */
-    public SenderQp senderOf(int qp) {
+    @Override
+    public SenderQueuePair senderOf(int qp) {
         return senders[qp];
     }
 
@@ -1155,7 +1161,7 @@ public final class Transport implements EventHandler {
      * The congestion control that sets queue pair {@code qp}'s rate: its sender's, or, for a later message of
      * a persistent queue pair not built yet, that of the nearest earlier message still held; null if none is.
      */
-    public org.lbsim.cc.CongestionControl congestionControlOf(int qp) {
+    public org.lbsim.spi.CongestionControl congestionControlOf(int qp) {
         for (int q = qp; q >= 0; q = continues(q) ? previousOnQp[q] : -1) {
             if (senders[q] != null) {
                 return senders[q].congestionControl();
@@ -1168,7 +1174,8 @@ public final class Transport implements EventHandler {
     }
 
     /** Queue pair {@code qp}'s receiver; null when its sender is (see {@link #senderOf}). */
-    public ReceiverQp receiverOf(int qp) {
+    @Override
+    public ReceiverQueuePair receiverOf(int qp) {
         return receivers[qp];
     }
 

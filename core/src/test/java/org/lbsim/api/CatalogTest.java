@@ -11,10 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.lbsim.api.Catalog.Entry;
 import org.lbsim.api.Catalog.Field;
 import org.lbsim.api.Catalog.Kind;
-import org.lbsim.cc.CongestionControls;
 import org.lbsim.config.ScenarioDefaults;
 import org.lbsim.config.ScenarioTree;
-import org.lbsim.lb.LoadBalancers;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.Scenario;
@@ -22,7 +23,6 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.TypeName;
 import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.transport.LossRecoveries;
 
 class CatalogTest {
 

@@ -91,7 +91,7 @@ class ScenarioBuilderTest {
         Scenario same = Lbsim.scenario().scheme("subflow").set("loadBalancing.subflows", 8).scheme("subflow").build();
         assertThat(same.loadBalancing().params()).isEqualTo(new Subflows.Params(8));
         Scenario other = Lbsim.scenario().scheme("subflow").set("loadBalancing.subflows", 8).scheme("ofan").build();
-        assertThat(other.loadBalancing()).isEqualTo(ScenarioDefaults.component(org.lbsim.lb.LoadBalancers.REGISTRY, "ofan"));
+        assertThat(other.loadBalancing()).isEqualTo(ScenarioDefaults.component(org.lbsim.registry.LoadBalancers.REGISTRY, "ofan"));
         Scenario w = Lbsim.scenario().permutation(1000, 4).allToAll(2000).build();
         assertThat(w.workload()).isEqualTo(new WorkloadSpec.AllToAll(2000, 0));
     }

@@ -9,13 +9,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.kernel.Time;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.CongestionControl;
+import org.lbsim.spi.CongestionControlFactory;
+import org.lbsim.spi.QpContext;
 
 /**
  * The ideal fixed-rate sender (OFAN 4): a host's paced queue pairs that start together are spread

@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.lbsim.cc.CongestionControls;
 import org.lbsim.cc.FixedRate;
-import org.lbsim.lb.LoadBalancers;
 import org.lbsim.registry.Component;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
@@ -21,7 +22,6 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.SwitchSpec;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.transport.LossRecoveries;
 import org.lbsim.transport.SackThreshold;
 
 class ScenarioTreeTest {

@@ -13,6 +13,7 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.PortStates;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * AR (PRO's Tomahawk baseline): port qualities refresh every 1 us, so a burst is seen only after

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.lb.themis.Themis;
 import org.lbsim.metrics.RunResult;
+import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec.FailedLink;
 import org.lbsim.scenario.Scenario;

@@ -11,6 +11,8 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
 import org.lbsim.topology.Topology;
 
 /**

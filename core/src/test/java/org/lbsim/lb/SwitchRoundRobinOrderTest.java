@@ -15,6 +15,7 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.LinkSpec;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topologies;

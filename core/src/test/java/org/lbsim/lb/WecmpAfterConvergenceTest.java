@@ -14,6 +14,7 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Network;
 import org.lbsim.net.Packet;
+import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.NicSpec;
 import org.lbsim.scenario.Scenario;

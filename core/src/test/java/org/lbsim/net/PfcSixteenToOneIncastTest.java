@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.EcnSpec;
@@ -26,7 +27,6 @@ import org.lbsim.scenario.TopologySpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.ScenarioTweaks;
 import org.lbsim.sim.TestScenarios;
-import org.lbsim.transport.LossRecoveries;
 
 /**
  * A 16-to-1 incast on a leaf-spine of 4 leaves x 5 hosts and 4 spines (100 Gb/s everywhere, 800 KB

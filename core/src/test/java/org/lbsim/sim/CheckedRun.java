@@ -4,11 +4,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
-import org.lbsim.transport.LossRecoveryFactory;
-import org.lbsim.transport.QueuePairScheme;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QueuePairScheme;
 
 /**
  * The one way tests simulate: prepare the scenario, run it, then check the run's invariants

@@ -9,9 +9,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.lbsim.cc.CongestionControls;
-import org.lbsim.lb.LoadBalancers;
 import org.lbsim.registry.Component;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec;
@@ -24,7 +25,6 @@ import org.lbsim.scenario.SwitchSpec;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.transport.GoBackN;
-import org.lbsim.transport.LossRecoveries;
 
 /** Time inputs within the longest simulated time, timers no shorter than the fabric resolves, and workload sizes, checked from the spec. */
 class InputBoundsTest {

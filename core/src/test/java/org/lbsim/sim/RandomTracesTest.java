@@ -10,8 +10,8 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.lbsim.lb.LoadBalancers;
 import org.lbsim.metrics.RunResult;
+import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.Scenario;
 
 /**

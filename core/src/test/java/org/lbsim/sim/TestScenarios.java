@@ -2,7 +2,7 @@ package org.lbsim.sim;
 
 import java.util.List;
 import org.lbsim.cc.FixedRate;
-import org.lbsim.lb.LoadBalancers;
+import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.LimitsSpec;

@@ -6,17 +6,17 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
-import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.lb.FlowEcmp;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.PortSelector;
-import org.lbsim.qp.QpContext;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.workload.Flow;
 
 /**

@@ -11,7 +11,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.QpContext;
 
 /**
  * The timer go-back-N and NIC-SR share, at the sender alone: it runs from the last cumulative progress

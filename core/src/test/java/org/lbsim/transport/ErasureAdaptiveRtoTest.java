@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.QpContext;
 
 /**
  * The erasure sender's RTO: fixed at rtoUs, or with adaptiveRto the RFC 6298 estimate from the

@@ -11,8 +11,8 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.EcnSpec;
-import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.FailureSpec.DroppedPacket;
+import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.LimitsSpec;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.MetricsSpec;
@@ -25,6 +25,7 @@ import org.lbsim.scenario.TopologySpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.ScenarioTweaks;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * Go-back-N against exactly one lost packet: one 100-packet flow over ECMP (so nothing is reordered)

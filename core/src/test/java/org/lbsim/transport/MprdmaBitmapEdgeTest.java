@@ -11,6 +11,7 @@ import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec.DroppedPacket;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * The MPRDMA-style receiver with {@code mprdmaBeyondBitmap: drop} at the edge of its bitmap of L = 4 slots: on two

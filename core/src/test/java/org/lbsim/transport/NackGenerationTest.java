@@ -17,8 +17,8 @@ import org.lbsim.net.PacketSource;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.EcnSpec;
-import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.FailureSpec.DroppedPacket;
+import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.LimitsSpec;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.MetricsSpec;
@@ -33,6 +33,7 @@ import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.sim.ScenarioTweaks;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * The HPCC / ConWeave ns-3 reading of the receiving RNIC and of DCQCN's reaction to a NACK

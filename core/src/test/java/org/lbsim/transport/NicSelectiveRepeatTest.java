@@ -25,6 +25,7 @@ import org.lbsim.scenario.SwitchSpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * Themis 2.2: commodity-RNIC selective repeat. The receiver keeps out-of-order data, sends at most

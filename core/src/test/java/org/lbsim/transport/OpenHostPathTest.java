@@ -10,9 +10,6 @@ import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.kernel.Time;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.net.Packet;
 import org.lbsim.scenario.BufferSpec;
@@ -31,6 +28,17 @@ import org.lbsim.scenario.TopologySpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.ScenarioTweaks;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.PacketKinds;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
+import org.lbsim.spi.SenderHooks;
+import org.lbsim.spi.SenderQp;
 
 /**
  * The host side of the opened packet path, on one flow from host 0 to host 3 of a 2-leaf, 2-spine

@@ -15,8 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.cc.FixedRate;
 import org.lbsim.kernel.Time;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.net.Packet;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec;
@@ -29,11 +27,16 @@ import org.lbsim.sim.PreparedRun;
 import org.lbsim.sim.ScenarioTweaks;
 import org.lbsim.sim.Simulation;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
 
 /**
  * What a sender leaves out for the policies that say it may: a fixed label is stamped by the sender and
  * not recorded per PSN ({@link EntropyPolicy#fixedLabel}), and an unpaced fixed rate is neither asked
- * when to send nor told of sends until rho_max changes ({@link org.lbsim.cc.CongestionControl#unpacedUntilRhoMaxChange}).
+ * when to send nor told of sends until rho_max changes ({@link org.lbsim.spi.CongestionControl#unpacedUntilRhoMaxChange}).
  */
 class SenderShortcutsTest {
     private static final int MTU = PacketSpec.defaults().mtuBytes();
@@ -139,7 +142,7 @@ class SenderShortcutsTest {
                 LimitsSpec.defaults());
         PreparedRun run = Simulation.prepare(s, dir);
         Transport t = run.transport();
-        SenderQp sender = t.senderOf(0);
+        SenderQueuePair sender = t.senderOf(0);
         long lineMbps = sender.context().lineRateMbps();
         assertThat(sender.congestionControl().rateMbps()).as("unpaced at first").isEqualTo(lineMbps);
         assertThat(sender.poll(0)).isNotNull();

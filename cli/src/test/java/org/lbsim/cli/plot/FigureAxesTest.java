@@ -36,7 +36,7 @@ class FigureAxesTest {
     private static final String[] SCHEMES = {"ecmp", "subflow", "host-flowlet-ar", "host-spray", "switch-pkt", "host-pkt-ar", "switch-pkt-ar", "ofan"};
     /** The schemes as the axis names them: their display names, which a narrow category may wrap ("HOST FLOWLET AR" on three lines). */
     private static final List<String> SCHEMES_SHOWN = java.util.Arrays.stream(SCHEMES)
-            .map(s -> org.lbsim.lb.LoadBalancers.REGISTRY.displayName(s).orElseThrow()).toList();
+            .map(s -> org.lbsim.registry.LoadBalancers.REGISTRY.displayName(s).orElseThrow()).toList();
 
     /** name, figure, categories that must each appear on the x axis (empty for a value axis), whether x and y must be log axes. */
     static Stream<Arguments> figures() {

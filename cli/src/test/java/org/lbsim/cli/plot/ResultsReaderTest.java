@@ -50,7 +50,7 @@ class ResultsReaderTest {
             assertThat(rows).hasSize(TestResultsDb.SCHEMES.size() * TestResultsDb.SIZES.length * TestResultsDb.SEEDS);
             Grouped g = Grouped.of("m", "q", rows);
             // each series named as the scheme's paper names it (the registry's display name)
-            List<String> shown = TestResultsDb.SCHEMES.stream().map(s -> org.lbsim.lb.LoadBalancers.REGISTRY.displayName(s).orElseThrow()).toList();
+            List<String> shown = TestResultsDb.SCHEMES.stream().map(s -> org.lbsim.registry.LoadBalancers.REGISTRY.displayName(s).orElseThrow()).toList();
             assertThat(shown).containsExactly("ECMP", "HOST PKT", "OFAN");
             assertThat(g.groups().keySet()).containsExactlyElementsOf(shown);
             for (int k = 0; k < TestResultsDb.SCHEMES.size(); k++) {

@@ -1,22 +1,22 @@
 package org.lbsim.lb.conweave;
 
-import org.lbsim.counters.CounterSink;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.lb.tor.SourceRoutedSelector;
 import org.lbsim.lb.tor.TorView;
-import org.lbsim.net.PortSelector;
 import org.lbsim.net.Network;
+import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
-import org.lbsim.transport.BundledScheme;
-import org.lbsim.transport.LossRecoveryFactory;
-import org.lbsim.transport.PacketKinds;
-import org.lbsim.transport.QpParts;
-import org.lbsim.transport.QueuePairScheme;
+import org.lbsim.spi.BundledScheme;
+import org.lbsim.spi.CounterSink;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.PacketKinds;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * ConWeave (Song et al., SIGCOMM 2023) as its authors' ns-3 model runs it

@@ -4,11 +4,11 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.lb.tor.TorView;
 import org.lbsim.net.IngressStage;
 import org.lbsim.net.Packet;
 import org.lbsim.net.Switch;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

@@ -3,21 +3,21 @@ package org.lbsim.lb.dlbf;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.lbsim.counters.CounterSink;
 import org.lbsim.kernel.Time;
 import org.lbsim.lb.EcmpHashSelector;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
-import org.lbsim.transport.BundledScheme;
-import org.lbsim.transport.LossRecovery;
-import org.lbsim.transport.LossRecoveryFactory;
-import org.lbsim.transport.PacketKinds;
-import org.lbsim.transport.QpParts;
-import org.lbsim.transport.QueuePairScheme;
+import org.lbsim.spi.BundledScheme;
+import org.lbsim.spi.CounterSink;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.PacketKinds;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * DLBF (Zhang et al.): end-host load balancing for RDMA that keeps a flow on one path (UDP source

@@ -1,8 +1,8 @@
 package org.lbsim.lb.dlbf;
 
 import org.lbsim.net.Packet;
-import org.lbsim.transport.ReceiverPolicy;
-import org.lbsim.transport.ReceiverQp;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * The DLBF receiver of one queue pair: a commodity RNIC's selective repeat (keep out-of-order data

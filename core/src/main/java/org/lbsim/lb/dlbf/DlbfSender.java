@@ -2,10 +2,10 @@ package org.lbsim.lb.dlbf;
 
 import java.util.SplittableRandom;
 import org.lbsim.kernel.Simulator;
-import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.net.Packet;
-import org.lbsim.transport.SenderHooks;
-import org.lbsim.transport.SenderQp;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.SenderHooks;
+import org.lbsim.spi.SenderQp;
 
 /**
  * The DLBF sender of one queue pair: it labels data with its current path (UDP source port), keeps

@@ -7,16 +7,16 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.lbsim.lb.EcmpHashSelector;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PolicyTable;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
@@ -214,7 +214,7 @@ public final class Dnlb implements LoadBalancer {
     }
 
     @Override
-    public void reportCounters(org.lbsim.counters.CounterSink sink) {
+    public void reportCounters(org.lbsim.spi.CounterSink sink) {
         for (java.util.Map.Entry<String, Number> e : counters().entrySet()) {
             if (e.getValue() instanceof Long l) {
                 sink.add(e.getKey(), (long) l);

@@ -1,6 +1,6 @@
 package org.lbsim.lb.dnlb;
 
-import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.spi.EntropyPolicy;
 
 /**
  * The source port of one DNLB queue pair (CTCCL 3.2, Eq. 3), with 3.3's fault avoidance: once the

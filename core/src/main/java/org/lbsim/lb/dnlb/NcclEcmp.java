@@ -1,11 +1,11 @@
 package org.lbsim.lb.dnlb;
 
 import org.lbsim.lb.EcmpHashSelector;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PortSelector;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * CTCCL 4's baseline, NCCL + ECMP: NCCL keeps its connections (and their queue pairs) for the whole

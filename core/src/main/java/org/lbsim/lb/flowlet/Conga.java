@@ -2,13 +2,8 @@ package org.lbsim.lb.flowlet;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.lbsim.counters.CounterSink;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.lb.tor.SourceRoutedSelector;
 import org.lbsim.lb.tor.TorView;
 import org.lbsim.net.EgressStage;
@@ -18,6 +13,11 @@ import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.CounterSink;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

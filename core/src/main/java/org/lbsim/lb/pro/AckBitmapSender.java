@@ -1,8 +1,8 @@
 package org.lbsim.lb.pro;
 
 import java.util.function.IntConsumer;
-import org.lbsim.qp.QpContext;
-import org.lbsim.transport.LossRecovery;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.QpContext;
 
 /**
  * What PRO's cautious sender and the MPRDMA-style one share: a bitmap of acknowledged PSNs, the

@@ -1,7 +1,7 @@
 package org.lbsim.lb.pro;
 
 import java.util.random.RandomGenerator;
-import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.spi.EntropyPolicy;
 
 /**
  * The path choice of the MPRDMA-style baseline (PRO VI-A: "MPRDMA selects packet sending path to

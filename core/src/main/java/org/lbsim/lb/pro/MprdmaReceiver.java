@@ -1,8 +1,8 @@
 package org.lbsim.lb.pro;
 
 import org.lbsim.net.Packet;
-import org.lbsim.transport.ReceiverPolicy;
-import org.lbsim.transport.ReceiverQp;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * The receiving side of the MPRDMA-style baseline: out-of-order data is placed at once (a bit in

@@ -1,7 +1,7 @@
 package org.lbsim.lb.pro;
 
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.QpContext;
 
 /**
  * The MPRDMA-style loss recovery PRO's Fig. 13 compares its cautious retransmission with (PRO VI-A:

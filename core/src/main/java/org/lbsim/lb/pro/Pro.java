@@ -6,21 +6,21 @@ import java.util.List;
 import java.util.Map;
 import org.lbsim.kernel.Time;
 import org.lbsim.lb.AdaptiveRouting;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PolicyTable;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.BundledScheme;
+import org.lbsim.spi.CounterSink;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Topology;
-import org.lbsim.counters.CounterSink;
-import org.lbsim.transport.BundledScheme;
-import org.lbsim.transport.LossRecoveryFactory;
-import org.lbsim.transport.QpParts;
-import org.lbsim.transport.QueuePairScheme;
 
 /**
  * PRO (../shared/papers/000): NIC-orchestrated round robin over per-destination-ToR path sets

@@ -1,6 +1,6 @@
 package org.lbsim.lb.pro;
 
-import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.spi.EntropyPolicy;
 
 /**
  * PRO III-A at the sending RNIC for one queue pair: each data packet (retransmissions too) takes the

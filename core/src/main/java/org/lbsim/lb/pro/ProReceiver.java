@@ -2,8 +2,8 @@ package org.lbsim.lb.pro;
 
 import java.util.function.IntPredicate;
 import org.lbsim.net.Packet;
-import org.lbsim.transport.ReceiverPolicy;
-import org.lbsim.transport.ReceiverQp;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * PRO III-B and III-C at the receiving RNIC, Algorithm 2. Out-of-order data is placed directly

@@ -1,7 +1,7 @@
 package org.lbsim.lb.pro;
 
 import org.lbsim.net.Packet;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.QpContext;
 
 /**
  * The sending side of PRO's loss recovery (III-B): every ACK acknowledges the PSN it answers and all

@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.Map;
 import org.lbsim.lb.CrcEcmpSelector;
 import org.lbsim.lb.EcmpHashSelector;
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 
 /**
@@ -233,7 +233,7 @@ public final class Themis implements LoadBalancer {
     }
 
     @Override
-    public void reportCounters(org.lbsim.counters.CounterSink sink) {
+    public void reportCounters(org.lbsim.spi.CounterSink sink) {
         counters().forEach(sink::add);
     }
 

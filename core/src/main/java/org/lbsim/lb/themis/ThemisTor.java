@@ -2,13 +2,13 @@ package org.lbsim.lb.themis;
 
 import org.lbsim.lb.CrcEcmpSelector;
 import org.lbsim.lb.EcmpHashSelector;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.EgressStage;
 import org.lbsim.net.IngressStage;
 import org.lbsim.net.Network;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

@@ -1,9 +1,9 @@
 package org.lbsim.lb.tor;
 
 import org.lbsim.lb.EcmpHashSelector;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PortSelector;
+import org.lbsim.spi.SwitchContext;
 import org.lbsim.topology.Fib;
 
 /**

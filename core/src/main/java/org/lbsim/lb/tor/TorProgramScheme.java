@@ -1,10 +1,10 @@
 package org.lbsim.lb.tor;
 
-import org.lbsim.lb.EntropyPolicy;
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
-import org.lbsim.lb.SwitchContext;
 import org.lbsim.net.PortSelector;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.SwitchContext;
 
 /**
  * A scheme whose decisions live in ToR switch programs (LetFlow, CONGA, ConWeave, as the ConWeave

@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.net.Packet;
-import org.lbsim.transport.ReceiverQp;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * DLBF III-C and III-D on one flow over two paths the test controls (TwoPathLab): the Fig. 3

@@ -17,8 +17,8 @@ import org.lbsim.net.Switch;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.sim.Simulation;
+import org.lbsim.spi.QueuePairScheme;
 import org.lbsim.topology.Topology;
-import org.lbsim.transport.QueuePairScheme;
 
 /**
  * One DLBF flow h0 -> h1 over a leaf-spine with two spines, whose two paths the test controls: l0

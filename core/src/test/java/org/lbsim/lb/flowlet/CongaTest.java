@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
-import org.lbsim.lb.LoadBalancer;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.LoadBalancer;
 import org.lbsim.topology.Topology;
 
 /**

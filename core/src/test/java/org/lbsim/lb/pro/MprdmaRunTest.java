@@ -106,7 +106,7 @@ class MprdmaRunTest {
         assertThat(drops).as("PSNs 48.. of flow 0 arrived while 40 was missing").isPositive();
         FlowResult f = r.flowResults().get(0);
         assertThat(f.retransmissions()).as("the lost PSN and every dropped one").isGreaterThanOrEqualTo(drops + 1);
-        org.lbsim.transport.ReceiverQp rx = run.transport().receiverOf(0);
+        org.lbsim.spi.ReceiverQp rx = run.transport().receiverOf(0);
         assertThat(rx.discarded()).as("every PSN without a bitmap slot is thrown away").isEqualTo(drops);
         assertThat(rx.nacks()).as("and answered with a NACK").isEqualTo(drops);
         assertThat(f.timeouts()).as("the NACKs recover the loss, not the RTO").isZero();

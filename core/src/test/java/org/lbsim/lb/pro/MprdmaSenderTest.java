@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.QpContext;
 
 /** The MPRDMA-style baseline of PRO Fig. 13 at the sender: the bitmap bound L, loss at Delta behind snd_ooh, slow paths, the RTO. */
 class MprdmaSenderTest {

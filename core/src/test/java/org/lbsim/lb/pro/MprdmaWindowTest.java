@@ -12,9 +12,9 @@ import org.lbsim.kernel.Time;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
-import org.lbsim.qp.QpContext;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.QpContext;
 import org.lbsim.topology.Topology;
 
 /**

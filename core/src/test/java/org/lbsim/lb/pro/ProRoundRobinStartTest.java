@@ -10,9 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.api.Lbsim;
 import org.lbsim.kernel.RandomStreams;
 import org.lbsim.kernel.Time;
-import org.lbsim.lb.HostContext;
-import org.lbsim.qp.QpContext;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.QpContext;
 import org.lbsim.topology.Topology;
 
 /**

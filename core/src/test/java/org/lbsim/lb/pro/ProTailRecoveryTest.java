@@ -12,10 +12,10 @@ import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
-import org.lbsim.qp.QpContext;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.QpContext;
 
 /**
  * PRO VI-A: "80us RTO for the corner case of tail packet loss". Holes in a message's last wnd packets

@@ -11,10 +11,10 @@ import org.lbsim.kernel.Time;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
-import org.lbsim.qp.QpContext;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
-import org.lbsim.transport.ReceiverQp;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.ReceiverQp;
 
 /** PRO's parts called by their callers: what each unit test checks alone also happens inside a run. */
 class ProWiringTest {
@@ -52,7 +52,7 @@ class ProWiringTest {
     }
 
     /** Sends the whole message, each packet taking its path from {@code e} as the host stack does. */
-    private static void sendAll(org.lbsim.transport.LossRecovery s, org.lbsim.lb.EntropyPolicy e) {
+    private static void sendAll(org.lbsim.spi.LossRecovery s, org.lbsim.spi.EntropyPolicy e) {
         for (int psn = s.nextPsn(0); psn >= 0; psn = s.nextPsn(0)) {
             e.entropyFor(psn, s.isRetransmission(psn));
             s.onSent(psn, 0);

@@ -1,7 +1,11 @@
-package org.lbsim.transport;
+package org.lbsim.registry;
 
-import org.lbsim.registry.Component;
-import org.lbsim.registry.Registry;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.transport.GoBackN;
+import org.lbsim.transport.IdealErasure;
+import org.lbsim.transport.Irn;
+import org.lbsim.transport.NicSelectiveRepeat;
+import org.lbsim.transport.SackThreshold;
 
 /** Every loss-recovery scheme a scenario can name. */
 public final class LossRecoveries {

@@ -1,4 +1,4 @@
-package org.lbsim.qp;
+package org.lbsim.spi;
 
 /**
  * What a queue pair's congestion control, loss recovery and entropy policy may know when they

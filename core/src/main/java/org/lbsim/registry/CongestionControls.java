@@ -1,7 +1,9 @@
-package org.lbsim.cc;
+package org.lbsim.registry;
 
-import org.lbsim.registry.Component;
-import org.lbsim.registry.Registry;
+import org.lbsim.cc.Dcqcn;
+import org.lbsim.cc.FixedRate;
+import org.lbsim.cc.MSwift;
+import org.lbsim.spi.CongestionControlFactory;
 
 /** Every congestion-control algorithm a scenario can name. */
 public final class CongestionControls {

@@ -1,12 +1,16 @@
 package org.lbsim.transport;
 
-import org.lbsim.cc.CongestionControl;
 import org.lbsim.kernel.Simulator;
-import org.lbsim.lb.EntropyPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.net.PacketQueue;
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.CongestionControl;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.QpContext;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.SenderHooks;
+import org.lbsim.spi.SenderQp;
 
 /**
  * The sending half of a queue pair: builds data packets on the NIC's request, combining the three
@@ -16,7 +20,7 @@ import org.lbsim.qp.QpContext;
  * before the next data packet, within the congestion control's pacing, and are counted as what
  * they are, never as data sent or retransmissions.
  */
-public final class SenderQp {
+public final class SenderQueuePair implements SenderQp {
     final QpContext ctx;
     // the context's fields the packet path reads, copied so that a packet touches no other object for them
     private final int qpId;
@@ -76,12 +80,12 @@ public final class SenderQp {
     /** {@link CongestionControl#pacingIgnoresFeedback} of its congestion control, kept here so the host's ring walk reads no other object. */
     final boolean pacingIgnoresFeedback;
 
-    SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
+    SenderQueuePair(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
              EntropyPolicy entropy, long startPs) {
         this(ctx, host, sim, pool, cc, recovery, entropy, SenderHooks.NONE, startPs);
     }
 
-    SenderQp(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
+    SenderQueuePair(QpContext ctx, HostStack host, Simulator sim, PacketPool pool, CongestionControl cc, LossRecovery recovery,
              EntropyPolicy entropy, SenderHooks hooks, long startPs) {
         this.ctx = ctx;
         this.qpId = ctx.qp();
@@ -209,11 +213,7 @@ public final class SenderQp {
         return p;
     }
 
-    /**
-     * A copy of data packet {@code psn} (same payload, labelled with the entropy that PSN last went
-     * out with, not marked as a retransmission) for {@link #inject}; set its entropy or path first
-     * to send it another way (DLBF III-C: selective duplicate transmission on the new path).
-     */
+    @Override
     public Packet newDuplicate(int psn) {
         Packet p = dataPacket(psn);
         p.entropy = labelOf(psn);
@@ -236,10 +236,7 @@ public final class SenderQp {
         return p;
     }
 
-    /**
-     * A payload-free packet of a scheme's registered {@code kind}, headers only (DLBF III-D: a
-     * notification), for {@link #inject}; fill in its entropy and what it carries first.
-     */
+    @Override
     public Packet newControl(byte kind) {
         Packet p = pool.acquire();
         transport.made(qpId);
@@ -252,12 +249,7 @@ public final class SenderQp {
         return p;
     }
 
-    /**
-     * Queues an extra packet made by {@link #newDuplicate} or {@link #newControl}: it goes out
-     * before the next data packet. A data copy counts as a duplicate, anything else as a
-     * notification; neither counts as data sent nor as a retransmission, and loss recovery never
-     * hears of it. Extras still queued when the queue pair completes are dropped.
-     */
+    @Override
     public void inject(Packet p) {
         if (completedPs >= 0) {
             transport.gone(qpId);
@@ -269,7 +261,7 @@ public final class SenderQp {
         host.activate(this);
     }
 
-    /** The entropy data PSN {@code psn} last went out with (0 if never sent). */
+    @Override
     public int entropyOf(int psn) {
         return labelOf(psn);
     }
@@ -280,8 +272,8 @@ public final class SenderQp {
         ccUnpaced = cc.unpacedUntilRhoMaxChange();
     }
 
-    /** A packet of a scheme's own kind came back to this sender. */
-    void onSchemePacket(Packet p, long nowPs) {
+    @Override
+    public void onSchemePacket(Packet p, long nowPs) {
         hooks.onSchemePacket(this, p, nowPs);
     }
 
@@ -382,51 +374,57 @@ public final class SenderQp {
         host.activate(this);
     }
 
+    @Override
     public int qp() {
         return qpId;
     }
 
+    @Override
     public long startPs() {
         return startPs;
     }
 
-    /** When the last byte was acknowledged, or -1. */
+    @Override
     public long completedPs() {
         return completedPs;
     }
 
-    /** Data packets sent (first transmissions and retransmissions; not extras). */
+    @Override
     public long sentPackets() {
         return sentPackets;
     }
 
-    /** Data copies injected by the scheme and sent (DLBF's selective duplicates); never retransmissions. */
+    @Override
     public long duplicatesSent() {
         return duplicatesSent;
     }
 
-    /** Payload-free packets of a scheme's own kinds injected and sent (notifications, probes). */
+    @Override
     public long notificationsSent() {
         return notificationsSent;
     }
 
-    /** Extra packets injected and not yet sent. */
+    @Override
     public int extrasQueued() {
         return extrasQueued;
     }
 
+    @Override
     public QpContext context() {
         return ctx;
     }
 
+    @Override
     public EntropyPolicy entropyPolicy() {
         return entropy;
     }
 
+    @Override
     public LossRecovery recovery() {
         return recovery;
     }
 
+    @Override
     public CongestionControl congestionControl() {
         return cc;
     }

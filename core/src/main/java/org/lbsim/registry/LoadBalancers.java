@@ -1,7 +1,16 @@
-package org.lbsim.lb;
+package org.lbsim.registry;
 
-import org.lbsim.registry.Component;
-import org.lbsim.registry.Registry;
+import org.lbsim.lb.AdaptiveRouting;
+import org.lbsim.lb.FlowEcmp;
+import org.lbsim.lb.HostDestinationRotation;
+import org.lbsim.lb.HostFlowletAr;
+import org.lbsim.lb.HostPacketSpray;
+import org.lbsim.lb.Ofan;
+import org.lbsim.lb.Reps;
+import org.lbsim.lb.Subflows;
+import org.lbsim.lb.SwitchQueueScheme;
+import org.lbsim.lb.SwitchRoundRobin;
+import org.lbsim.spi.LoadBalancer;
 
 /**
  * Every load-balancing scheme a scenario can name, with the name its paper gives it (OFAN 3.2, Table 2 and

@@ -1,6 +1,7 @@
-package org.lbsim.transport;
+package org.lbsim.spi;
 
-import org.lbsim.qp.QpContext;
+import org.lbsim.spi.LossRecovery;
+import org.lbsim.spi.QpContext;
 
 /** Makes the loss-recovery state of each new queue pair: the sender's side and the receiver's policy. */
 public interface LossRecoveryFactory {

@@ -1,4 +1,4 @@
-package org.lbsim.counters;
+package org.lbsim.spi;
 
 /**
  * Where a scheme reports its per-run counters at the end of a run (NACKs blocked, probes sent,

@@ -1,4 +1,4 @@
-package org.lbsim.transport;
+package org.lbsim.spi;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,13 +14,13 @@ public final class PacketKinds {
     /** What a host does with a packet of a scheme's kind that reached it; the stack releases the packet afterwards. */
     @FunctionalInterface
     public interface Handler {
-        void onPacket(Packet p, Transport transport, long nowPs);
+        void onPacket(Packet p, QueuePairs qps, long nowPs);
     }
 
     /** Hands the packet to the receiver policy of its queue pair (a packet going the data's way, e.g. a notification). */
-    public static final Handler TO_RECEIVER = (p, transport, nowPs) -> transport.receiver(p.flow).onSchemePacket(p, nowPs);
+    public static final Handler TO_RECEIVER = (p, qps, nowPs) -> qps.receiverOf(p.flow).onSchemePacket(p, nowPs);
     /** Hands the packet to the sender hooks of its queue pair (a packet going the ACKs' way, e.g. a probe reply). */
-    public static final Handler TO_SENDER = (p, transport, nowPs) -> transport.sender(p.flow).onSchemePacket(p, nowPs);
+    public static final Handler TO_SENDER = (p, qps, nowPs) -> qps.senderOf(p.flow).onSchemePacket(p, nowPs);
 
     private final List<String> names = new ArrayList<>(List.of("DATA", "ACK", "NACK", "CNP"));
     private final List<Handler> handlers = new ArrayList<>();
@@ -50,11 +50,12 @@ public final class PacketKinds {
         return names.size();
     }
 
-    void deliver(Packet p, Transport transport, long nowPs) {
+    /** Hands a packet of a scheme's kind that reached its destination host to the kind's handler. */
+    public void deliver(Packet p, QueuePairs qps, long nowPs) {
         int i = p.kind - Packet.FIRST_SCHEME_KIND;
         if (i < 0 || i >= byKind.length) {
             throw new IllegalStateException("packet of " + name(p.kind) + " reached host " + p.dst + " and nothing handles it");
         }
-        byKind[i].onPacket(p, transport, nowPs);
+        byKind[i].onPacket(p, qps, nowPs);
     }
 }

@@ -1,4 +1,4 @@
-package org.lbsim.lb;
+package org.lbsim.spi;
 
 import org.lbsim.net.Packet;
 

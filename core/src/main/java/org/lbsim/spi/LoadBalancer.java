@@ -1,6 +1,5 @@
-package org.lbsim.lb;
+package org.lbsim.spi;
 
-import org.lbsim.counters.CounterSink;
 import org.lbsim.net.PortSelector;
 import org.lbsim.net.Switch;
 
@@ -45,7 +44,7 @@ public interface LoadBalancer {
      * bytes are split evenly over the queue pairs that do (CTCCL 3.3 leaves the queue pairs of a failed
      * uplink out). When none or all do, the split is the configured one. By default every queue pair does.
      */
-    default boolean carriesData(org.lbsim.qp.QpContext qp) {
+    default boolean carriesData(QpContext qp) {
         return true;
     }
 

@@ -1,10 +1,12 @@
 package org.lbsim.transport;
 
 import org.lbsim.kernel.Simulator;
-import org.lbsim.lb.AckPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.net.PacketQueue;
+import org.lbsim.spi.AckPolicy;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
 
 /**
  * The receiving half of a queue pair. It does what every RNIC does with arriving data: tracks the
@@ -15,7 +17,7 @@ import org.lbsim.net.PacketQueue;
  * packet, now or from a timer) is decided by its {@link ReceiverPolicy}, through the public methods
  * here. Answers go to the host's control queue and are labelled by the load balancer's {@link AckPolicy}.
  */
-public final class ReceiverQp {
+public final class ReceiverQueuePair implements ReceiverQp {
     private final int qp;
     private final int host;
     private final int peer;
@@ -53,7 +55,7 @@ public final class ReceiverQp {
     private long timerGeneration;
     private long timerPs = Long.MAX_VALUE;
 
-    ReceiverQp(int qp, int host, int peer, long messageBytes, int packets, int ackBytes, int trafficClass, AckPolicy ackPolicy,
+    ReceiverQueuePair(int qp, int host, int peer, long messageBytes, int packets, int ackBytes, int trafficClass, AckPolicy ackPolicy,
                ReceiverPolicy policy, long cnpIntervalPs, Transport.OutOfOrderStats ooo, HostStack stack, PacketPool pool, Simulator sim) {
         this.qp = qp;
         this.host = host;
@@ -77,7 +79,7 @@ public final class ReceiverQp {
      * The next message of a persistent queue pair: the notification point's CNP pacing goes on from
      * the previous message's receiver (one CNP per interval per queue pair, not per message).
      */
-    void continueFrom(ReceiverQp previous) {
+    void continueFrom(ReceiverQueuePair previous) {
         lastCnpPs = previous.lastCnpPs;
     }
 
@@ -120,8 +122,8 @@ public final class ReceiverQp {
         policy.onInOrder(this, data, nowPs);
     }
 
-    /** A packet of a scheme's own kind for this receiver: the policy handles it; the stack releases it. */
-    void onSchemePacket(Packet p, long nowPs) {
+    @Override
+    public void onSchemePacket(Packet p, long nowPs) {
         policy.onSchemePacket(this, p, nowPs);
     }
 
@@ -133,43 +135,40 @@ public final class ReceiverQp {
         }
     }
 
-    /** Keeps an out-of-order data packet (only from {@link ReceiverPolicy#onOutOfOrder}): it joins the reorder buffer. */
+    @Override
     public void keep(Packet data) {
         accept(data, sim.nowPs());
         heldOutOfOrder++;
         ooo.held(1, trafficClass);
     }
 
-    /** Throws an out-of-order data packet away (counted; go-back-N). */
+    @Override
     public void discard() {
         discarded++;
     }
 
-    /** Answers the latest data packet with a cumulative ACK. */
+    @Override
     public void ack() {
         out.add(answer(Packet.ACK, lastPsn, 0));
     }
 
-    /** Answers the latest data packet with an ACK carrying the selective-ack map of the 64 PSNs above the cumulative ack. */
+    @Override
     public void sack() {
         out.add(answer(Packet.ACK, lastPsn, Bits.window(received, expected + 1)));
     }
 
-    /** Sends a NACK carrying the expected PSN (in {@code psn} and {@code cumAck}). */
+    @Override
     public void nack() {
         nacks++;
         out.add(answer(Packet.NACK, expected, 0));
     }
 
-    /**
-     * A payload-free packet of {@code kind} (a scheme's registered kind) to the sender, labelled and
-     * timestamped like an ACK of the latest data packet; fill in what else it carries, then {@link #send} it.
-     */
+    @Override
     public Packet newControl(byte kind) {
         return answer(kind, lastPsn, 0);
     }
 
-    /** Queues a packet made by {@link #newControl} for the NIC. */
+    @Override
     public void send(Packet p) {
         out.add(p);
     }
@@ -201,10 +200,7 @@ public final class ReceiverQp {
         return ack;
     }
 
-    /**
-     * Sets the policy's one timer to fire at {@code atPs} (replacing any pending one); the policy's
-     * {@link ReceiverPolicy#onTimer} is then called. A pending timer keeps the simulation running: cancel it when done.
-     */
+    @Override
     public void setTimer(long atPs) {
         if (timerPs == Long.MAX_VALUE) {
             stack.timerArmed(atPs);
@@ -215,7 +211,7 @@ public final class ReceiverQp {
         sim.schedule(handlerId, atPs, qp, ++timerGeneration);
     }
 
-    /** Cancels the pending timer, if any. */
+    @Override
     public void cancelTimer() {
         if (timerPs != Long.MAX_VALUE) {
             stack.timerGone();
@@ -224,7 +220,7 @@ public final class ReceiverQp {
         timerGeneration++;
     }
 
-    /** When the policy's timer fires, or {@link Long#MAX_VALUE}. */
+    @Override
     public long timerPs() {
         return timerPs;
     }
@@ -240,52 +236,57 @@ public final class ReceiverQp {
         stack.kickIfControlWaiting();
     }
 
-    /** Whether the receiver holds data PSN {@code psn}. */
+    @Override
     public boolean holds(int psn) {
         return psn < expected || Bits.get(received, psn);
     }
 
+    @Override
     public int qp() {
         return qp;
     }
 
+    @Override
     public ReceiverPolicy policy() {
         return policy;
     }
 
-    /** When the receiver first held the whole message, or -1. */
+    @Override
     public long completedPs() {
         return completedPs;
     }
 
+    @Override
     public long receivedPackets() {
         return receivedPackets;
     }
 
-    /** Data packets that arrived although the receiver already had them. */
+    @Override
     public long duplicates() {
         return duplicates;
     }
 
-    /** Out-of-order data thrown away (go-back-N). */
+    @Override
     public long discarded() {
         return discarded;
     }
 
+    @Override
     public long nacks() {
         return nacks;
     }
 
-    /** Out-of-order packets this receiver holds now (its reorder buffer). */
+    @Override
     public int heldOutOfOrder() {
         return heldOutOfOrder;
     }
 
+    @Override
     public long cnps() {
         return cnps;
     }
 
-    /** The next PSN the receiver expects. */
+    @Override
     public int expectedPsn() {
         return expected;
     }

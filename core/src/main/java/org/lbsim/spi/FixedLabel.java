@@ -1,4 +1,4 @@
-package org.lbsim.lb;
+package org.lbsim.spi;
 
 /** One label for every packet of a queue pair, and nothing learnt ({@link EntropyPolicy#fixed}). */
 final class FixedLabel implements EntropyPolicy {

@@ -1,8 +1,7 @@
-package org.lbsim.lb;
+package org.lbsim.spi;
 
 import java.util.SplittableRandom;
 import org.lbsim.kernel.Simulator;
-import org.lbsim.qp.QpContext;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 

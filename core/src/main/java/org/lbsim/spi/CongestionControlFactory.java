@@ -1,6 +1,5 @@
-package org.lbsim.cc;
+package org.lbsim.spi;
 
-import org.lbsim.qp.QpContext;
 
 /** Makes the congestion-control state of each new queue pair. */
 public interface CongestionControlFactory {

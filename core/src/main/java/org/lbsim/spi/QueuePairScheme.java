@@ -1,7 +1,8 @@
-package org.lbsim.transport;
+package org.lbsim.spi;
 
-import org.lbsim.lb.HostContext;
-import org.lbsim.lb.LoadBalancer;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecovery;
 
 /**
  * Makes the parts of every queue pair of a run (entropy policy, sender loss recovery, receiver

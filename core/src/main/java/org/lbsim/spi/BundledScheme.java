@@ -1,6 +1,6 @@
-package org.lbsim.transport;
+package org.lbsim.spi;
 
-import org.lbsim.lb.LoadBalancer;
+import org.lbsim.spi.LoadBalancer;
 
 /**
  * A registered load-balancing scheme that also owns the host layers of its queue pairs: entropy,

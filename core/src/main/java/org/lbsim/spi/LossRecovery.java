@@ -1,4 +1,4 @@
-package org.lbsim.transport;
+package org.lbsim.spi;
 
 import java.util.function.IntConsumer;
 import org.lbsim.net.Packet;

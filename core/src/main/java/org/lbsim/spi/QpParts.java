@@ -1,6 +1,7 @@
-package org.lbsim.transport;
+package org.lbsim.spi;
 
-import org.lbsim.lb.EntropyPolicy;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.LossRecovery;
 
 /**
  * The scheme-owned parts of one queue pair, made together by a {@link QueuePairScheme} so they may
