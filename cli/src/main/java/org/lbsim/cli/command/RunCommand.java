@@ -395,22 +395,35 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     static String fabric(TopologySpec t) {
-        if (t instanceof TopologySpec.FatTree f) {
-            return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts%s, %s Gb/s host links", f.k(), f.hostCount(), servers(t),
-                    gbps(f.hostLink().rateGbps()));
-        }
-        if (t instanceof TopologySpec.LeafSpine l) {
-            return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts%s, %s Gb/s host links", l.leaves(), l.spines(),
-                    l.linksPerLeafSpine() > 1 ? " (x" + l.linksPerLeafSpine() + " links)" : "", l.hostCount(), servers(t),
-                    gbps(l.hostLink().rateGbps()));
-        }
-        if (t instanceof TopologySpec.RailLeafSpine r) {
-            return String.format(Locale.ROOT, "rail-leaf-spine %d rail leaves x %d spines%s, %d hosts%s, %s Gb/s host links", r.leaves(),
-                    r.spines(), r.linksPerLeafSpine() > 1 ? " (x" + r.linksPerLeafSpine() + " links)" : "", r.hostCount(), servers(t),
-                    gbps(r.hostLink().rateGbps()));
-        }
-        TypeName name = t.getClass().getAnnotation(TypeName.class);
-        return (name == null ? t.getClass().getSimpleName() : name.value()) + ", " + t.hostCount() + " hosts" + servers(t);
+        return t.match(new TopologySpec.Cases<>() {
+            @Override
+            public String fatTree(TopologySpec.FatTree f) {
+                return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts%s, %s Gb/s host links", f.k(), f.hostCount(), servers(t),
+                        gbps(f.hostLink().rateGbps()));
+            }
+
+            @Override
+            public String leafSpine(TopologySpec.LeafSpine l) {
+                return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts%s, %s Gb/s host links", l.leaves(), l.spines(),
+                        parallel(l.linksPerLeafSpine()), l.hostCount(), servers(t), gbps(l.hostLink().rateGbps()));
+            }
+
+            @Override
+            public String railLeafSpine(TopologySpec.RailLeafSpine r) {
+                return String.format(Locale.ROOT, "rail-leaf-spine %d rail leaves x %d spines%s, %d hosts%s, %s Gb/s host links", r.leaves(),
+                        r.spines(), parallel(r.linksPerLeafSpine()), r.hostCount(), servers(t), gbps(r.hostLink().rateGbps()));
+            }
+
+            @Override
+            public String custom(TopologySpec.Custom c) {
+                return c.getClass().getAnnotation(TypeName.class).value() + ", " + c.hostCount() + " hosts" + servers(t);
+            }
+        });
+    }
+
+    /** " (x8 links)" for parallel links between a leaf and a spine; nothing for one. */
+    private static String parallel(int linksPerLeafSpine) {
+        return linksPerLeafSpine > 1 ? " (x" + linksPerLeafSpine + " links)" : "";
     }
 
     /** " (8 servers x 2 NICs)" when servers have several NICs; nothing otherwise. */
