@@ -1,13 +1,12 @@
 package org.lbsim.cli;
 
-import java.nio.file.Files;
+import org.lbsim.cli.errors.UserError;
 import java.nio.file.Path;
 import java.util.Map;
 import org.lbsim.api.Lbsim;
 import org.lbsim.api.ScenarioBuilder;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
-import org.lbsim.cli.store.StoreException;
 import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
@@ -62,16 +61,6 @@ public final class LbsimFiles {
 
     /** As {@link #record(Path, String, Scenario, RunResult)}, for a run of the given kernel ({@link RunRecord#kernel()}). */
     public static String record(Path db, String name, Scenario scenario, RunResult result, String kernel) {
-        if (Files.isDirectory(db)) {
-            throw new IllegalArgumentException(db + ": is a directory, expected a DuckDB database file");
-        }
-        try (ResultsStore store = ResultsStore.open(db, db.toString(), 60_000)) {
-            String runId = store.unusedRunId(name);
-            store.write(new RunRecord(runId, null, null, scenario, Yaml.write(ScenarioTree.toTree(scenario)), result, BuildInfo.version(),
-                    BuildInfo.gitCommit(), kernel));
-            return runId;
-        } catch (StoreException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        }
+        return ResultsStore.recordRun(db, name, scenario, Yaml.write(ScenarioTree.toTree(scenario)), result, kernel);
     }
 }

@@ -1,5 +1,6 @@
 package org.lbsim.cli;
 
+import org.lbsim.cli.errors.Failures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.lbsim.cli.MainTest.lbsim;
 
@@ -278,7 +279,7 @@ class HostileInputTest {
     @Test
     void outOfMemorySaysHowToGiveMoreHeap() {
         java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
-        int code = Main.failure(new OutOfMemoryError("Java heap space"), false, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        int code = Failures.report(new OutOfMemoryError("Java heap space"), false, new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8)).status();
         assertThat(code).isEqualTo(1);
         assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).strip()).startsWith("lbsim: out of memory (this JVM may use ")
                 .contains("LBSIM_OPTS=-Xmx16g").doesNotContain("\n");

@@ -1,5 +1,6 @@
 package org.lbsim.cli;
 
+import org.lbsim.cli.errors.Failures;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -256,11 +257,11 @@ class MainTest {
     void an_internal_error_is_one_line_with_exit_code_1_and_a_stack_trace_only_with_debug() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-        assertThat(Main.failure(new IllegalStateException("boom\nsecond line"), false, e)).isEqualTo(1);
+        assertThat(Failures.report(new IllegalStateException("boom\nsecond line"), false, e).status()).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
                 "lbsim: internal error: java.lang.IllegalStateException: boom second line (run with --debug for the stack trace)" + System.lineSeparator());
         err.reset();
-        assertThat(Main.failure(new IllegalStateException("boom"), true, e)).isEqualTo(1);
+        assertThat(Failures.report(new IllegalStateException("boom"), true, e).status()).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("lbsim: internal error: java.lang.IllegalStateException: boom"
                 + System.lineSeparator() + "java.lang.IllegalStateException: boom").contains("\tat ");
     }

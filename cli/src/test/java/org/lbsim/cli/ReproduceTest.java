@@ -1,5 +1,6 @@
 package org.lbsim.cli;
 
+import org.lbsim.cli.errors.UserError;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.lbsim.cli.MainTest.lbsim;

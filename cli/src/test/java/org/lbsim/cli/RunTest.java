@@ -1,5 +1,6 @@
 package org.lbsim.cli;
 
+import org.lbsim.cli.store.BuildInfo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.lbsim.cli.MainTest.SMALL;
 import static org.lbsim.cli.MainTest.lbsim;

@@ -14,6 +14,32 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
     /** NIC ports per server (1 = every host endpoint is a server of its own). */
     int nicsPerServer();
 
+    /** Switches in the fabric. */
+    long switchCount();
+
+    /** Destination classes of a switch's forwarding table: a ToR's or leaf's hosts, every host of a custom graph. */
+    long destinationClasses();
+
+    /** Ports of switches and NICs: each link counted at both its ends. */
+    long portCount();
+
+    /** {@code cases}' answer for this kind of fabric. */
+    <R> R match(Cases<R> cases);
+
+    /**
+     * Something done differently for each kind of fabric. A visitor rather than {@code instanceof}
+     * chains: a new kind fails to compile until every place that builds a fabric handles it.
+     */
+    interface Cases<R> {
+        R fatTree(FatTree f);
+
+        R leafSpine(LeafSpine l);
+
+        R railLeafSpine(RailLeafSpine r);
+
+        R custom(Custom c);
+    }
+
     @TypeName("fat-tree")
     @Doc("3-tier k-ary fat tree: k^2/2 edge, k^2/2 aggregation and k^2/4 core switches, hostsPerEdge NIC ports under each edge switch"
             + " (k/2 by default: k^3/4 hosts, no oversubscription; more makes the edge and pod uplinks oversubscribed hostsPerEdge:k/2,"
@@ -57,6 +83,26 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         public int hostCount() {
             return k * (k / 2) * hostsPerEdgeSwitch();
         }
+
+        @Override
+        public long switchCount() {
+            return 5L * k * k / 4;
+        }
+
+        @Override
+        public long destinationClasses() {
+            return (long) k * k / 2;
+        }
+
+        @Override
+        public long portCount() {
+            return switchCount() * k + 2L * hostCount(); // a host's port and its edge's (hostsPerEdge may exceed k/2)
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.fatTree(this);
+        }
     }
 
     @TypeName("leaf-spine")
@@ -97,6 +143,26 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         public int hostCount() {
             return hostsPerLeaf * leaves;
         }
+
+        @Override
+        public long switchCount() {
+            return (long) leaves + spines;
+        }
+
+        @Override
+        public long destinationClasses() {
+            return leaves;
+        }
+
+        @Override
+        public long portCount() {
+            return 2L * hostCount() + 2L * leaves * spines * linksPerLeafSpine;
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.leafSpine(this);
+        }
     }
 
     @TypeName("rail-leaf-spine")
@@ -136,6 +202,26 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         @Override
         public int hostCount() {
             return serversPerGroup * groups * nicsPerServer;
+        }
+
+        @Override
+        public long switchCount() {
+            return (long) leaves() + spines;
+        }
+
+        @Override
+        public long destinationClasses() {
+            return leaves();
+        }
+
+        @Override
+        public long portCount() {
+            return 2L * hostCount() + 2L * leaves() * spines * linksPerLeafSpine;
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.railLeafSpine(this);
         }
     }
 
@@ -202,6 +288,26 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         @Override
         public int hostCount() {
             return hosts;
+        }
+
+        @Override
+        public long switchCount() {
+            return switches.size();
+        }
+
+        @Override
+        public long destinationClasses() {
+            return hosts;
+        }
+
+        @Override
+        public long portCount() {
+            return 2L * links.size();
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.custom(this);
         }
     }
 }

@@ -4,6 +4,33 @@ package org.lbsim.scenario;
 public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadSpec.AllToAll, WorkloadSpec.Trace,
         WorkloadSpec.Collective, WorkloadSpec.Jobs, WorkloadSpec.Fsdp, WorkloadSpec.DagTrace, WorkloadSpec.HtsimCm, WorkloadSpec.Ns3Flow {
 
+    /** {@code cases}' answer for this kind of workload. */
+    <R> R match(Cases<R> cases);
+
+    /**
+     * Something done differently for each kind of workload. A visitor rather than {@code instanceof}
+     * chains: a new kind fails to compile until every place that builds or sizes a workload handles it.
+     */
+    interface Cases<R> {
+        R permutation(Permutation p);
+
+        R allToAll(AllToAll a);
+
+        R trace(Trace t);
+
+        R collective(Collective c);
+
+        R jobs(Jobs j);
+
+        R fsdp(Fsdp f);
+
+        R dagTrace(DagTrace t);
+
+        R htsimCm(HtsimCm t);
+
+        R ns3Flow(Ns3Flow t);
+    }
+
     /** A workload read from a file; a relative path is resolved against the scenario file's folder. */
     interface FromFile {
         String file();
@@ -34,6 +61,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         public static Permutation defaults() {
             return new Permutation(4L << 20, 0);
         }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.permutation(this);
+        }
     }
 
     @TypeName("all-to-all")
@@ -50,6 +82,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         public static AllToAll defaults() {
             return new AllToAll(1L << 20, 0);
         }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.allToAll(this);
+        }
     }
 
     @TypeName("trace")
@@ -57,6 +94,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record Trace(@Doc("path of the CSV file") String file) implements WorkloadSpec, FromFile {
         public Trace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns src,dst,bytes,start_ns)");
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.trace(this);
         }
     }
 
@@ -162,6 +204,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         public static Collective defaults() {
             return new Collective("all-reduce", "ring", 16L << 20, 0, "packed", 1, 0, 1, 0);
         }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.collective(this);
+        }
     }
 
     @TypeName("jobs")
@@ -179,6 +226,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
         public static Jobs defaults() {
             return new Jobs(java.util.List.of(JobSpec.defaults()), java.util.List.of());
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.jobs(this);
         }
     }
 
@@ -260,6 +312,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
                 default -> throw new IllegalArgumentException(model);
             };
         }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.fsdp(this);
+        }
     }
 
     @TypeName("dag-trace")
@@ -267,6 +324,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record DagTrace(@Doc("path of the CSV file") String file) implements WorkloadSpec, FromFile {
         public DagTrace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns id,src,dst,bytes,deps,gap_ns)");
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.dagTrace(this);
         }
     }
 
@@ -276,6 +338,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         public HtsimCm {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of an htsim connection matrix, .cm)");
         }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.htsimCm(this);
+        }
     }
 
     @TypeName("ns3-flow")
@@ -283,6 +350,11 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record Ns3Flow(@Doc("path of the flow file") String file) implements WorkloadSpec, FromFile {
         public Ns3Flow {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of an ns-3 flow file, flow.txt)");
+        }
+
+        @Override
+        public <R> R match(Cases<R> cases) {
+            return cases.ns3Flow(this);
         }
     }
 }

@@ -44,29 +44,9 @@ final class Feasibility {
     static void fabric(Scenario s) {
         TopologySpec t = s.topology();
         long hosts = t.hostCount();
-        long switches;
-        long ports;
-        long classes; // destination classes of the forwarding table (topology.RouteTable)
-        if (t instanceof TopologySpec.FatTree f) {
-            long k = f.k();
-            switches = 5 * k * k / 4;
-            classes = k * k / 2;
-            ports = switches * k + 2 * hosts; // a host's port and its edge's (hostsPerEdge may exceed k/2)
-        } else if (t instanceof TopologySpec.LeafSpine l) {
-            switches = (long) l.leaves() + l.spines();
-            classes = l.leaves();
-            ports = 2 * hosts + 2L * l.leaves() * l.spines() * l.linksPerLeafSpine();
-        } else if (t instanceof TopologySpec.RailLeafSpine r) {
-            long leaves = (long) r.groups() * r.nicsPerServer();
-            switches = leaves + r.spines();
-            classes = leaves;
-            ports = 2 * hosts + 2L * leaves * r.spines() * r.linksPerLeafSpine();
-        } else {
-            TopologySpec.Custom c = (TopologySpec.Custom) t;
-            switches = c.switches().size();
-            classes = hosts;
-            ports = 2L * c.links().size();
-        }
+        long switches = t.switchCount();
+        long ports = t.portCount();
+        long classes = t.destinationClasses(); // destination classes of the forwarding table (topology.RouteTable)
         long entries = switches * hosts;
         if (entries > Integer.MAX_VALUE - 8) {
             throw new ScenarioException("topology", String.format(Locale.ROOT, "%d hosts x %d switches = %d forwarding entries, more than a table"
@@ -79,35 +59,70 @@ final class Feasibility {
 
     /** Before the workload is generated: how many flows a generated workload makes. */
     static void workloadSize(Scenario s) {
-        WorkloadSpec w = s.workload();
         long hosts = s.topology().hostCount();
-        long flows;
-        long bytes;
-        if (w instanceof WorkloadSpec.Permutation p) {
-            long n = p.hosts() == 0 ? hosts : p.hosts();
-            flows = n;
-            bytes = p.messageBytes();
-        } else if (w instanceof WorkloadSpec.AllToAll a) {
-            long n = a.hosts() == 0 ? hosts : a.hosts();
-            flows = n * (n - 1);
-            bytes = a.messageBytes();
-        } else if (w instanceof WorkloadSpec.Collective c) {
-            generated(s, List.of(c.asJob()), List.of(), "workload.");
-            return;
-        } else if (w instanceof WorkloadSpec.Jobs js) {
-            generated(s, js.jobs(), js.background(), "workload.jobs");
-            return;
-        } else if (w instanceof WorkloadSpec.Fsdp f) {
-            int[] model = org.lbsim.scenario.WorkloadSpec.Fsdp.packetsAndLayers(f.model());
-            long servers = f.servers() == 0 ? hosts / f.gpusPerServer() : f.servers();
-            long layers = f.layers() == 0 ? model[1] : Math.min(f.layers(), model[1]);
-            double n = (double) servers * f.gpusPerServer();
-            refuseFlows("workload.servers", layers * 2 * Math.max(0, servers - 1) * n, layers + " layers x 2 collectives x "
-                    + Math.max(0, servers - 1) + " steps x " + (long) n + " ranks", BYTES_PER_WAITING_QP);
-            return;
-        } else {
-            return; // a trace is checked once read
-        }
+        s.workload().match(new WorkloadSpec.Cases<Void>() {
+            @Override
+            public Void permutation(WorkloadSpec.Permutation p) {
+                long n = p.hosts() == 0 ? hosts : p.hosts();
+                independent(s, n, p.messageBytes());
+                return null;
+            }
+
+            @Override
+            public Void allToAll(WorkloadSpec.AllToAll a) {
+                long n = a.hosts() == 0 ? hosts : a.hosts();
+                independent(s, n * (n - 1), a.messageBytes());
+                return null;
+            }
+
+            @Override
+            public Void collective(WorkloadSpec.Collective c) {
+                generated(s, List.of(c.asJob()), List.of(), "workload.");
+                return null;
+            }
+
+            @Override
+            public Void jobs(WorkloadSpec.Jobs js) {
+                generated(s, js.jobs(), js.background(), "workload.jobs");
+                return null;
+            }
+
+            @Override
+            public Void fsdp(WorkloadSpec.Fsdp f) {
+                int[] model = WorkloadSpec.Fsdp.packetsAndLayers(f.model());
+                long servers = f.servers() == 0 ? hosts / f.gpusPerServer() : f.servers();
+                long layers = f.layers() == 0 ? model[1] : Math.min(f.layers(), model[1]);
+                double n = (double) servers * f.gpusPerServer();
+                refuseFlows("workload.servers", layers * 2 * Math.max(0, servers - 1) * n, layers + " layers x 2 collectives x "
+                        + Math.max(0, servers - 1) + " steps x " + (long) n + " ranks", BYTES_PER_WAITING_QP);
+                return null;
+            }
+
+            // a file is checked once read
+            @Override
+            public Void trace(WorkloadSpec.Trace t) {
+                return null;
+            }
+
+            @Override
+            public Void dagTrace(WorkloadSpec.DagTrace t) {
+                return null;
+            }
+
+            @Override
+            public Void htsimCm(WorkloadSpec.HtsimCm t) {
+                return null;
+            }
+
+            @Override
+            public Void ns3Flow(WorkloadSpec.Ns3Flow t) {
+                return null;
+            }
+        });
+    }
+
+    /** A generated workload of {@code flows} independent messages of {@code bytes} each: its queue pairs and packets must fit. */
+    private static void independent(Scenario s, long flows, long bytes) {
         if (flows > Integer.MAX_VALUE / 2) {
             throw new ScenarioException("workload.hosts", flows + " flows are more than a run can hold (" + Integer.MAX_VALUE / 2
                     + "); use fewer hosts (workload.hosts)");

@@ -9,21 +9,36 @@ public final class Topologies {
     }
 
     public static Topology build(TopologySpec spec) {
-        Topology t;
-        if (spec instanceof TopologySpec.FatTree f) {
-            t = fatTree(f.k(), f.hostsPerEdgeSwitch(), f.hostLink(), f.edgeAggLink(), f.aggCoreLink());
-        } else if (spec instanceof TopologySpec.LeafSpine l) {
-            t = leafSpine(l.hostsPerLeaf(), l.leaves(), l.spines(), l.linksPerLeafSpine(), l.hostLink(), l.leafSpineLink());
-        } else if (spec instanceof TopologySpec.RailLeafSpine r) {
-            return railLeafSpine(r.serversPerGroup(), r.groups(), r.nicsPerServer(), r.spines(), r.linksPerLeafSpine(), r.hostLink(),
-                    r.leafSpineLink());
-        } else if (spec instanceof TopologySpec.Custom c) {
-            t = custom(c);
-        } else {
-            throw new IllegalArgumentException("unknown topology " + spec);
-        }
-        // fat tree and leaf-spine number endpoints by switch port, so consecutive NIC ports of one
-        // edge / leaf switch form a server (single-rail); custom graphs group h0.. by the same rule
+        return spec.match(new TopologySpec.Cases<>() {
+            @Override
+            public Topology fatTree(TopologySpec.FatTree f) {
+                return singleRail(Topologies.fatTree(f.k(), f.hostsPerEdgeSwitch(), f.hostLink(), f.edgeAggLink(), f.aggCoreLink()), f);
+            }
+
+            @Override
+            public Topology leafSpine(TopologySpec.LeafSpine l) {
+                return singleRail(Topologies.leafSpine(l.hostsPerLeaf(), l.leaves(), l.spines(), l.linksPerLeafSpine(), l.hostLink(),
+                        l.leafSpineLink()), l);
+            }
+
+            @Override
+            public Topology railLeafSpine(TopologySpec.RailLeafSpine r) {
+                return Topologies.railLeafSpine(r.serversPerGroup(), r.groups(), r.nicsPerServer(), r.spines(), r.linksPerLeafSpine(),
+                        r.hostLink(), r.leafSpineLink());
+            }
+
+            @Override
+            public Topology custom(TopologySpec.Custom c) {
+                return singleRail(Topologies.custom(c), c);
+            }
+        });
+    }
+
+    /**
+     * Fat trees and leaf-spines number endpoints by switch port, so consecutive NIC ports of one edge /
+     * leaf switch form a server (single-rail); custom graphs group h0.. by the same rule.
+     */
+    private static Topology singleRail(Topology t, TopologySpec spec) {
         t.setNicsPerServer(spec.nicsPerServer());
         return t;
     }

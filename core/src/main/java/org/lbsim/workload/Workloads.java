@@ -24,67 +24,137 @@ public final class Workloads {
      * @param baseDir where a relative trace path is resolved (the scenario file's folder)
      */
     public static Workload build(WorkloadSpec spec, Topology topology, int mtuBytes, SplittableRandom rng, Path baseDir) {
-        if (spec instanceof WorkloadSpec.Collective c) {
-            Collectives.Builder b = new Collectives.Builder();
-            int[] hosts = Collectives.place(topology, c.placement(), c.hosts(), new boolean[topology.hostCount()], rng);
-            Collectives.job(b, c.asJob(), hosts, rng);
-            return b.build();
-        }
-        if (spec instanceof WorkloadSpec.Jobs js) {
-            Collectives.Builder b = new Collectives.Builder();
-            boolean[] taken = new boolean[topology.hostCount()];
-            for (int i = 0; i < js.jobs().size(); i++) {
-                WorkloadSpec.JobSpec j = js.jobs().get(i);
-                try {
-                    Collectives.job(b, j, Collectives.place(topology, j.placement(), j.hosts(), taken, rng), rng);
-                } catch (ScenarioException e) {
-                    throw e.under("jobs[" + i + "]");
-                }
+        return spec.match(new WorkloadSpec.Cases<>() {
+            @Override
+            public Workload permutation(WorkloadSpec.Permutation p) {
+                return independent();
             }
-            for (int i = 0; i < js.background().size(); i++) {
-                try {
-                    Collectives.background(b, js.background().get(i), topology, taken, rng, i);
-                } catch (ScenarioException e) {
-                    throw e.under("background[" + i + "]");
-                }
+
+            @Override
+            public Workload allToAll(WorkloadSpec.AllToAll a) {
+                return independent();
             }
-            return b.build();
-        }
-        if (spec instanceof WorkloadSpec.Fsdp f) {
-            Collectives.Builder b = new Collectives.Builder();
-            Collectives.fsdp(b, f, topology, rng, mtuBytes);
-            return b.build();
-        }
-        if (spec instanceof WorkloadSpec.DagTrace t) {
-            return readFile(t, baseDir, "file", (in, name) -> DagTrace.read(in, name, topology.hostCount()));
-        }
-        if (spec instanceof WorkloadSpec.HtsimCm t) {
-            return readFile(t, baseDir, "file", (in, name) -> HtsimConnectionMatrix.read(in, name, topology.hostCount()));
-        }
-        return Workload.independent(generate(spec, topology.hostCount(), rng, baseDir));
+
+            @Override
+            public Workload trace(WorkloadSpec.Trace t) {
+                return independent();
+            }
+
+            @Override
+            public Workload ns3Flow(WorkloadSpec.Ns3Flow t) {
+                return independent();
+            }
+
+            private Workload independent() {
+                return Workload.independent(generate(spec, topology.hostCount(), rng, baseDir));
+            }
+
+            @Override
+            public Workload collective(WorkloadSpec.Collective c) {
+                Collectives.Builder b = new Collectives.Builder();
+                int[] hosts = Collectives.place(topology, c.placement(), c.hosts(), new boolean[topology.hostCount()], rng);
+                Collectives.job(b, c.asJob(), hosts, rng);
+                return b.build();
+            }
+
+            @Override
+            public Workload jobs(WorkloadSpec.Jobs js) {
+                Collectives.Builder b = new Collectives.Builder();
+                boolean[] taken = new boolean[topology.hostCount()];
+                for (int i = 0; i < js.jobs().size(); i++) {
+                    WorkloadSpec.JobSpec j = js.jobs().get(i);
+                    try {
+                        Collectives.job(b, j, Collectives.place(topology, j.placement(), j.hosts(), taken, rng), rng);
+                    } catch (ScenarioException e) {
+                        throw e.under("jobs[" + i + "]");
+                    }
+                }
+                for (int i = 0; i < js.background().size(); i++) {
+                    try {
+                        Collectives.background(b, js.background().get(i), topology, taken, rng, i);
+                    } catch (ScenarioException e) {
+                        throw e.under("background[" + i + "]");
+                    }
+                }
+                return b.build();
+            }
+
+            @Override
+            public Workload fsdp(WorkloadSpec.Fsdp f) {
+                Collectives.Builder b = new Collectives.Builder();
+                Collectives.fsdp(b, f, topology, rng, mtuBytes);
+                return b.build();
+            }
+
+            @Override
+            public Workload dagTrace(WorkloadSpec.DagTrace t) {
+                return readFile(t, baseDir, "file", (in, name) -> DagTrace.read(in, name, topology.hostCount()));
+            }
+
+            @Override
+            public Workload htsimCm(WorkloadSpec.HtsimCm t) {
+                return readFile(t, baseDir, "file", (in, name) -> HtsimConnectionMatrix.read(in, name, topology.hostCount()));
+            }
+        });
     }
 
     /**
      * The flows of a classic workload (permutation, all-to-all, trace, ns-3 flow file), all independent.
      *
      * @param baseDir where a relative trace path is resolved (the scenario file's folder)
+     * @throws IllegalArgumentException for a workload of jobs, collectives or dependencies (see {@link #build})
      */
     public static List<Flow> generate(WorkloadSpec spec, int hostCount, SplittableRandom rng, Path baseDir) {
-        if (spec instanceof WorkloadSpec.Permutation p) {
-            int[] hosts = participants(p.hosts(), hostCount, rng);
-            return permutation(hosts, p.messageBytes(), rng);
-        }
-        if (spec instanceof WorkloadSpec.AllToAll a) {
-            int[] hosts = participants(a.hosts(), hostCount, rng);
-            return allToAll(hosts, a.messageBytes());
-        }
-        if (spec instanceof WorkloadSpec.Trace t) {
-            return readFile(t, baseDir, "workload.file", (in, name) -> FlowTrace.read(in, name, hostCount));
-        }
-        if (spec instanceof WorkloadSpec.Ns3Flow t) {
-            return readFile(t, baseDir, "file", (in, name) -> Ns3FlowFile.read(in, name, hostCount));
-        }
-        throw new IllegalArgumentException("unknown workload " + spec);
+        return spec.match(new WorkloadSpec.Cases<>() {
+            @Override
+            public List<Flow> permutation(WorkloadSpec.Permutation p) {
+                return Workloads.permutation(participants(p.hosts(), hostCount, rng), p.messageBytes(), rng);
+            }
+
+            @Override
+            public List<Flow> allToAll(WorkloadSpec.AllToAll a) {
+                return Workloads.allToAll(participants(a.hosts(), hostCount, rng), a.messageBytes());
+            }
+
+            @Override
+            public List<Flow> trace(WorkloadSpec.Trace t) {
+                return readFile(t, baseDir, "workload.file", (in, name) -> FlowTrace.read(in, name, hostCount));
+            }
+
+            @Override
+            public List<Flow> ns3Flow(WorkloadSpec.Ns3Flow t) {
+                return readFile(t, baseDir, "file", (in, name) -> Ns3FlowFile.read(in, name, hostCount));
+            }
+
+            @Override
+            public List<Flow> collective(WorkloadSpec.Collective c) {
+                return notIndependent();
+            }
+
+            @Override
+            public List<Flow> jobs(WorkloadSpec.Jobs j) {
+                return notIndependent();
+            }
+
+            @Override
+            public List<Flow> fsdp(WorkloadSpec.Fsdp f) {
+                return notIndependent();
+            }
+
+            @Override
+            public List<Flow> dagTrace(WorkloadSpec.DagTrace t) {
+                return notIndependent();
+            }
+
+            @Override
+            public List<Flow> htsimCm(WorkloadSpec.HtsimCm t) {
+                return notIndependent();
+            }
+
+            private List<Flow> notIndependent() {
+                throw new IllegalArgumentException("not a workload of independent flows (build it with Workloads.build): " + spec);
+            }
+        });
     }
 
     /** Reads a workload's file (UTF-8); {@code field} names the file field in the error for a missing or unreadable file. */

@@ -1,13 +1,13 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.util.concurrent.Callable;
 import org.lbsim.api.Catalog;
 import org.lbsim.scenario.ScenarioException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.Main;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim explain NAME}: a type or a scenario key with its parameters, defaults and documentation. */
@@ -22,7 +22,7 @@ import org.lbsim.cli.files.Yaml;
                 "  lbsim explain switches.pfc"})
 public final class ExplainCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", paramLabel = "NAME", description = "Type name, 'scenario', or key path.")
     String name;
@@ -35,7 +35,7 @@ public final class ExplainCommand implements Callable<Integer> {
         } catch (ScenarioException e) {
             throw UserError.at("explain", e.field(), Yaml.oneLine(e.problem()));
         }
-        main.out.print(text);
-        return Main.OK;
+        main.out().print(text);
+        return ExitCode.OK.status();
     }
 }

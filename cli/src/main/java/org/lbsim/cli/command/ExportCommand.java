@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +18,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.Main;
 import org.lbsim.cli.files.ScenarioLoader;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Write every table of a results database (runs, flows, layers, counters, series, " +
@@ -32,7 +32,7 @@ public final class ExportCommand implements Callable<Integer> {
     enum Format { csv, parquet }
 
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", paramLabel = "DB", description = "The DuckDB results database (results.duckdb).")
     Path db;
@@ -82,9 +82,9 @@ public final class ExportCommand implements Callable<Integer> {
                         // best effort
                     }
                 }
-                main.out.printf(Locale.ROOT, "%s (%d rows)%n", ScenarioLoader.shownPath(target), rows);
+                main.out().printf(Locale.ROOT, "%s (%d rows)%n", ScenarioLoader.shownPath(target), rows);
             }
-            return Main.OK;
+            return ExitCode.OK.status();
         } catch (SQLException e) {
             throw UserError.at(shown, "", ResultsStore.message(e));
         }

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -22,11 +23,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.BuildInfo;
-import org.lbsim.cli.Main;
+import org.lbsim.cli.store.BuildInfo;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.files.ScenarioTemplate;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 
 /** {@code lbsim init [FILE]}: a commented example scenario with every section at its defaults. */
@@ -38,7 +38,7 @@ import org.lbsim.cli.files.Yaml;
                 "  lbsim init my.yaml --set topology.k=4 --set loadBalancing.type=ofan"})
 public final class InitCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", defaultValue = "scenario.yaml",
             description = "File to create (default: ${DEFAULT-VALUE}), or '-' for standard output.")
@@ -58,8 +58,8 @@ public final class InitCommand implements Callable<Integer> {
         Scenario scenario = scenario(target);
         String text = ScenarioTemplate.write(scenario, header(stdout ? "scenario.yaml" : file));
         if (stdout) {
-            main.out.print(text);
-            return Main.OK;
+            main.out().print(text);
+            return ExitCode.OK.status();
         }
         try {
             Files.writeString(target, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -70,8 +70,8 @@ public final class InitCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw UserError.at(file, "", "cannot write: " + e.getMessage());
         }
-        main.out.println("wrote " + file + " (check it: lbsim validate " + file + "; run it: lbsim run " + file + ")");
-        return Main.OK;
+        main.out().println("wrote " + file + " (check it: lbsim validate " + file + "; run it: lbsim run " + file + ")");
+        return ExitCode.OK.status();
     }
 
     private UserError exists() {

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -9,8 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
-import org.lbsim.cli.Main;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.ledger.Ledger;
 import org.lbsim.cli.ledger.PaperDef;
@@ -33,7 +33,7 @@ public final class LedgerCommand implements Callable<Integer> {
     public static final String PAGES_DIR = "docs/papers";
 
     @ParentCommand
-    Main main;
+    Console main;
 
     @Option(names = "--root", paramLabel = "DIR", defaultValue = ".", description = "The repository (holding results/ and docs/). Default: the current folder.")
     Path root;
@@ -69,13 +69,13 @@ public final class LedgerCommand implements Callable<Integer> {
             } else {
                 Files.createDirectories(file.getParent());
                 Files.writeString(file, page, StandardCharsets.UTF_8);
-                main.out.println("ledger: wrote " + file);
+                main.out().println("ledger: wrote " + file);
             }
         }
         if (!stale.isEmpty()) {
             throw UserError.lines(stale.stream().map(f -> "ledger: " + f + ": differs from what the committed results give (run 'lbsim ledger')").toList());
         }
-        return Main.OK;
+        return ExitCode.OK.status();
     }
 
     /** The papers with a ledger page, in index order. */

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.util.concurrent.Callable;
 import org.lbsim.api.Catalog;
 import org.lbsim.api.Catalog.Kind;
@@ -8,8 +9,7 @@ import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.Main;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /** {@code lbsim list KIND}: read from the registries and the scenario types, never from a hand-kept list. */
 @Command(name = "list", mixinStandardHelpOptions = true,
@@ -23,7 +23,7 @@ import org.lbsim.cli.UserError;
                 "  lbsim list hooks"})
 public final class ListCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "KIND",
             description = "schemes | topologies | workloads | cc | recovery | buffers | hooks")
@@ -35,25 +35,25 @@ public final class ListCommand implements Callable<Integer> {
             boolean first = true;
             for (Kind k : Kind.values()) {
                 if (!first) {
-                    main.out.println();
+                    main.out().println();
                 }
                 first = false;
-                main.out.println(k.word() + " (" + k.path() + ".type):");
-                Catalog.list(k).lines().forEach(l -> main.out.println("  " + l));
+                main.out().println(k.word() + " (" + k.path() + ".type):");
+                Catalog.list(k).lines().forEach(l -> main.out().println("  " + l));
             }
-            main.out.println();
-            main.out.println("hooks (extension points, docs/extending.md):");
-            ExtensionPoints.listing().lines().forEach(l -> main.out.println("  " + l));
-            return Main.OK;
+            main.out().println();
+            main.out().println("hooks (extension points, docs/extending.md):");
+            ExtensionPoints.listing().lines().forEach(l -> main.out().println("  " + l));
+            return ExitCode.OK.status();
         }
         if (kind.equals("hooks")) {
-            main.out.print(ExtensionPoints.listing());
-            return Main.OK;
+            main.out().print(ExtensionPoints.listing());
+            return ExitCode.OK.status();
         }
         Kind k = Kind.byWord(kind).orElseThrow(() -> UserError.at("list", "", "unknown kind '" + kind + "'"
                 + Suggestions.closest(kind, Kind.words()).map(s -> ", did you mean '" + s + "'?").orElse("")
                 + " (kinds: " + String.join(", ", Kind.words()) + ", hooks)"));
-        main.out.print(Catalog.list(k));
-        return Main.OK;
+        main.out().print(Catalog.list(k));
+        return ExitCode.OK.status();
     }
 }

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +20,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.Main;
 import org.lbsim.cli.files.ScenarioLoader;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Draw a figure, PNG or SVG by the --out extension (docs/reports.md).",
@@ -47,7 +47,7 @@ import org.lbsim.cli.UserError;
                 "  lbsim plot runs/quickstart --out runs/quickstart/plots"})
 public final class PlotCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", paramLabel = "DB|RUN_DIR", description = "A results database (or a folder holding results.duckdb), or a run folder.")
     Path input;
@@ -149,18 +149,18 @@ public final class PlotCommand implements Callable<Integer> {
             Path data = Figure.csvBeside(file);
             ReportInputs.writeAtomically(data, fig.csv(), data.toString());
             if (!quiet) {
-                main.out.println("figure       " + ScenarioLoader.shownPath(file));
+                main.out().println("figure       " + ScenarioLoader.shownPath(file));
             }
         }
         if (!quiet) {
             for (String m : r.missing()) {
-                main.out.println("not drawn    " + m);
+                main.out().println("not drawn    " + m);
             }
             for (String n : r.notes()) {
-                main.out.println("note         " + n);
+                main.out().println("note         " + n);
             }
         }
-        return Main.OK;
+        return ExitCode.OK.status();
     }
 
     private int databaseFigure(Path dbFile) {
@@ -258,10 +258,10 @@ public final class PlotCommand implements Callable<Integer> {
         Path data = Figure.csvBeside(target);
         ReportInputs.writeAtomically(data, figure.csv(), data.toString());
         if (!quiet) {
-            main.out.println("figure       " + ScenarioLoader.shownPath(target));
-            main.out.println("data         " + ScenarioLoader.shownPath(data));
+            main.out().println("figure       " + ScenarioLoader.shownPath(target));
+            main.out().println("data         " + ScenarioLoader.shownPath(data));
         }
-        return Main.OK;
+        return ExitCode.OK.status();
     }
 
     /**

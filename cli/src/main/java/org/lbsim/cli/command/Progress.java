@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ControlCharacters;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -110,7 +111,7 @@ final class Progress {
 
     private void printLine(String line) {
         lastPrintNs = System.nanoTime();
-        out.println(org.lbsim.cli.ControlCharacters.escape(line)); // one line, whatever the point's values hold
+        out.println(org.lbsim.cli.errors.ControlCharacters.escape(line)); // one line, whatever the point's values hold
         out.flush();
     }
 
@@ -161,7 +162,7 @@ final class Progress {
 
     private void print(long now) {
         lastPrintNs = now;
-        String line = org.lbsim.cli.ControlCharacters.escape(line(now));
+        String line = org.lbsim.cli.errors.ControlCharacters.escape(line(now));
         if (terminal) {
             int pad = Math.max(0, lastWidth - line.length());
             out.write('\r'); // as a byte: printed text has its control characters escaped (ControlCharacters)

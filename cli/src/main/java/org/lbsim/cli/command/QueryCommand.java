@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -12,8 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.Main;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 @Command(name = "query", mixinStandardHelpOptions = true,
         description = {"Run one SQL query on a results database and print the result. The database is opened read-only and its SQL"
@@ -24,7 +24,7 @@ import org.lbsim.cli.UserError;
                 "  lbsim query sweeps/schemes/results.duckdb 'SELECT \"loadBalancing.type\", avg(cct_ps) FROM runs GROUP BY 1'"})
 public final class QueryCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", paramLabel = "DB", description = "The DuckDB results database (results.duckdb).")
     Path db;
@@ -71,12 +71,12 @@ public final class QueryCommand implements Callable<Integer> {
             }
             try (ResultSet rs = s.getResultSet()) {
                 if (format == ResultTable.Format.csv) {
-                    ResultTable.streamCsv(rs, main.out, printed);
+                    ResultTable.streamCsv(rs, main.out(), printed);
                 } else {
-                    main.out.print(ResultTable.read(rs).format(format));
+                    main.out().print(ResultTable.read(rs).format(format));
                 }
             }
-            return Main.OK;
+            return ExitCode.OK.status();
         }
     }
 

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -11,10 +12,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.BuildInfo;
-import org.lbsim.cli.Main;
+import org.lbsim.cli.store.BuildInfo;
 import org.lbsim.cli.files.ScenarioLoader;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write one self-contained HTML page (inline CSS and SVG figures, no script, nothing fetched; docs/reports.md); " +
@@ -32,7 +32,7 @@ import org.lbsim.cli.UserError;
                 "  lbsim report sweeps/schemes --interactive"})
 public final class ReportCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", paramLabel = "RUN_DIR|DB", description = "A run folder, a results database, or a folder holding results.duckdb.")
     Path input;
@@ -74,9 +74,9 @@ public final class ReportCommand implements Callable<Integer> {
         ReportInputs.writeAtomically(target, page.html(), target.toString());
         writeFigures(page, target);
         if (!quiet) {
-            main.out.println("report       " + ScenarioLoader.shownPath(target.toAbsolutePath().normalize()));
+            main.out().println("report       " + ScenarioLoader.shownPath(target.toAbsolutePath().normalize()));
         }
-        return Main.OK;
+        return ExitCode.OK.status();
     }
 
     /** The folder of a page's figure files (SVG and CSV), beside it: report.html -> report-figures. */

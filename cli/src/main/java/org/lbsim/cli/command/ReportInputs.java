@@ -6,7 +6,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /** What {@code lbsim plot} and {@code lbsim report} read: a run folder, or a results database (a file, or a folder holding results.duckdb). */
 record ReportInputs(Path runFolder, Path database) {

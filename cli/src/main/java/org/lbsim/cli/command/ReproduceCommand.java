@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,11 +26,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.BuildInfo;
-import org.lbsim.cli.Main;
+import org.lbsim.cli.store.BuildInfo;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.sweep.SweepFile;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.ledger.FigureDef;
 import org.lbsim.cli.ledger.Ledger;
@@ -55,7 +55,7 @@ import org.lbsim.cli.ledger.ResultsCsv;
                 "  lbsim reproduce fig1 --quick --interactive"})
 public final class ReproduceCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "NAME", description = "Figure to reproduce, e.g. fig1 (also named ofan-fig1) or themis-fig1; or a reproduction file FILE.yaml of one's own"
                     + " (docs/reproductions.md).")
@@ -174,9 +174,9 @@ public final class ReproduceCommand implements Callable<Integer> {
             for (String n : names) {
                 Map<String, Object> r = definition(n);
                 List<String> other = otherNames(n);
-                main.out.printf(Locale.ROOT, "%-" + width + "s  %s%s%n", n, r.get("title"), other.isEmpty() ? "" : " (also: " + String.join(", ", other) + ")");
+                main.out().printf(Locale.ROOT, "%-" + width + "s  %s%s%n", n, r.get("title"), other.isEmpty() ? "" : " (also: " + String.join(", ", other) + ")");
             }
-            return name == null && !list ? Main.BAD_INPUT : Main.OK;
+            return name == null && !list ? ExitCode.BAD_INPUT.status() : ExitCode.OK.status();
         }
         String defFile;
         Yaml.Document doc;
@@ -240,10 +240,10 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (ResultsCsv.present(dir) && !Files.exists(db)) {
             LedgerRuns.importCommitted(dir, db);
         }
-        int rc = Main.execute(sweepArgs.toArray(String[]::new), main.out, main.err);
+        int rc = main.runCommandLine(sweepArgs.toArray(String[]::new), main.out(), main.err());
         String missing = "";
         Set<String> recordedIds = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
-        if (rc != Main.OK && recordedIds.isEmpty()) {
+        if (rc != ExitCode.OK.status() && recordedIds.isEmpty()) {
             // refused before running (nothing recorded): leave no folder behind that this command made
             if (fresh) {
                 removeRefused(dir);
@@ -251,7 +251,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             return rc;
         }
         SweepFile figure = SweepFile.load(sweepFile.toString(), seeds, quick); // valid: the sweep ran
-        if (rc != Main.OK) {
+        if (rc != ExitCode.OK.status()) {
             // Some runs failed. Exit code 2 also covers seed-dependent scenario errors (random link
             // failures that disconnect a host pair): the figure is drawn from the recorded runs and says so.
             SweepFile asked = figure.only(only);
@@ -259,7 +259,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             long recorded = recordedOf(asked, recordedIds);
             missing = String.format(Locale.ROOT, "**%d of %d runs failed and are left out of the tables and plots** (the sweep printed"
                     + " why; running the same command again retries them).%n%n", expected - recorded, expected);
-            main.err.printf(Locale.ROOT, "lbsim: reproduce %s: %d of %d runs failed (see above); the figure uses the %d that finished%n", name,
+            main.err().printf(Locale.ROOT, "lbsim: reproduce %s: %d of %d runs failed (see above); the figure uses the %d that finished%n", name,
                     expected - recorded, expected, recorded);
         }
 
@@ -267,7 +267,7 @@ public final class ReproduceCommand implements Callable<Integer> {
         String commit = BuildInfo.gitCommit();
         if (commit.equals("unknown") || !Boolean.FALSE.equals(BuildInfo.gitDirty())) {
             // results to commit must name the code that made them
-            main.err.println("lbsim: reproduce " + name + ": " + (commit.equals("unknown") ? "the jar is not in a git work tree, so the runs record no commit"
+            main.err().println("lbsim: reproduce " + name + ": " + (commit.equals("unknown") ? "the jar is not in a git work tree, so the runs record no commit"
                     : "the work tree has uncommitted changes, so the runs' commit " + commit.substring(0, 12) + " is not all of their code")
                     + ": results committed from them cannot be traced to one commit");
         }
@@ -314,15 +314,15 @@ public final class ReproduceCommand implements Callable<Integer> {
             if (p.containsKey("ytitle")) {
                 args.addAll(List.of("--y-title", (String) p.get("ytitle")));
             }
-            int prc = Main.execute(args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), main.err);
-            if (prc == Main.OK) {
+            int prc = main.runCommandLine(args.toArray(String[]::new), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), main.err());
+            if (prc == ExitCode.OK.status()) {
                 md.append("![").append(p.getOrDefault("title", file)).append("](").append(file).append(")\n\n");
             }
         }
         md.append("Everything is in `results.duckdb` (tables: docs/results.md); `report.html` shows it all.\n");
         Files.writeString(dir.resolve("README.md"), md.toString(), StandardCharsets.UTF_8);
         writeReport(dir, db, String.valueOf(def.get("title")), md.toString());
-        main.out.println("reproduce " + name + ": " + ScenarioLoader.shownPath(dir.resolve("README.md")) + ", report.html, "
+        main.out().println("reproduce " + name + ": " + ScenarioLoader.shownPath(dir.resolve("README.md")) + ", report.html, "
                 + plots.size() + " plot(s)");
         return rc;
     }
@@ -341,7 +341,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             ReportInputs.writeAtomically(page, html.html(), page.toString());
             ReportCommand.writeFigures(html, page);
         } catch (RuntimeException e) {
-            main.err.println("lbsim: reproduce: report.html not written: " + e.getMessage());
+            main.err().println("lbsim: reproduce: report.html not written: " + e.getMessage());
         }
     }
 
@@ -407,10 +407,10 @@ public final class ReproduceCommand implements Callable<Integer> {
     /** The run ids of the sweep recorded in the database. */
     private Set<String> recordedRunIds(Path db, String sweepId) {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int rc = Main.execute(new String[] {"query", db.toString(), "SELECT run_id FROM runs WHERE sweep = '" + sweepId + "'", "--format", "csv"},
+        int rc = main.runCommandLine(new String[] {"query", db.toString(), "SELECT run_id FROM runs WHERE sweep = '" + sweepId + "'", "--format", "csv"},
                 new PrintStream(buf, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         List<String> lines = buf.toString(StandardCharsets.UTF_8).strip().lines().toList();
-        return rc == Main.OK && !lines.isEmpty() ? new HashSet<>(lines.subList(1, lines.size())) : Set.of();
+        return rc == ExitCode.OK.status() && !lines.isEmpty() ? new HashSet<>(lines.subList(1, lines.size())) : Set.of();
     }
 
     /** Reproduction {@code n}'s definition, a {@code sweepOf} replaced by the named reproduction's sweep (see {@link #resolve}). */

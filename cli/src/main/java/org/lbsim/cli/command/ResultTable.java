@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.Failures;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
@@ -71,7 +72,7 @@ final class ResultTable {
 
     /**
      * The result as CSV ({@link #csv()}), written to {@code out} row by row as the engine produces them: no row is
-     * kept, so any number of rows fits. Stops with {@link org.lbsim.cli.Main#outputLost} when {@code out} can no longer be written
+     * kept, so any number of rows fits. Stops with {@link Failures#outputLost} when {@code out} can no longer be written
      * (a closed pipe, a full disk). {@code printed[0]} counts the rows printed so far.
      */
     static void streamCsv(ResultSet rs, java.io.PrintStream out, long[] printed) throws SQLException {
@@ -88,7 +89,7 @@ final class ResultTable {
                 printed[0] = rows;
                 sb.setLength(0);
                 if (out.checkError()) {
-                    throw org.lbsim.cli.Main.outputLost();
+                    throw Failures.outputLost();
                 }
             }
         }

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -28,16 +29,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.BuildInfo;
-import org.lbsim.cli.ControlCharacters;
-import org.lbsim.cli.LbsimFiles;
-import org.lbsim.cli.Main;
+import org.lbsim.cli.store.BuildInfo;
+import org.lbsim.cli.errors.ControlCharacters;
 import org.lbsim.cli.files.Json;
 import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.files.ScenarioLoader;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
+import org.lbsim.config.ScenarioTree;
+import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.store.StoreException;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
@@ -49,7 +50,9 @@ import org.lbsim.cli.store.StoreException;
                 "  lbsim run examples/quickstart.yaml --seed 2 --set loadBalancing.type=ofan --out runs/ofan"})
 public final class RunCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
+
+    private boolean debugRequested;
 
     @Mixin
     ScenarioOptions scenario;
@@ -92,7 +95,7 @@ public final class RunCommand implements Callable<Integer> {
         if (value.equals("auto")) {
             return Simulation.AUTO_THREADS;
         }
-        Integer n = Main.flagNumber(value, Integer.class);
+        Integer n = FlagNumbers.parse(value, Integer.class);
         if (n < 0) {
             throw new picocli.CommandLine.TypeConversionException("'" + value + "' is neither auto nor a thread count (0-64)");
         }
@@ -106,21 +109,26 @@ public final class RunCommand implements Callable<Integer> {
     Double maxWallSeconds;
 
     /**
-     * The options {@link #plain} reads; {@code --debug} is {@link Main}'s, inherited. Every other option of
+     * The options {@link #plain} reads; {@code --debug} is the {@code lbsim} command's, inherited. Every other option of
      * {@code run} (its help and version) goes to picocli. RunCommandPlainArgsTest checks this list against
      * picocli's model of the command.
      */
     static final List<String> PLAIN_OPTIONS = List.of("--out", "--quiet", "--db", "--threads", "--max-wall-seconds", "--set", "--seed", "--debug", "--format");
 
+    /** Whether a line read by {@link #plain} asked for {@code --debug} (the {@code lbsim} command's option, which picocli would set). */
+    public boolean debugRequested() {
+        return debugRequested;
+    }
+
     /**
      * A plain {@code run FILE [--out DIR] [--quiet] [--db PATH] [--threads N] [--max-wall-seconds S] [--set X]... [--seed N] [--debug] [--format F]}
-     * read without picocli, as picocli reads it (the same conversions: {@code Path.of} and {@link Main#flagNumber}); null for anything else (help, version, an {@code @argument}
+     * read without picocli, as picocli reads it (the same conversions: {@code Path.of} and {@link FlagNumbers#parse}); null for anything else (help, version, an {@code @argument}
      * file, {@code --opt=value}, {@code --}, an unknown or repeated option, a missing or dash-led value, a value
      * picocli would refuse), which picocli then parses and reports. Why: picocli builds its
      * model by reflection from Java 5 class files that class-data sharing cannot keep, ~0.2 s of CPU in a
      * 128-host run whose simulation takes 0.4 s.
      */
-    public static RunCommand plain(String[] args, Main main) {
+    public static RunCommand plain(String[] args, Console main) {
         if (args.length < 2 || !args[0].equals("run")) {
             return null;
         }
@@ -149,7 +157,7 @@ public final class RunCommand implements Callable<Integer> {
                     continue;
                 }
                 if (a.equals("--debug")) {
-                    main.debug = true;
+                    c.debugRequested = true;
                     continue;
                 }
                 if (i + 1 >= args.length || args[i + 1].startsWith("-") || args[i + 1].startsWith("@")) {
@@ -160,9 +168,9 @@ public final class RunCommand implements Callable<Integer> {
                     case "--out" -> c.out = Path.of(v);
                     case "--db" -> c.db = Path.of(v);
                     case "--threads" -> c.threads = threadsOf(v);
-                    case "--max-wall-seconds" -> c.maxWallSeconds = Main.flagNumber(v, Double.class);
+                    case "--max-wall-seconds" -> c.maxWallSeconds = FlagNumbers.parse(v, Double.class);
                     case "--set" -> c.scenario.sets.add(v);
-                    case "--seed" -> c.scenario.seed = Main.flagNumber(v, Long.class);
+                    case "--seed" -> c.scenario.seed = FlagNumbers.parse(v, Long.class);
                     case "--format" -> {
                         if (java.util.Arrays.stream(Format.values()).noneMatch(f -> f.name().equals(v))) {
                             return null; // picocli names the allowed values
@@ -190,7 +198,7 @@ public final class RunCommand implements Callable<Integer> {
         int threadsAsked = threads == null ? Simulation.AUTO_THREADS : threads;
         ScenarioLoader.Loaded loaded;
         // on the process's own stderr only: a caller that passed its streams reads what it asked for
-        try (BuildTicker ticker = BuildTicker.start(main.err, !quiet && main.err == System.err, scenario.file)) {
+        try (BuildTicker ticker = BuildTicker.start(main.err(), !quiet && main.err() == System.err, scenario.file)) {
             loaded = withinWallLimit(wall, wallStart, () -> scenario.load(threadsAsked));
         }
         Scenario s = loaded.scenario();
@@ -221,8 +229,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunResult result;
         // on a terminal only: nothing with --quiet or when the output goes to a pipe or a file
-        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out, !quiet && format == Format.text && Progress.stdoutIsTerminal()
-                && org.lbsim.cli.ControlCharacters.isStdout(main.out))) {
+        try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out(), !quiet && format == Format.text && Progress.stdoutIsTerminal()
+                && org.lbsim.cli.errors.ControlCharacters.isStdout(main.out()))) {
             result = loaded.prepared().run(wall, wallStart);
         }
         Simulator kernel = loaded.prepared().simulator();
@@ -235,14 +243,14 @@ public final class RunCommand implements Callable<Integer> {
                 m.put("database", ScenarioLoader.shownPath(db));
                 m.put("runId", runId);
             }
-            main.out.print(format == Format.json ? Json.write(m) : ResultTable.csvRow(m));
+            main.out().print(format == Format.json ? Json.write(m) : ResultTable.csvRow(m));
         } else if (!quiet) {
-            printSummary(main.out, loaded.prepared(), result, ScenarioLoader.shownPath(written));
+            printSummary(main.out(), loaded.prepared(), result, ScenarioLoader.shownPath(written));
             if (runId != null) {
-                main.out.printf(Locale.ROOT, "database     %s (run_id %s)%n", ScenarioLoader.shownPath(db), runId);
+                main.out().printf(Locale.ROOT, "database     %s (run_id %s)%n", ScenarioLoader.shownPath(db), runId);
             }
         }
-        return Main.OK;
+        return ExitCode.OK.status();
     }
 
     /**
@@ -312,7 +320,7 @@ public final class RunCommand implements Callable<Integer> {
     /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
     private String record(Path folder, Scenario s, RunResult result, String kernelName) {
         try {
-            return LbsimFiles.record(db, folder.getFileName().toString(), s, result, kernelName);
+            return ResultsStore.recordRun(db, folder.getFileName().toString(), s, Yaml.write(ScenarioTree.toTree(s)), result, kernelName);
         } catch (IllegalStateException e) {
             throw new UserError(e.getMessage() + " (the run folder " + ScenarioLoader.shownPath(folder) + " was written)");
         }
@@ -387,22 +395,35 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     static String fabric(TopologySpec t) {
-        if (t instanceof TopologySpec.FatTree f) {
-            return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts%s, %s Gb/s host links", f.k(), f.hostCount(), servers(t),
-                    gbps(f.hostLink().rateGbps()));
-        }
-        if (t instanceof TopologySpec.LeafSpine l) {
-            return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts%s, %s Gb/s host links", l.leaves(), l.spines(),
-                    l.linksPerLeafSpine() > 1 ? " (x" + l.linksPerLeafSpine() + " links)" : "", l.hostCount(), servers(t),
-                    gbps(l.hostLink().rateGbps()));
-        }
-        if (t instanceof TopologySpec.RailLeafSpine r) {
-            return String.format(Locale.ROOT, "rail-leaf-spine %d rail leaves x %d spines%s, %d hosts%s, %s Gb/s host links", r.leaves(),
-                    r.spines(), r.linksPerLeafSpine() > 1 ? " (x" + r.linksPerLeafSpine() + " links)" : "", r.hostCount(), servers(t),
-                    gbps(r.hostLink().rateGbps()));
-        }
-        TypeName name = t.getClass().getAnnotation(TypeName.class);
-        return (name == null ? t.getClass().getSimpleName() : name.value()) + ", " + t.hostCount() + " hosts" + servers(t);
+        return t.match(new TopologySpec.Cases<>() {
+            @Override
+            public String fatTree(TopologySpec.FatTree f) {
+                return String.format(Locale.ROOT, "fat-tree k=%d, %d hosts%s, %s Gb/s host links", f.k(), f.hostCount(), servers(t),
+                        gbps(f.hostLink().rateGbps()));
+            }
+
+            @Override
+            public String leafSpine(TopologySpec.LeafSpine l) {
+                return String.format(Locale.ROOT, "leaf-spine %d leaves x %d spines%s, %d hosts%s, %s Gb/s host links", l.leaves(), l.spines(),
+                        parallel(l.linksPerLeafSpine()), l.hostCount(), servers(t), gbps(l.hostLink().rateGbps()));
+            }
+
+            @Override
+            public String railLeafSpine(TopologySpec.RailLeafSpine r) {
+                return String.format(Locale.ROOT, "rail-leaf-spine %d rail leaves x %d spines%s, %d hosts%s, %s Gb/s host links", r.leaves(),
+                        r.spines(), parallel(r.linksPerLeafSpine()), r.hostCount(), servers(t), gbps(r.hostLink().rateGbps()));
+            }
+
+            @Override
+            public String custom(TopologySpec.Custom c) {
+                return c.getClass().getAnnotation(TypeName.class).value() + ", " + c.hostCount() + " hosts" + servers(t);
+            }
+        });
+    }
+
+    /** " (x8 links)" for parallel links between a leaf and a spine; nothing for one. */
+    private static String parallel(int linksPerLeafSpine) {
+        return linksPerLeafSpine > 1 ? " (x" + linksPerLeafSpine + " links)" : "";
     }
 
     /** " (8 servers x 2 NICs)" when servers have several NICs; nothing otherwise. */

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ControlCharacters;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.LongSupplier;

@@ -1,5 +1,6 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -41,13 +42,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.BuildInfo;
-import org.lbsim.cli.Main;
+import org.lbsim.cli.store.BuildInfo;
 import org.lbsim.cli.files.RunFolder;
 import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.sweep.PhaseProgress;
 import org.lbsim.cli.sweep.SweepFile;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 
 @Command(name = "sweep", mixinStandardHelpOptions = true,
@@ -67,7 +67,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     private static final long WORKER_STACK = 8L << 20;
 
     @ParentCommand
-    Main main;
+    Console main;
 
     @Parameters(index = "0", paramLabel = "FILE", description = "Sweep YAML file.")
     String file;
@@ -168,14 +168,14 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             // more simulation threads than the machine runs at once only adds memory (a built run each) and switching
             int capped = Math.max(1, THREADS_PER_CORE * cores / perRun);
             if (!quiet) {
-                main.err.printf(Locale.ROOT, "lbsim: --jobs %d%s is %d simulation threads on %d core%s; running %d job%s at once (at most %d"
+                main.err().printf(Locale.ROOT, "lbsim: --jobs %d%s is %d simulation threads on %d core%s; running %d job%s at once (at most %d"
                         + " threads per core)%n", threads, threadsPerRun == null ? "" : " x --threads " + perRun, (long) threads * perRun, cores,
                         cores == 1 ? "" : "s", capped, capped == 1 ? "" : "s", THREADS_PER_CORE);
             }
             threads = capped;
         }
         // the process's own stderr only: a caller that passed its streams (tests, the Java API) reads what it asked for
-        java.io.PrintStream phaseLines = quiet || main.err != System.err ? null : main.err;
+        java.io.PrintStream phaseLines = quiet || main.err() != System.err ? null : main.err();
         SweepFile sweep = SweepFile.load(file, seeds, quick, phaseLines).only(only);
         PhaseProgress phases = new PhaseProgress(phaseLines, "sweep " + sweep.name);
         Path dir = out != null ? out : Path.of("sweeps", sweep.name);
@@ -414,24 +414,24 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         }
         store.addColumns(columnSets);
 
-        boolean terminal = Progress.stdoutIsTerminal() && org.lbsim.cli.ControlCharacters.isStdout(main.out);
-        Progress progress = new Progress(quiet ? nullStream() : main.out, terminal && !quiet, "sweep " + sweep.name, all.size(), already);
+        boolean terminal = Progress.stdoutIsTerminal() && org.lbsim.cli.errors.ControlCharacters.isStdout(main.out());
+        Progress progress = new Progress(quiet ? nullStream() : main.out(), terminal && !quiet, "sweep " + sweep.name, all.size(), already);
         if (!quiet) {
             String counts = String.format(Locale.ROOT, "sweep %s: %d point%s x %d seed%s = %d run%s", sweep.name, sweep.points.size(),
                     sweep.points.size() == 1 ? "" : "s", sweep.seeds, sweep.seeds == 1 ? "" : "s", all.size(), all.size() == 1 ? "" : "s");
             if (pending.isEmpty()) {
-                main.out.printf(Locale.ROOT, "%s, all already recorded in %s%n", counts, shownDb);
+                main.out().printf(Locale.ROOT, "%s, all already recorded in %s%n", counts, shownDb);
                 summary(sweep, store, shownDb);
-                return Main.OK;
+                return ExitCode.OK.status();
             }
             String where = remote != null ? " on the " + remote.name() + " engine" + (master == null ? "" : " (" + master + ")")
                     : String.format(Locale.ROOT, " on %d job%s%s", Math.min(threads, pending.size()), Math.min(threads, pending.size()) == 1 ? "" : "s",
                             threadsPerRun == null ? "" : String.format(Locale.ROOT, " of %d thread%s (partitioned kernel)", threadsPerRun,
                                     threadsPerRun == 1 ? "" : "s"));
-            main.out.printf(Locale.ROOT, "%s%s%s -> %s%n", counts,
+            main.out().printf(Locale.ROOT, "%s%s%s -> %s%n", counts,
                     already == 0 ? "" : " (" + already + " already recorded, " + pending.size() + " to run)", where, shownDb);
         } else if (pending.isEmpty()) {
-            return Main.OK;
+            return ExitCode.OK.status();
         }
         long started = System.nanoTime();
         String version = BuildInfo.version();
@@ -482,9 +482,9 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                     // the write-ahead log keeps what was committed
                 }
             }
-            main.err.println("lbsim: sweep " + sweep.name + " interrupted: " + (already + written[0]) + " of " + all.size()
+            main.err().println("lbsim: sweep " + sweep.name + " interrupted: " + (already + written[0]) + " of " + all.size()
                     + " runs recorded in " + shownDb + "; run the same command again to resume");
-            main.err.flush();
+            main.err().flush();
         }, "lbsim-sweep-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
         List<Done> failures = new ArrayList<>();
@@ -498,14 +498,14 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                     throw new UserError("sweep " + sweep.name + ": interrupted");
                 }
                 if (d.job() == null) {
-                    main.err.println("lbsim: sweep " + sweep.name + ": the " + remote.name() + " engine failed: " + firstLine(d.error())
+                    main.err().println("lbsim: sweep " + sweep.name + ": the " + remote.name() + " engine failed: " + firstLine(d.error())
                             + "; " + (already + written[0]) + " of " + all.size() + " runs are recorded in " + shownDb
                             + ": run the same command again to resume");
-                    return Main.INTERNAL_ERROR;
+                    return ExitCode.INTERNAL_ERROR.status();
                 }
                 if (d.error() != null) {
                     failures.add(d);
-                    progress.message(main.err, failureLine(sweep, d));
+                    progress.message(main.err(), failureLine(sweep, d));
                     progress.runFailed(d.job().runId(), d.job().point().describe());
                     continue;
                 }
@@ -538,7 +538,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         progress.finish();
         double seconds = (System.nanoTime() - started) / 1e9;
         if (!quiet) {
-            main.out.printf(Locale.ROOT, "sweep %s: %d of %d runs recorded (%d now in %.1f s%s) -> %s%n", sweep.name, already + written[0],
+            main.out().printf(Locale.ROOT, "sweep %s: %d of %d runs recorded (%d now in %.1f s%s) -> %s%n", sweep.name, already + written[0],
                     all.size(), written[0], seconds, written[0] == 0 ? "" : String.format(Locale.ROOT, ", %.2f runs/s", written[0] / seconds),
                     shownDb);
             summary(sweep, store, shownDb);
@@ -546,11 +546,11 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         if (!failures.isEmpty()) {
             boolean allBadInput = failures.stream().allMatch(f -> f.error() instanceof ScenarioException || f.error() instanceof TraceFormatException
                     || f.error() instanceof UncheckedIOException || f.error() instanceof UserError);
-            main.err.println("lbsim: sweep " + sweep.name + ": " + failures.size() + " of " + pending.size()
+            main.err().println("lbsim: sweep " + sweep.name + ": " + failures.size() + " of " + pending.size()
                     + " runs failed (see above); the others are recorded: fix the cause and run the same command again to run the failed ones");
-            return allBadInput ? Main.BAD_INPUT : Main.INTERNAL_ERROR;
+            return allBadInput ? ExitCode.BAD_INPUT.status() : ExitCode.INTERNAL_ERROR.status();
         }
-        return Main.OK;
+        return ExitCode.OK.status();
     }
 
     /**
@@ -594,7 +594,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             }
         };
         try {
-            return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.out), listener);
+            return remote.start(runs, new SweepEngine.Settings(sweep.name, master, conf, quiet ? nullStream() : main.out()), listener);
         } catch (Exception e) { // SparkException is checked in Java's eyes, thrown undeclared from Scala
             // nearly always a setting: a master URL Spark cannot parse or reach, a bad property
             throw UserError.at("--engine " + remote.name() + (master == null ? "" : " --master " + master), "", "the engine did not start: "
@@ -623,7 +623,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         }
         StringBuilder sb = new StringBuilder("lbsim: internal error in run " + d.job().runId() + " (" + d.job().point().describe() + "): "
                 + t.getClass().getName() + (t.getMessage() == null ? "" : ": " + Yaml.oneLine(t.getMessage())));
-        if (main.debug) {
+        if (main.debug()) {
             java.io.StringWriter w = new java.io.StringWriter();
             t.printStackTrace(new java.io.PrintWriter(w));
             sb.append(System.lineSeparator()).append(w.toString().stripTrailing());
@@ -654,7 +654,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     private void summary(SweepFile sweep, ResultsStore store, String shownDb) {
         String hint = "lbsim query " + shownDb + " \"SELECT point, seed, cct_ps FROM runs WHERE sweep = '" + sweep.name + "' ORDER BY point, seed\"";
         if (sweep.points.size() > 60) {
-            main.out.println("query it: " + hint);
+            main.out().println("query it: " + hint);
             return;
         }
         StringBuilder sql = new StringBuilder("SELECT point");
@@ -679,11 +679,11 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         try (PreparedStatement ps = store.connection().prepareStatement(sql.toString())) {
             ps.setString(1, sweep.name);
             try (ResultSet rs = ps.executeQuery()) {
-                main.out.print(ResultTable.read(rs).table());
+                main.out().print(ResultTable.read(rs).table());
             }
             store.connection().commit();
         } catch (SQLException e) {
-            main.out.println("query it: " + hint);
+            main.out().println("query it: " + hint);
         }
     }
 

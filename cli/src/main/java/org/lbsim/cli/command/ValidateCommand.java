@@ -1,10 +1,10 @@
 package org.lbsim.cli.command;
 
+import org.lbsim.cli.errors.ExitCode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.ParentCommand;
-import org.lbsim.cli.Main;
 import org.lbsim.cli.files.ScenarioLoader;
 
 @Command(name = "validate", mixinStandardHelpOptions = true,
@@ -12,7 +12,7 @@ import org.lbsim.cli.files.ScenarioLoader;
         footer = {"", "Examples:", "  lbsim validate examples/quickstart.yaml --set topology.k=6"})
 public final class ValidateCommand implements Callable<Integer> {
     @ParentCommand
-    Main main;
+    Console main;
 
     @Mixin
     ScenarioOptions scenario;
@@ -21,12 +21,12 @@ public final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         ScenarioLoader.Loaded loaded;
         // the process's own stderr only: a caller that passed its streams reads what it asked for
-        try (BuildTicker ticker = BuildTicker.start(main.err, main.err == System.err, scenario.file)) {
+        try (BuildTicker ticker = BuildTicker.start(main.err(), main.err() == System.err, scenario.file)) {
             loaded = scenario.load();
         }
         int hosts = loaded.prepared().topology().hostCount();
         int flows = loaded.prepared().flows().size();
-        main.out.println(scenario.file + ": ok (" + hosts + " hosts, " + flows + " flows)");
-        return Main.OK;
+        main.out().println(scenario.file + ": ok (" + hosts + " hosts, " + flows + " flows)");
+        return ExitCode.OK.status();
     }
 }

@@ -27,7 +27,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.metrics.TimeSeries;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /**
  * The folder a run leaves behind: {@code scenario.yaml} (the effective scenario), {@code summary.json},

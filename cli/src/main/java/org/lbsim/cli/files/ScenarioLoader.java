@@ -11,7 +11,7 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.sim.Simulation;
 import org.lbsim.workload.TraceFormatException;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /** Everything between a scenario file on the command line and a run ready to start. */
 public final class ScenarioLoader {
@@ -74,7 +74,7 @@ public final class ScenarioLoader {
         Path cwd = Path.of("").toAbsolutePath();
         Path abs = p.toAbsolutePath().normalize();
         // for display only: a name with a line break or an escape sequence stays one visible line
-        return org.lbsim.cli.ControlCharacters.escape(abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString());
+        return org.lbsim.cli.errors.ControlCharacters.escape(abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString());
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.lbsim.cli.files;
 
+import org.lbsim.cli.errors.ControlCharacters;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -20,7 +21,7 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.reader.ReaderException;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.config.Scalars;
 
 /** Reading scenario files into generic trees, and writing trees back as YAML. */
@@ -167,7 +168,7 @@ public final class Yaml {
     }
 
     public static String oneLine(String s) {
-        return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
+        return ControlCharacters.oneLine(s);
     }
 
     /**

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.config.Scalars;
 import org.lbsim.config.ScenarioBinder;
 import org.yaml.snakeyaml.LoaderOptions;

@@ -7,7 +7,7 @@ import java.util.function.UnaryOperator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.plot.Stats;
 
 /**

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /**
  * What a reproduction declares for the ledger, before any result: the paper's setting against

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /**
  * A paper's results ledger, generated from committed results: the one-screen table of every figure

@@ -6,7 +6,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.store.ResultsStore;
 
 /**

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 /**
  * A paper's ledger page as declared in {@code reproduce/papers/NAME.yaml}: its title, what we take

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.sweep.SweepFile;
 import org.lbsim.metrics.RunResult;

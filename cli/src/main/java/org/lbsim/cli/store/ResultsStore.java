@@ -122,6 +122,28 @@ public final class ResultsStore implements AutoCloseable {
     }
 
     /**
+     * Records one run in the database {@code db} (created if missing) under {@code name}, made unique
+     * with -2, -3 ... if taken, with this build's version and commit, and returns its {@code run_id};
+     * waits up to a minute for another writer.
+     *
+     * @throws IllegalStateException when the database cannot be written (locked by a sweep, not a
+     *     DuckDB file ...), with a one-line message naming it
+     */
+    public static String recordRun(Path db, String name, org.lbsim.scenario.Scenario scenario, String scenarioYaml, RunResult result,
+            String kernel) {
+        if (Files.isDirectory(db)) {
+            throw new IllegalArgumentException(db + ": is a directory, expected a DuckDB database file");
+        }
+        try (ResultsStore store = open(db, db.toString(), 60_000)) {
+            String runId = store.unusedRunId(name);
+            store.write(new RunRecord(runId, null, null, scenario, scenarioYaml, result, BuildInfo.version(), BuildInfo.gitCommit(), kernel));
+            return runId;
+        } catch (StoreException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /**
      * Opens (creating it and its folder if needed) a results database for writing.
      *
      * @param shown the path as the user wrote it, for messages

@@ -18,7 +18,7 @@ import org.lbsim.config.Suggestions;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.cli.files.ScenarioLoader;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.store.ScenarioColumns;
 

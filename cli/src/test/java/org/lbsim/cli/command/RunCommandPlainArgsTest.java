@@ -41,7 +41,7 @@ class RunCommandPlainArgsTest {
     private static String plain(String[] args) {
         Main main = CommandModel.of(args, NOWHERE, NOWHERE).getCommand();
         RunCommand run = RunCommand.plain(args, main);
-        return run == null ? null : describe(run, main.debug);
+        return run == null ? null : describe(run, run.debugRequested());
     }
 
     private static String describe(RunCommand r, boolean debug) {

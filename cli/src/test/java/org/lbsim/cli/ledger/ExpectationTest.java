@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 class ExpectationTest {
     private static Expectation parse(Map<String, Object> spec) {

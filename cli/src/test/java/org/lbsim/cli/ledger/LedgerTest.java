@@ -1,5 +1,7 @@
 package org.lbsim.cli.ledger;
 
+import org.lbsim.cli.Main;
+import org.lbsim.cli.errors.ExitCode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -17,8 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.lbsim.cli.Main;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.command.LedgerCommand;
 import org.lbsim.cli.command.ReproduceCommand;
 
@@ -148,14 +149,14 @@ class LedgerTest {
         Files.createDirectories(page.getParent());
         String text = Files.readString(ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(paper + ".md"));
         Files.writeString(page, text);
-        assertThat(check(repo, paper)).isEqualTo(Main.OK);
+        assertThat(check(repo, paper)).isEqualTo(ExitCode.OK.status());
         int digit = text.indexOf("(n=");
         assertThat(digit).as("the page shows a count").isPositive();
         Files.writeString(page, text.substring(0, digit + 3) + "9" + text.substring(digit + 3));
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int rc = Main.execute(new String[] {"ledger", "--check", "--root", repo.toString(), "--paper", paper}, new PrintStream(new ByteArrayOutputStream()),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        assertThat(rc).isEqualTo(Main.BAD_INPUT);
+        assertThat(rc).isEqualTo(ExitCode.BAD_INPUT.status());
         assertThat(err.toString(StandardCharsets.UTF_8)).contains(paper + ".md").contains("differs");
     }
 

@@ -13,7 +13,7 @@ import java.sql.Statement;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.lbsim.cli.UserError;
+import org.lbsim.cli.errors.UserError;
 
 class ResultsCsvTest {
     @TempDir

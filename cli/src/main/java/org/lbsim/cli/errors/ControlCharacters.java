@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.errors;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,6 +16,11 @@ public final class ControlCharacters {
     }
 
     /** Every control character escaped, line breaks and tabs too: for a string shown inside one line. */
+    /** {@code s} on one line: surrounding blanks stripped, each line break with the blanks around it made one space ("" for null). */
+    public static String oneLine(String s) {
+        return s == null ? "" : s.strip().replaceAll("\\s*\\R\\s*", " ");
+    }
+
     public static String escape(String s) {
         return escape(s, false);
     }
@@ -63,7 +68,7 @@ public final class ControlCharacters {
      * C0 and C1 controls and DEL (Unicode category Cc), and the characters that reorder or break text on screen
      * without being seen: the bidirectional overrides and isolates, and the line and paragraph separators.
      */
-    static boolean escaped(char c, boolean keepLines) {
+    public static boolean escaped(char c, boolean keepLines) {
         if (keepLines && (c == '\n' || c == '\t')) {
             return false;
         }

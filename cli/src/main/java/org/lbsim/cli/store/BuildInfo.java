@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.store;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package org.lbsim.cli;
+package org.lbsim.cli.errors;
 
 /**
  * Bad input (a file, a scenario value, an argument): reported as one line {@code lbsim: <message>}
