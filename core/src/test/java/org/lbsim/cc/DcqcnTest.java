@@ -91,6 +91,40 @@ class DcqcnTest {
     }
 
     @Test
+    void withTheTargetClampedTheStagesAddNothingThenTheAdditiveStepThenTheHyperStep() {
+        Dcqcn.Params d = Dcqcn.Params.defaults();
+        Dcqcn cc = new Dcqcn(new Dcqcn.Params(d.rateIncreaseTimerUs(), d.rateDecreaseIntervalUs(), d.byteCounterBytes(),
+                d.additiveIncreaseGbps(), d.hyperIncreaseGbps(), d.alphaGain(), d.alphaUpdateUs(), d.fastRecoveryStages(),
+                d.minRateGbps(), d.cnpIntervalUs(), true, d.nackIsCongestionSignal()), LINE_MBPS, 20);
+        cc.onCnp(0);
+        double current = LINE_MBPS * (1 - Math.pow(1 - G, 4) / 2);
+        double target = LINE_MBPS; // clamped at the cut to the rate before it: line rate
+        long t0 = 4 * US;
+        assertThat(cc.rateMbpsAt(t0)).isEqualTo((long) current);
+        current = (target + current) / 2; // stage 1, fast recovery: halfway, the target unchanged
+        assertThat(cc.rateMbpsAt(t0 + Time.us(900))).isEqualTo((long) current);
+        cc.onCnp(t0 + Time.us(900)); // cut at the next check (908 us), target clamped to the rate then
+        target = current;
+        double alpha = (1 - G) * ((1 - G) * Math.pow(1 - G, 4 + 900 - 1) + G);
+        alpha = alpha * Math.pow(1 - G, 3); // CNP seen at the 905 us update, then 906 .. 908 quiet
+        long cutPs = t0 + Time.us(904);
+        double cut = current * (1 - alpha / 2);
+        assertThat((double) cc.rateMbpsAt(cutPs)).isCloseTo(cut, within(1.0));
+        current = cut;
+        current = (target + current) / 2; // fast recovery
+        assertThat((double) cc.rateMbpsAt(cutPs + Time.us(900))).isCloseTo(current, within(1.0));
+        target += 50; // additive: 50 Mb/s
+        current = (target + current) / 2;
+        assertThat((double) cc.rateMbpsAt(cutPs + Time.us(1800))).isCloseTo(current, within(1.0));
+        target += 100; // hyper: 100 Mb/s
+        current = (target + current) / 2;
+        assertThat((double) cc.rateMbpsAt(cutPs + Time.us(2700))).isCloseTo(current, within(1.0));
+        target += 100;
+        current = (target + current) / 2;
+        assertThat((double) cc.rateMbpsAt(cutPs + Time.us(3600))).isCloseTo(current, within(1.0));
+    }
+
+    @Test
     void aCutAfterRecoveryBeganClampsTheTargetToTheRateBeforeTheCut() {
         Dcqcn cc = dcqcn();
         cc.onCnp(0);

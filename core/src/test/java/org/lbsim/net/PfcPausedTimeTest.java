@@ -99,4 +99,50 @@ class PfcPausedTimeTest {
         }
         assertThat(r.flowResults().get(0).packetsSent()).as("six symbols and one to replace the lost one").isEqualTo(7);
     }
+    @Test
+    void pausedTimeAddsUpOverPausesAndCountsAnOpenPauseUpToTheReading() {
+        // PAUSE and RESUME frames handed straight to h0's NIC and to l0's first port, before the flow's first frame reaches
+        // either: paused over [1,000, 3,000) and [10,000, 10,500) ps; read at 2,000 (in the first pause), 5,000 (between)
+        // and 10,200 ps (in the second), and after the run
+        TopologySpec topo = new TopologySpec.LeafSpine(1, 2, 1, 1, new LinkSpec(100, 100), new LinkSpec(64, 100));
+        SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(false, 0, 0, 0), new PfcSpec(true, 8_316, 4_158, 0, 120_000, 100));
+        Scenario s = new Scenario("pfc-paused-twice", 1, topo, PacketSpec.defaults(), switches, TestScenarios.lb("ecmp"), TestScenarios.lineRate(),
+                TestScenarios.erasure(), ScenarioTweaks.trace(dir, "one.csv", List.of(ScenarioTweaks.flow(0, 1, 4096L))),
+                FailureSpec.defaults(), LimitsSpec.defaults(), new MetricsSpec(0, 0), NicSpec.defaults());
+        long[] readAtPs = {2_000, 5_000, 10_200};
+        long[][] read = new long[2][readAtPs.length];
+        EgressPort[] port = new EgressPort[1];
+        CheckedRun run = CheckedRun.of(s, dir, prepared -> {
+            org.lbsim.kernel.Simulator sim = prepared.simulator();
+            Network net = prepared.network();
+            int l0 = prepared.topology().nodeByName("l0");
+            for (int p = 0; port[0] == null; p++) {
+                if (prepared.topology().portOwner(p) == l0) {
+                    port[0] = net.egress(p);
+                }
+            }
+            int nic = net.nic(0).handlerId();
+            int sw = port[0].handlerId();
+            for (int h : new int[] {nic, sw}) {
+                sim.schedule(h, 1_000, EgressPort.PAUSE, 0);
+                sim.schedule(h, 3_000, EgressPort.RESUME, 0);
+                sim.schedule(h, 10_000, EgressPort.PAUSE, 0);
+                sim.schedule(h, 10_500, EgressPort.RESUME, 0);
+            }
+            int probe = sim.register((kind, tag) -> {
+                read[0][kind] = net.nic(0).pausedPs(sim.nowPs());
+                read[1][kind] = port[0].pausedPs(sim.nowPs());
+            });
+            for (int i = 0; i < readAtPs.length; i++) {
+                sim.schedule(probe, readAtPs[i], i, 0);
+            }
+        });
+        for (long[] r : read) {
+            assertThat(r).containsExactly(1_000, 2_000, 2_200);
+        }
+        assertThat(run.prepared().network().nic(0).pausedPs(run.result().simulatedPs())).isEqualTo(2_500);
+        assertThat(port[0].pausedPs(run.result().simulatedPs())).isEqualTo(2_500);
+        assertThat(port[0].pauseEvents()).isEqualTo(2);
+        assertThat(run.prepared().network().nic(0).pauseEvents()).isEqualTo(2);
+    }
 }

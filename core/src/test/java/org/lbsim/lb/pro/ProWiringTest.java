@@ -135,4 +135,17 @@ class ProWiringTest {
         assertThat(perDownlink).containsExactly(16, 16, 16, 16);
         assertThat(Invariants.violations(run)).isEmpty();
     }
+    @Test
+    void withOneLinkFromEachSpineToEachLeafOnlyTheSourceToRForwardsByPathId() throws Exception {
+        // PRO V: the Aggr's rules choose among parallel downlinks; with one there is nothing to choose, so the only PathID
+        // rules met are the ToRs' uplink rules: one per data packet (at l0) and one per ACK (at l1), no loss here
+        Path trace = dir.resolve("cross.csv");
+        Files.writeString(trace, "src,dst,bytes,start_ns\n0,2,262144,0\n");
+        Pro[] pro = new Pro[1];
+        PreparedRun run = ProRunTest.prepare(Lbsim.scenario().leafSpine(2, 2, 1).linkRateGbps(100).scheme("pro").trace(trace.toString()), pro);
+        RunResult r = run.run();
+        assertThat(r.flowsFinished()).isEqualTo(1);
+        assertThat(r.flowResults().get(0).packetsSent()).isEqualTo(64);
+        assertThat(pro[0].policyHits()).isEqualTo(2 * 64);
+    }
 }
