@@ -27,6 +27,13 @@ public interface OverflowPolicy {
         return false;
     }
 
+    /** Builds a run's policy (registered in {@code org.lbsim.registry.OverflowPolicies}). */
+    @FunctionalInterface
+    interface Factory {
+        /** @param headerBytes the header of a data packet (the run's {@code packets.headerBytes}) */
+        OverflowPolicy create(Network network, int headerBytes);
+    }
+
     /** The Null Object. */
     final class DropTail implements OverflowPolicy {
         private DropTail() {

@@ -10,6 +10,7 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.net.BufferModel;
 import org.lbsim.net.EcnMarker;
 import org.lbsim.net.Network;
+import org.lbsim.net.OverflowPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PfcWatchdog;
 import org.lbsim.registry.Component;
@@ -205,7 +206,7 @@ public final class Simulation {
         LoadBalancer[] lbByClass = schemesByClass(scenario, scheme);
         CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
         LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
-        OverflowPolicies.Factory overflow = overflowPolicy(scenario.switches().overflow());
+        OverflowPolicy.Factory overflow = overflowPolicy(scenario.switches().overflow());
 
         int[] src = flows.stream().mapToInt(Flow::src).toArray();
         int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
@@ -499,8 +500,8 @@ public final class Simulation {
     }
 
     /** The run's overflow policy ({@code switches.overflow}), by name from {@link OverflowPolicies}. */
-    private static OverflowPolicies.Factory overflowPolicy(String name) {
-        Component<OverflowPolicies.Factory> c = OverflowPolicies.REGISTRY.find(name).orElseThrow(() -> new ScenarioException("switches.overflow",
+    private static OverflowPolicy.Factory overflowPolicy(String name) {
+        Component<OverflowPolicy.Factory> c = OverflowPolicies.REGISTRY.find(name).orElseThrow(() -> new ScenarioException("switches.overflow",
                 "unknown " + OverflowPolicies.REGISTRY.kind() + " '" + name + "'; allowed: " + String.join(", ", OverflowPolicies.REGISTRY.names())));
         return c.create(c.defaults());
     }

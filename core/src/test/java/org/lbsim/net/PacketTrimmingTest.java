@@ -89,8 +89,22 @@ class PacketTrimmingTest {
      */
     @Test
     void theFirstTrimmedHeaderReachesTheReceiverAtTheInstantComputedByHand() {
+        long[] firstHeader = firstHeader(prepared -> { });
+        assertThat(firstHeader[0]).isEqualTo(1_540_320L);
+        assertThat(firstHeader[1]).as("the PSN of the trimmed frame 2").isEqualTo(2);
+        assertThat(firstHeader[2]).as("the data header alone").isEqualTo(62);
+    }
+
+    /** A dequeue strategy that serves the data FIFO first holds the headers back while data waits: the first arrives later, all flows still finish. */
+    @Test
+    void aDequeueStrategyDecidesWhenTheHeaderLeaves() {
+        long[] dataFirst = firstHeader(prepared -> prepared.network().setDequeueStrategy(port -> p -> false));
+        assertThat(dataFirst[0]).isGreaterThan(1_540_320L + 334_240L);
+    }
+
+    private long[] firstHeader(java.util.function.Consumer<org.lbsim.sim.PreparedRun> beforeRun) {
         long[] firstHeader = {-1, -1, -1};
-        CheckedRun.of(incast("trim"), dir, (lb, recovery) -> sender -> {
+        CheckedRun run = CheckedRun.of(incast("trim"), dir, (lb, recovery) -> sender -> {
             QpParts parts = QueuePairScheme.separate(lb, recovery).create(sender);
             ReceiverPolicy nic = parts.receiver();
             ReceiverPolicy watching = new ReceiverPolicy() {
@@ -120,10 +134,9 @@ class PacketTrimmingTest {
                 }
             };
             return new QpParts(parts.entropy(), parts.recovery(), watching, parts.sender());
-        }, prepared -> { });
-        assertThat(firstHeader[0]).isEqualTo(1_540_320L);
-        assertThat(firstHeader[1]).as("the PSN of the trimmed frame 2").isEqualTo(2);
-        assertThat(firstHeader[2]).as("the data header alone").isEqualTo(62);
+        }, beforeRun);
+        assertThat(run.result().flowsFinished()).isEqualTo(2);
+        return firstHeader;
     }
 
     @Test
