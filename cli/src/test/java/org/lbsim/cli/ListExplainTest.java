@@ -106,7 +106,7 @@ class ListExplainTest {
                 .startsWith("lbsim: explain: unknown name 'ofna', did you mean 'ofan'? (names: 'lbsim list schemes|");
         assertThat(lbsim("explain", "dcqnc").errorLine()).contains("did you mean 'dcqcn'?");
         assertThat(lbsim("explain", "switches.pfcc").errorLine())
-                .isEqualTo("lbsim: explain: switches.pfcc: unknown key, did you mean 'pfc'? (allowed keys: buffer, ecn, pfc, controlPriority)");
+                .isEqualTo("lbsim: explain: switches.pfcc: unknown key, did you mean 'pfc'? (allowed keys: buffer, ecn, pfc, controlPriority, overflow)");
         assertThat(lbsim("explain", "topology.kk").errorLine()).startsWith("lbsim: explain: topology.kk: unknown key, did you mean 'k'?");
     }
 }

@@ -6,8 +6,9 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
 
 /**
- * An output-queued switch port: a FIFO, drop-tail admission against the switch's buffer model,
- * ECN marking on enqueue, and store-and-forward serialization followed by the inter-frame gap.
+ * An output-queued switch port: a FIFO, admission against the switch's buffer model (a refused packet
+ * goes to the run's {@link OverflowPolicy}: drop-tail unless the run trims), ECN marking on enqueue,
+ * and store-and-forward serialization followed by the inter-frame gap.
  * The frame on the wire holds its buffer until its gap ends. The port wakes up only when a frame
  * is waiting for the line; with a private buffer, the end of the last frame is settled lazily at
  * the next enqueue (exactly, as of the time it ended), which saves one event per idle hop.
@@ -42,6 +43,12 @@ public final class EgressPort implements EventHandler {
     /** ECN marks on dequeue, for the queue the packet leaves behind (ns-3's RDMA switch), instead of on enqueue. */
     private boolean markAtDequeue;
     private EgressStage stage = EgressStage.NONE;
+    /** What a packet the buffer refuses becomes (dropped by default); asked only on overflow. */
+    private OverflowPolicy overflow = OverflowPolicy.DROP_TAIL;
+    /** Which queue sends next when both could; asked only when the control queue holds a frame and the data FIFO may send. */
+    private DequeueStrategy dequeue = DequeueStrategy.STRICT_PRIORITY;
+    /** Bytes waiting in {@link #controlQueue} (not the frame on the wire). */
+    private long priorityBytes;
     /** Exact (a wake-up per queued frame) unless {@link #handOnAtEnqueue()} chose the lazy one at build time. */
     private Departures departures = new Exact();
 
@@ -177,6 +184,40 @@ public final class EgressPort implements EventHandler {
         enqueue(p, false);
     }
 
+    /** Sets what a packet the buffer refuses becomes (before the run); a policy that reorders keeps the port exact. */
+    void setOverflowPolicy(OverflowPolicy policy) {
+        if (policy.reorders()) {
+            backToExact("an overflow policy that reorders, set after the port chose to hand frames on at enqueue");
+        }
+        this.overflow = policy;
+    }
+
+    /** Sets which queue sends next when both could (before the run). */
+    void setDequeueStrategy(DequeueStrategy strategy) {
+        this.dequeue = strategy;
+    }
+
+    /**
+     * Queues {@code p} in the strict-priority control queue, outside the buffer, PFC and ECN: for an
+     * {@link OverflowPolicy} that rewrote a refused packet (a trimmed header). Exact ports only.
+     */
+    public void enqueuePriority(Packet p) {
+        departures.requireExact("a packet queued ahead of the data");
+        long now = sim.nowPs();
+        departures.settle(now);
+        enqueueControl(p, now);
+    }
+
+    /** Bytes waiting in the priority queue (trimmed headers, control packets of a priority kind), not counting the frame on the wire. */
+    public long priorityQueueBytes() {
+        return priorityBytes;
+    }
+
+    /** The largest data queue this port's buffer admits (its per-port limit, or the shared pool's size). */
+    public long bufferLimitBytes() {
+        return buffer.portLimitBytes();
+    }
+
     /**
      * A packet a switch stage held and now releases (a ConWeave reorder queue's flush: many at one
      * instant, all charged to the ingress they came in on). ns-3 admits them through its MMU, whose
@@ -200,10 +241,13 @@ public final class EgressPort implements EventHandler {
             enqueueControl(p, now);
             return;
         }
+        if (p.headerOnly) { // a header trimmed upstream: its policy queues it ahead of the data again, or drops it
+            overflowed(p);
+            return;
+        }
         if (!(handsOn ? queueBytes + p.sizeBytes <= handOnLimitBytes
                 : released ? admission.admitReleased(p.ingressPort, queueBytes, p.sizeBytes) : admission.admit(p.ingressPort, queueBytes, p.sizeBytes))) {
-            drops++;
-            network.dropAtPort(p, port);
+            overflowed(p);
             return;
         }
         if (!handsOn) {
@@ -231,9 +275,18 @@ public final class EgressPort implements EventHandler {
         }
     }
 
+    /** The buffer refused {@code p} (or it is a header trimmed upstream): the overflow policy takes it, or it is dropped and counted. */
+    private void overflowed(Packet p) {
+        if (!overflow.onOverflow(this, p)) {
+            drops++;
+            network.dropAtPort(p, port);
+        }
+    }
+
     /** ns-3 admits queue-0 packets without buffer or PFC accounting and marks no ECN on them (switch-node.cc:298-330, :336). */
     private void enqueueControl(Packet p, long now) {
         controlQueue.add(p);
+        priorityBytes += p.sizeBytes;
         stage.onEnqueue(p, port, queueBytes);
         if (now >= busyUntilPs && inServiceBytes == 0) {
             startNext(now);
@@ -248,11 +301,14 @@ public final class EgressPort implements EventHandler {
     }
 
     private void startNext(long now) {
-        boolean control = !controlQueue.isEmpty();
         // PFC pauses the data queue only (ns-3 pauses per priority; queue 0 never, broadcom-egress-queue.cc:101-104)
+        boolean control = !controlQueue.isEmpty() && (paused || queue.isEmpty() || dequeue.priorityNext(port));
         Packet p = control ? controlQueue.poll() : paused ? null : queue.poll();
         if (p == null) {
             return;
+        }
+        if (control) {
+            priorityBytes -= p.sizeBytes;
         }
         // ns-3's SwitchNotifyDequeue: the queue left behind (this frame's bytes are still counted until its gap ends)
         if (markAtDequeue && (p.kind == Packet.DATA || p.kind >= Packet.FIRST_SCHEME_KIND) && ecn.shouldMark(queueBytes - p.sizeBytes, rng)) {
@@ -332,6 +388,7 @@ public final class EgressPort implements EventHandler {
             network.dropOnLink(p, port);
             n++;
         }
+        priorityBytes = 0;
         return n;
     }
 
@@ -434,7 +491,7 @@ public final class EgressPort implements EventHandler {
     boolean handOnAtEnqueue() {
         if (!lazyRelease || buffer.isShared() || !(admission instanceof Admission.ByBuffer) || stage != EgressStage.NONE
                 || link.isDown() || link.delayPs() <= gapPs || !(departures instanceof Exact) || queueBytes != 0
-                || markAtDequeue || network.hasPriorityKinds()) { // both need the dequeue instant: the mark, the control queue's overtaking
+                || markAtDequeue || network.hasPriorityKinds() || overflow.reorders()) { // both need the dequeue instant: the mark, the control queue's overtaking
             return false;
         }
         departures = new AtEnqueue();

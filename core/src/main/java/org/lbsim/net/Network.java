@@ -115,6 +115,70 @@ public final class Network implements PortStates {
         }
     }
 
+    /**
+     * Every switch port hands a packet its buffer refuses to {@code policy} (before the run); the default
+     * is {@link OverflowPolicy#DROP_TAIL}. A policy that reorders keeps every port on the exact path.
+     */
+    public void setOverflowPolicy(OverflowPolicy policy) {
+        for (EgressPort e : egress) {
+            if (e != null) {
+                e.setOverflowPolicy(policy);
+            }
+        }
+    }
+
+    /** Every switch port asks {@code strategies.apply(port)} which queue sends next (before the run); the default is strict priority. */
+    public void setDequeueStrategy(java.util.function.IntFunction<DequeueStrategy> strategies) {
+        for (EgressPort e : egress) {
+            if (e != null) {
+                e.setDequeueStrategy(strategies.apply(e.port()));
+            }
+        }
+    }
+
+    /** The egress port {@code port} of a switch, or null for a host's port. */
+    public EgressPort egressPort(int port) {
+        return egress[port];
+    }
+
+    private String[] counterNames = new String[0];
+    /** Per named counter, a slot per port: each port's slot is written only by the partition of its switch. */
+    private long[][] counterSlots = new long[0][];
+
+    /**
+     * The id of a named counter of the switches ({@code switch.trimmed}), registered once at build time;
+     * a registered counter is reported at the end of the run with the schemes' counters (summary.json
+     * {@code schemeCounters}, the results database's {@code scheme_counters}, the report), zero or not.
+     * Count with {@link #count}.
+     */
+    public int counter(String name) {
+        for (int i = 0; i < counterNames.length; i++) {
+            if (counterNames[i].equals(name)) {
+                return i;
+            }
+        }
+        counterNames = java.util.Arrays.copyOf(counterNames, counterNames.length + 1);
+        counterSlots = java.util.Arrays.copyOf(counterSlots, counterSlots.length + 1);
+        counterNames[counterNames.length - 1] = name;
+        counterSlots[counterSlots.length - 1] = new long[links.length];
+        return counterNames.length - 1;
+    }
+
+    /** Adds {@code n} to counter {@code id} at {@code port} (allocates nothing). */
+    public void count(int id, int port, long n) {
+        counterSlots[id][port] += n;
+    }
+
+    /** The named counters registered with {@link #counter}, by id. */
+    public java.util.List<String> counterNames() {
+        return java.util.List.of(counterNames);
+    }
+
+    /** Counter {@code id} summed over the ports. */
+    public long counterTotal(int id) {
+        return sum(counterSlots[id]);
+    }
+
     /** Whether any packet kind goes to the switches' control queue. */
     boolean hasPriorityKinds() {
         for (boolean b : priorityKinds) {

@@ -45,6 +45,11 @@ public final class Packet {
     public boolean receiverComplete;
     /** On ACKs: payload bytes the receiver held when it sent this ACK (htsim's {@code ds_ackno}). */
     public long receivedBytes;
+    /**
+     * A switch cut this data packet's payload (packet trimming, NDP 3.1; htsim's {@code header_only}):
+     * only its header travels on, and the receiver asks for the PSN again.
+     */
+    public boolean headerOnly;
     /** The sender has sent this PSN before. */
     public boolean retransmission;
     /** When the sender put the packet on the wire. */
@@ -75,6 +80,13 @@ public final class Packet {
 
     Packet(int poolId) {
         this.poolId = poolId;
+    }
+
+    /** Cuts the payload: the packet becomes its {@code headerBytes}-byte header ({@link #headerOnly}). */
+    public void trimToHeader(int headerBytes) {
+        headerOnly = true;
+        payloadBytes = 0;
+        sizeBytes = headerBytes;
     }
 
     public boolean isData() {

@@ -39,6 +39,7 @@ public class PacketPool {
         p.ecnMarked = false;
         p.ecnEcho = false;
         p.retransmission = false;
+        p.headerOnly = false;
         p.receiverComplete = false;
         p.receivedBytes = 0;
         p.sentPs = 0;

@@ -266,6 +266,9 @@ public final class PreparedRun {
             c.add("switch.originated", network.originated());
             c.add("switch.heldAtEnd", network.held());
         }
+        for (int i = 0; i < network.counterNames().size(); i++) {
+            c.add(network.counterNames().get(i), network.counterTotal(i)); // switch mechanisms' named counters (switch.trimmed)
+        }
         for (LoadBalancer lb : schemes) {
             lb.reportCounters(c);
         }

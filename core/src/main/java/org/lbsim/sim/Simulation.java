@@ -10,12 +10,14 @@ import org.lbsim.metrics.RunResult;
 import org.lbsim.net.BufferModel;
 import org.lbsim.net.EcnMarker;
 import org.lbsim.net.Network;
+import org.lbsim.net.OverflowPolicy;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PfcWatchdog;
 import org.lbsim.registry.Component;
 import org.lbsim.registry.CongestionControls;
 import org.lbsim.registry.LoadBalancers;
 import org.lbsim.registry.LossRecoveries;
+import org.lbsim.registry.OverflowPolicies;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.BufferSpec;
 import org.lbsim.scenario.ComponentSpec;
@@ -204,6 +206,7 @@ public final class Simulation {
         LoadBalancer[] lbByClass = schemesByClass(scenario, scheme);
         CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
         LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
+        OverflowPolicy.Factory overflow = overflowPolicy(scenario.switches().overflow());
 
         int[] src = flows.stream().mapToInt(Flow::src).toArray();
         int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
@@ -239,6 +242,7 @@ public final class Simulation {
         long convergencePs = convergencePs(failures, topology, healthy, pk);
         Fib initial = convergencePs == 0 ? converged : healthy;
         Network network = network(scenario, sim, topology, initial, rng, down);
+        network.setOverflowPolicy(overflow.create(network, scenario.packets().headerBytes()));
         PfcSpec pfcSpec = scenario.switches().pfc();
         PfcWatchdog watchdog = pfcSpec.enabled() ? new PfcWatchdog(network, Time.us(pfcSpec.deadlockCheckUs())) : null;
         programSwitches(scenario, network, initial, rng, lbByClass);
@@ -493,6 +497,13 @@ public final class Simulation {
         }
         BufferSpec.SharedDynamic s = (BufferSpec.SharedDynamic) spec;
         return BufferModel.sharedDynamic(s.totalBytes(), s.alpha());
+    }
+
+    /** The run's overflow policy ({@code switches.overflow}), by name from {@link OverflowPolicies}. */
+    private static OverflowPolicy.Factory overflowPolicy(String name) {
+        Component<OverflowPolicy.Factory> c = OverflowPolicies.REGISTRY.find(name).orElseThrow(() -> new ScenarioException("switches.overflow",
+                "unknown " + OverflowPolicies.REGISTRY.kind() + " '" + name + "'; allowed: " + String.join(", ", OverflowPolicies.REGISTRY.names())));
+        return c.create(c.defaults());
     }
 
     private static <T> T component(Registry<T> registry, ComponentSpec spec, String field) {

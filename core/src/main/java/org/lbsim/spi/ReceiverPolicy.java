@@ -32,6 +32,19 @@ public interface ReceiverPolicy {
         rx.ack();
     }
 
+    /**
+     * A data packet whose payload a switch cut reached the receiver: only its header, {@link Packet#headerOnly}
+     * (packet trimming; NDP 3.1-3.2). Nothing is kept. By default a NACK for exactly that PSN
+     * ({@link ReceiverQp#nackTrimmed}), or a cumulative ACK when the receiver already holds it.
+     */
+    default void onTrimmed(ReceiverQp rx, Packet header, long nowPs) {
+        if (rx.holds(header.psn)) {
+            rx.ack();
+        } else {
+            rx.nackTrimmed(header.psn);
+        }
+    }
+
     /** The timer set with {@link ReceiverQp#setTimer} expired. */
     default void onTimer(ReceiverQp rx, long nowPs) {
     }

@@ -24,6 +24,13 @@ public interface ReceiverQp {
     void nack();
 
     /**
+     * NACKs {@code psn}, whose payload a switch cut (NDP 3.2: the receiver answers a trimmed header with a
+     * NACK): the NACK carries {@code psn} and the expected PSN as {@code cumAck}. The next {@link #nack()}
+     * for that same expected PSN is then not sent (this one already asked for it).
+     */
+    void nackTrimmed(int psn);
+
+    /**
      * A payload-free packet of {@code kind} (a scheme's registered kind) to the sender, labelled and
      * timestamped like an ACK of the latest data packet; fill in what else it carries, then {@link #send} it.
      */

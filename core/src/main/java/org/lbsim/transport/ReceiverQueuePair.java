@@ -44,6 +44,9 @@ public final class ReceiverQueuePair implements ReceiverQp {
     private long cnps;
     private long lastCnpPs = Long.MIN_VALUE / 2;
     private long completedPs = -1;
+    /** PSNs NACKed for their trimmed header whose ePSN NACK is still to be skipped ({@link Bits}); null until a header arrives. */
+    private long[] trimNacked;
+    private long trimmedHeaders;
     // the latest data packet, which answers refer to
     private int lastPsn;
     private int lastEntropy;
@@ -89,13 +92,18 @@ public final class ReceiverQueuePair implements ReceiverQp {
 
     /** Consumes a data packet; the answers (ACK, NACK, CNP) go to the host's control queue. */
     void onData(Packet data, long nowPs) {
-        receivedPackets++;
         int psn = data.psn;
         lastPsn = psn;
         lastEntropy = data.entropy;
         lastSentPs = data.sentPs;
         lastNicRxPs = data.nicRxPs;
         lastEcn = data.ecnMarked;
+        if (data.headerOnly) {
+            trimmedHeaders++;
+            policy.onTrimmed(this, data, nowPs);
+            return;
+        }
+        receivedPackets++;
         if (cnpIntervalPs > 0 && data.ecnMarked && nowPs - lastCnpPs >= cnpIntervalPs) {
             lastCnpPs = nowPs;
             cnps++;
@@ -159,8 +167,27 @@ public final class ReceiverQueuePair implements ReceiverQp {
 
     @Override
     public void nack() {
+        if (trimNacked != null && Bits.get(trimNacked, expected)) {
+            Bits.clear(trimNacked, expected); // the trimmed header's NACK asked for this PSN already
+            return;
+        }
         nacks++;
         out.add(answer(Packet.NACK, expected, 0));
+    }
+
+    @Override
+    public void nackTrimmed(int psn) {
+        if (trimNacked == null) {
+            trimNacked = new long[received.length];
+        }
+        trimNacked = Bits.set(trimNacked, psn);
+        nacks++;
+        out.add(answer(Packet.NACK, psn, 0));
+    }
+
+    /** Headers of trimmed data packets that reached this receiver. */
+    public long trimmedHeaders() {
+        return trimmedHeaders;
     }
 
     @Override

@@ -157,7 +157,7 @@ class CatalogTest {
         assertThat(explainError("ofna")).startsWith(": unknown name 'ofna', did you mean 'ofan'? (names: 'lbsim list schemes|");
         assertThat(explainError("fattree")).contains("did you mean 'fat-tree'?");
         assertThat(explainError("topolgy")).contains("did you mean 'topology'?");
-        assertThat(explainError("switches.pfcc")).isEqualTo("switches.pfcc: unknown key, did you mean 'pfc'? (allowed keys: buffer, ecn, pfc, controlPriority)");
+        assertThat(explainError("switches.pfcc")).isEqualTo("switches.pfcc: unknown key, did you mean 'pfc'? (allowed keys: buffer, ecn, pfc, controlPriority, overflow)");
         assertThat(explainError("ofan.weigthed")).startsWith("ofan.weigthed: unknown key, did you mean 'weighted'?");
         assertThat(explainError("switches.ecn.kminBytes.x")).isEqualTo("switches.ecn.kminBytes: is an integer, it has no key 'x'");
         assertThat(explainError("a..b")).startsWith("a..b: is not a valid path");

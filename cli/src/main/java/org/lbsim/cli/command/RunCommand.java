@@ -375,6 +375,13 @@ public final class RunCommand implements Callable<Integer> {
                     + " bound and rho_max are the fabric's before them)%n", r.failureEvents().size(), lostAt);
         }
         o.printf(Locale.ROOT, "retransmits  %d (spurious %d, timeouts %d)%n", c.retransmissions(), c.spuriousRetransmissions(), c.timeouts());
+        if (!r.schemeCounters().isEmpty()) {
+            // every named counter of the run's schemes and switch mechanisms, whatever its name (switch.trimmed, themis.nacksBlocked ...)
+            StringBuilder named = new StringBuilder();
+            r.schemeCounters().forEach((k, v) -> named.append(named.length() == 0 ? "" : ", ").append(ControlCharacters.escape(k)).append(' ')
+                    .append(v instanceof Double d ? String.format(Locale.ROOT, "%.6g", d) : v.toString()));
+            o.printf(Locale.ROOT, "counters     %s%n", named);
+        }
         StringBuilder queues = new StringBuilder();
         for (LayerStats l : r.layers()) {
             if (queues.length() > 0) {
