@@ -10,12 +10,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.lbsim.api.CapabilityTable;
 import org.lbsim.registry.Component;
 import org.lbsim.registry.LoadBalancers;
 
 /**
- * docs/schemes.md is written by hand; its table of schemes names every registered scheme once, under the
- * display name the registry gives it (the name of figures, legends and {@code lbsim list schemes}).
+ * docs/schemes.md: its section "Registered components" is what the registries give
+ * ({@code lbsim list --markdown}), byte for byte; its hand-written table of schemes against their papers
+ * names every registered scheme once, under the display name the registry gives it (the name of
+ * figures, legends and {@code lbsim list schemes}).
  */
 class SchemesDocTest {
     /** A scheme's own row: "| `host-spray` | **HOST PKT**: OFAN 3.2 (4) ...". */
@@ -33,5 +36,17 @@ class SchemesDocTest {
         for (Component<?> c : LoadBalancers.REGISTRY.all()) {
             assertThat(rows.get(c.name())).as(c.name()).startsWith("**" + c.displayName() + "**: ");
         }
+    }
+
+    @Test
+    void the_registered_components_section_is_what_the_registries_give() throws IOException {
+        String doc = Files.readString(Path.of("../docs/schemes.md"));
+        int begin = doc.indexOf(CapabilityTable.BEGIN);
+        int end = doc.indexOf(CapabilityTable.END);
+        assertThat(begin).as("docs/schemes.md has the generated section").isNotNegative();
+        assertThat(end).as("docs/schemes.md closes the generated section").isGreaterThan(begin);
+        String section = doc.substring(begin, end + CapabilityTable.END.length() + 1);
+        assertThat(section).as("docs/schemes.md's registered components differ from the registries: replace the section with the output of 'lbsim list --markdown'")
+                .isEqualTo(CapabilityTable.markdown());
     }
 }
