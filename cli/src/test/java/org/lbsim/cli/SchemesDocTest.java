@@ -26,7 +26,11 @@ class SchemesDocTest {
 
     @Test
     void every_registered_scheme_has_one_row_headed_by_its_display_name() throws IOException {
-        String doc = Files.readString(Path.of("../docs/schemes.md"));
+        String page = Files.readString(Path.of("../docs/schemes.md"));
+        // the hand-written table, without the generated section (whose rows also start with a name)
+        int begin = page.indexOf(CapabilityTable.BEGIN);
+        int end = page.indexOf(CapabilityTable.END);
+        String doc = begin < 0 || end < begin ? page : page.substring(0, begin) + page.substring(end + CapabilityTable.END.length());
         Map<String, String> rows = new LinkedHashMap<>();
         Matcher m = ROW.matcher(doc);
         while (m.find()) {
