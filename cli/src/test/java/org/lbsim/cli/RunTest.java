@@ -247,10 +247,14 @@ class RunTest {
         assertThat(negative.code()).isEqualTo(2);
         assertThat(negative.err().strip().lines()).hasSize(1);
         assertThat(negative.err()).contains("neither auto nor a thread count");
-        MainTest.Result conga = lbsim("run", p.toString(), "--out", dir.resolve("c").toString(), "--threads", "2", "--set", "loadBalancing.type=conga");
-        assertThat(conga.code()).isEqualTo(2);
-        assertThat(conga.err().strip().lines()).hasSize(1);
-        assertThat(conga.err()).contains("loadBalancing.type").contains("not supported with --threads").contains("allowed: ecmp, host-spray");
+        // the first registered scheme that does not declare itself partition-safe
+        String unsafe = org.lbsim.registry.LoadBalancers.REGISTRY.names().stream()
+                .filter(n -> !org.lbsim.registry.LoadBalancers.REGISTRY.declares(n, org.lbsim.registry.Capability.PARTITION_SAFE)).findFirst().orElseThrow();
+        MainTest.Result refused = lbsim("run", p.toString(), "--out", dir.resolve("c").toString(), "--threads", "2", "--set", "loadBalancing.type=" + unsafe);
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err().strip().lines()).hasSize(1);
+        assertThat(refused.err()).contains("loadBalancing.type").contains("'" + unsafe + "' is not supported with --threads").contains("allowed: "
+                + String.join(", ", org.lbsim.registry.LoadBalancers.REGISTRY.namesDeclaring(org.lbsim.registry.Capability.PARTITION_SAFE)));
         assertThat(dir.resolve("c")).doesNotExist();
     }
 }

@@ -19,6 +19,7 @@ import org.lbsim.registry.Component;
 import org.lbsim.registry.CongestionControls;
 import org.lbsim.registry.LoadBalancers;
 import org.lbsim.registry.LossRecoveries;
+import org.lbsim.registry.Registries;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.Doc;
@@ -34,16 +35,6 @@ import org.lbsim.scenario.TypeName;
  * what the binder accepts.
  */
 public final class Catalog {
-    /**
-     * Which registry a {@code ComponentSpec} field of {@link Scenario} draws from. Mirrors the
-     * (package-private) table of {@code org.lbsim.config.Schema}; {@code CatalogTest} checks that
-     * every ComponentSpec field of Scenario is covered.
-     */
-    private static final Map<String, Registry<?>> REGISTRIES = Map.of(
-            "loadBalancing", LoadBalancers.REGISTRY,
-            "congestionControl", CongestionControls.REGISTRY,
-            "lossRecovery", LossRecoveries.REGISTRY);
-
     /** A string default that stands for "not given" (FailureSpec.FailedLink's ends, an event's action): shown as required; so is a NaN default. */
     private static final String PLACEHOLDER = "?";
 
@@ -218,17 +209,13 @@ public final class Catalog {
         }
         String owner = column.substring(0, column.length() - ".type".length());
         String field = owner.substring(Math.max(owner.lastIndexOf('.'), owner.lastIndexOf(']')) + 1);
-        Registry<?> r = REGISTRIES.get(field);
-        return r == null ? Optional.empty() : r.displayName(value);
+        return Registries.forField(field).flatMap(r -> r.displayName(value));
     }
 
     /** The registry a {@code ComponentSpec} field of Scenario draws from. */
     static Registry<?> registry(String field) {
-        Registry<?> r = REGISTRIES.get(field);
-        if (r == null) {
-            throw new IllegalStateException("no registry known for the ComponentSpec field '" + field + "' of Scenario");
-        }
-        return r;
+        return Registries.forField(field)
+                .orElseThrow(() -> new IllegalStateException("no registry known for the ComponentSpec field '" + field + "' of Scenario"));
     }
 
     /** The choice (sealed interface or component) at a fixed scenario path such as {@code switches.buffer}. */

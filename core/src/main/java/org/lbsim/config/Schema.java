@@ -7,31 +7,19 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.lbsim.registry.CongestionControls;
-import org.lbsim.registry.LoadBalancers;
-import org.lbsim.registry.LossRecoveries;
+import org.lbsim.registry.Registries;
 import org.lbsim.registry.Registry;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.TypeName;
 
 /** Reflection over the scenario records: defaults, sealed variants and their type names, registries. */
 final class Schema {
-    /** Which registry a {@code ComponentSpec} field of {@code Scenario} draws from, by field name. */
-    private static final Map<String, Registry<?>> REGISTRIES = Map.of(
-            "loadBalancing", LoadBalancers.REGISTRY,
-            "congestionControl", CongestionControls.REGISTRY,
-            "lossRecovery", LossRecoveries.REGISTRY);
-
     private Schema() {
     }
 
     static Registry<?> registryOf(String componentField) {
-        Registry<?> r = REGISTRIES.get(componentField);
-        if (r == null) {
-            throw new IllegalStateException("no registry for a ComponentSpec field named '" + componentField + "'");
-        }
-        return r;
+        return Registries.forField(componentField)
+                .orElseThrow(() -> new IllegalStateException("no registry for a ComponentSpec field named '" + componentField + "'"));
     }
 
     /** The value of {@code type}'s {@code public static T defaults()} method, or null if it has none. */

@@ -9,11 +9,11 @@ public final class OverflowPolicies {
     public record NoParams() {
     }
 
-    public static final Registry<OverflowPolicy.Factory> REGISTRY = new Registry<>("overflow policy",
+    public static final Registry<OverflowPolicy.Factory> REGISTRY = new Registry<>("overflow policy", java.util.Set.of(Capability.PARTITION_SAFE),
             Component.of("drop-tail", "drop-tail", "a packet the buffer refuses is dropped", "every lossy switch",
-                    new NoParams(), p -> (network, headerBytes) -> OverflowPolicy.DROP_TAIL),
+                    new NoParams(), p -> (network, headerBytes) -> OverflowPolicy.DROP_TAIL, Capability.PARTITION_SAFE),
             Component.of("trim", "trimming", "a data packet the buffer refuses loses its payload; its header goes on ahead of the data and the receiver NACKs its PSN",
-                    "NDP (SIGCOMM 2017) 3.1; csg-htsim compositequeue.cpp", new NoParams(), p -> PacketTrimming::new));
+                    "NDP (SIGCOMM 2017) 3.1; csg-htsim compositequeue.cpp", new NoParams(), p -> PacketTrimming::new, Capability.PARTITION_SAFE));
 
     private OverflowPolicies() {
     }

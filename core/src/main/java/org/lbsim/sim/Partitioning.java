@@ -1,6 +1,10 @@
 package org.lbsim.sim;
 
-import java.util.List;
+import org.lbsim.registry.Capability;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
+import org.lbsim.registry.Registry;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
@@ -24,7 +28,7 @@ import org.lbsim.workload.Workload;
  *
  * <p>Supported: every interaction between partitions is a packet on a link. So the run's schemes,
  * congestion controls and loss recoveries must keep their state per switch, per port, per host or
- * per queue pair (the lists below); the workload's flows are independent (no dependencies, jobs or persistent
+ * per queue pair: those whose registry entry declares {@link Capability#PARTITION_SAFE}; the workload's flows are independent (no dependencies, jobs or persistent
  * queue pairs); no PFC. Samplers (time series, port loads) observe the fabric between windows: a window
  * ends at each sample instant. Failures of every kind are supported: the failure timeline (events, the
  * random process, their convergence) and the convergence of links down from time zero change the
@@ -32,12 +36,6 @@ import org.lbsim.workload.Workload;
  * outbox ({@link org.lbsim.net.Link}).
  */
 public final class Partitioning {
-    /** Load-balancing schemes whose state is per switch, per port, per host or per queue pair. */
-    public static final List<String> SCHEMES = List.of("ecmp", "host-spray", "subflow", "host-flowlet-ar", "host-pkt-ar", "switch-pkt",
-            "simple-rr", "jsq", "rsq", "switch-pkt-ar", "drill", "ar", "host-dr", "ofan");
-    public static final List<String> CONGESTION_CONTROLS = List.of("fixed-rate", "dcqcn");
-    public static final List<String> LOSS_RECOVERIES = List.of("erasure", "nic-sr", "go-back-n", "sack");
-
     /** Hosts per partition that {@link #defaultPartitions} aims at (k = 24 and 32: 8-36 within the noise of each other, coarser cuts slower). */
     static final int HOSTS_PER_PARTITION = 16;
     /** At most this many partitions by default: each costs an event set, packet pools and a row of outboxes. */
@@ -54,12 +52,12 @@ public final class Partitioning {
 
     /** Throws a {@link ScenarioException} naming the first part of {@code s} that {@code --threads} does not support. */
     static void checkSupported(Scenario s) {
-        allowed(s.loadBalancing(), "loadBalancing", SCHEMES);
+        allowed(s.loadBalancing(), "loadBalancing", LoadBalancers.REGISTRY);
         for (int i = 0; i < s.trafficClasses().size(); i++) {
-            allowed(s.trafficClasses().get(i).loadBalancing(), "trafficClasses[" + i + "].loadBalancing", SCHEMES);
+            allowed(s.trafficClasses().get(i).loadBalancing(), "trafficClasses[" + i + "].loadBalancing", LoadBalancers.REGISTRY);
         }
-        allowed(s.congestionControl(), "congestionControl", CONGESTION_CONTROLS);
-        allowed(s.lossRecovery(), "lossRecovery", LOSS_RECOVERIES);
+        allowed(s.congestionControl(), "congestionControl", CongestionControls.REGISTRY);
+        allowed(s.lossRecovery(), "lossRecovery", LossRecoveries.REGISTRY);
         if (s.switches().pfc().enabled()) {
             refuse("switches.pfc.enabled", "PFC");
         }
@@ -106,10 +104,11 @@ public final class Partitioning {
         }
     }
 
-    private static void allowed(ComponentSpec spec, String field, List<String> names) {
-        if (!names.contains(spec.type())) {
+    /** Refuses a component whose registry entry does not declare {@link Capability#PARTITION_SAFE}, listing those that do. */
+    private static void allowed(ComponentSpec spec, String field, Registry<?> registry) {
+        if (!registry.declares(spec.type(), Capability.PARTITION_SAFE)) {
             throw new ScenarioException(field + ".type", "'" + spec.type() + "' is not supported with --threads; allowed: "
-                    + String.join(", ", names));
+                    + String.join(", ", registry.namesDeclaring(Capability.PARTITION_SAFE)));
         }
     }
 

@@ -7,6 +7,7 @@ import static org.lbsim.sim.ScenarioTweaks.trace;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -14,6 +15,8 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.net.Network;
 import org.lbsim.net.Packet;
+import org.lbsim.registry.Capability;
+import org.lbsim.registry.Component;
 import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.NicSpec;
@@ -34,28 +37,44 @@ class WecmpAfterConvergenceTest {
     @TempDir
     Path dir;
 
-    /** Every scheme but PRO, which pins each PathID to one port while that port is in the group (PRO V): no weights by design. */
     /**
-     * Schemes whose papers choose among a switch's ports by rules of their own, not by the FIB's
-     * W-ECMP weights: PRO pins PathIDs to ports, Themis sprays by PSN over the ToR's uplinks (Eq. 1),
-     * LetFlow / CONGA / ConWeave pick the source ToR's uplink per flowlet or epoch, DNLB maps port
-     * segments to uplinks by PBR. They still deliver everything under failures (EverySchemeDeliversTest).
+     * Every scheme but those that declare {@link Capability#OWNS_PORT_CHOICE}: their papers choose among a
+     * switch's ports by rules of their own, not by the FIB's W-ECMP weights (PRO pins PathIDs to ports,
+     * Themis sprays by PSN over the ToR's uplinks (Eq. 1), LetFlow / CONGA / ConWeave pick the source
+     * ToR's uplink per flowlet or epoch, DNLB maps port segments to uplinks by PBR). They still deliver
+     * everything under failures (EverySchemeDeliversTest).
      */
-    static final java.util.Set<String> OWN_PORT_CHOICE = java.util.Set.of("pro", "themis", "letflow", "conga", "conweave", "dnlb");
-
     static List<String> schemes() {
-        return LoadBalancers.REGISTRY.names().stream().filter(n -> !OWN_PORT_CHOICE.contains(n)).toList();
+        return LoadBalancers.REGISTRY.all().stream().filter(c -> !c.has(Capability.OWNS_PORT_CHOICE)).map(Component::name).toList();
     }
 
-    /** Flow-level schemes hash one entropy per queue pair: 12 connections x 16 queue pairs = 192 draws. */
+    /**
+     * How far a0's share may be from 1/3, by what the scheme declares. A flow- or flowlet-level scheme
+     * (no ECN and no gaps here, so a flowlet scheme keeps each queue pair on one path) hashes one
+     * entropy per queue pair: 12 connections x 16 queue pairs = 192 draws, 3.5 standard deviations of a
+     * binomial share is 0.12. A packet-level scheme chooses per packet, about 6,000 choices: 0.03,
+     * except for the packet-level schemes in {@link #FEWER_DRAWS_THAN_PACKETS}.
+     */
     private static double tolerance(String scheme) {
-        return switch (scheme) {
-            case "ecmp", "host-flowlet-ar", "dlbf" -> 0.12; // 3.5 standard deviations of a binomial share over 192 queue pairs (DLBF: one path per queue pair)
-            case "subflow" -> 0.06; // 4 entropies per queue pair
-            case "host-pkt-ar" -> 0.06; // REPS resends entropies that came back: fewer independent draws than packets
-            default -> 0.03; // per-packet choices over about 6,000 packets
+        Component<?> c = LoadBalancers.REGISTRY.find(scheme).orElseThrow();
+        Double fewer = FEWER_DRAWS_THAN_PACKETS.get(scheme);
+        if (fewer != null) {
+            assertThat(c.has(Capability.PACKET_LEVEL)).as(scheme + " is listed among packet-level schemes").isTrue();
+            return fewer;
+        }
+        Capability granularity = Capability.granularity(c.capabilities());
+        return switch (granularity) {
+            case FLOW_LEVEL, FLOWLET_LEVEL -> 0.12;
+            case PACKET_LEVEL -> 0.03;
+            default -> throw new AssertionError(scheme + " declares no granularity");
         };
     }
+
+    /**
+     * Packet-level schemes that draw fewer independent paths than they send packets: SUBFLOW deals
+     * packets over 4 entropies per queue pair, REPS (HOST PKT AR) resends entropies that came back.
+     */
+    private static final Map<String, Double> FEWER_DRAWS_THAN_PACKETS = Map.of("subflow", 0.06, "host-pkt-ar", 0.06);
 
     private Scenario scenario(String scheme, double convergenceNs) {
         Topology shape = ChoiceRecorder.Fabric.fatTree(4).topology();

@@ -15,6 +15,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.config.ScenarioBinder;
 import org.lbsim.metrics.RunResult;
+import org.lbsim.registry.Capability;
+import org.lbsim.registry.CongestionControls;
+import org.lbsim.registry.LoadBalancers;
+import org.lbsim.registry.LossRecoveries;
+import org.lbsim.registry.Registries;
+import org.lbsim.registry.Registry;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.topology.Topologies;
@@ -96,7 +102,7 @@ class PartitionedRunTest {
     static Stream<Arguments> schemesAndSeeds() {
         List<Arguments> cases = new ArrayList<>();
         Random seeds = new Random(21);
-        for (String lb : Partitioning.SCHEMES) {
+        for (String lb : LoadBalancers.REGISTRY.namesDeclaring(Capability.PARTITION_SAFE)) {
             for (int i = 0; i < 2; i++) {
                 cases.add(Arguments.of(lb, 1 + seeds.nextInt(1_000)));
             }
@@ -112,8 +118,8 @@ class PartitionedRunTest {
 
     static Stream<Arguments> transports() {
         List<Arguments> cases = new ArrayList<>();
-        for (String cc : Partitioning.CONGESTION_CONTROLS) {
-            for (String lr : Partitioning.LOSS_RECOVERIES) {
+        for (String cc : CongestionControls.REGISTRY.namesDeclaring(Capability.PARTITION_SAFE)) {
+            for (String lr : LossRecoveries.REGISTRY.namesDeclaring(Capability.PARTITION_SAFE)) {
                 cases.add(Arguments.of(cc, lr));
             }
         }
@@ -318,9 +324,6 @@ class PartitionedRunTest {
 
     static Stream<Arguments> unsupported() {
         return Stream.of(
-                Arguments.of(map("loadBalancing", map("type", "conga")), "loadBalancing.type"),
-                Arguments.of(map("congestionControl", map("type", "mswift")), "congestionControl.type"),
-                Arguments.of(map("lossRecovery", map("type", "irn")), "lossRecovery.type"),
                 Arguments.of(map("switches", map("pfc", map("enabled", true))), "switches.pfc.enabled"),
                 Arguments.of(map("nic", map("queuePairs", "persistent")), "nic.queuePairs"),
                 Arguments.of(map("workload", map("type", "collective", "op", "all-reduce", "algorithm", "ring", "bytes", 1 << 20)), "workload"));
@@ -337,5 +340,32 @@ class PartitionedRunTest {
                 .satisfies(e -> assertThat(((ScenarioException) e).field()).isEqualTo(field))
                 .hasMessageContaining("--threads");
         assertThat(Simulation.prepare(s, null).run().flowResults()).as("the sequential run takes it").isNotEmpty();
+    }
+
+    /** Every registered component that does not declare {@link Capability#PARTITION_SAFE}, with the scenario field that names it. */
+    static Stream<Arguments> notPartitionSafe() {
+        List<Arguments> cases = new ArrayList<>();
+        for (String field : Registries.fields()) {
+            Registry<?> r = Registries.forField(field).orElseThrow();
+            for (String name : r.names()) {
+                if (!r.declares(name, Capability.PARTITION_SAFE)) {
+                    cases.add(Arguments.of(field, name));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("notPartitionSafe")
+    void aComponentNotDeclaredPartitionSafeIsRefusedInOneLineListingThoseThatAre(String field, String name) {
+        Map<String, Object> tree = map("name", "par", "seed", 1, "topology", fatTree(4), "workload", permutation(4096));
+        tree.put(field, map("type", name));
+        Scenario s = ScenarioBinder.bind(tree);
+        Registry<?> r = Registries.forField(field).orElseThrow();
+        assertThatThrownBy(() -> Simulation.prepare(s, null, 2)).isInstanceOf(ScenarioException.class)
+                .satisfies(e -> assertThat(((ScenarioException) e).field()).isEqualTo(field + ".type"))
+                .hasMessage(field + ".type: '" + name + "' is not supported with --threads; allowed: "
+                        + String.join(", ", r.namesDeclaring(Capability.PARTITION_SAFE)));
     }
 }

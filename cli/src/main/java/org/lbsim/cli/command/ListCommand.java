@@ -2,11 +2,13 @@ package org.lbsim.cli.command;
 
 import org.lbsim.cli.errors.ExitCode;
 import java.util.concurrent.Callable;
+import org.lbsim.api.CapabilityTable;
 import org.lbsim.api.Catalog;
 import org.lbsim.api.Catalog.Kind;
 import org.lbsim.api.ExtensionPoints;
 import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import org.lbsim.cli.errors.UserError;
@@ -20,7 +22,8 @@ import org.lbsim.cli.errors.UserError;
         footer = {"",
                 "Examples:",
                 "  lbsim list schemes",
-                "  lbsim list hooks"})
+                "  lbsim list hooks",
+                "  lbsim list --markdown"})
 public final class ListCommand implements Callable<Integer> {
     @ParentCommand
     Console main;
@@ -29,8 +32,19 @@ public final class ListCommand implements Callable<Integer> {
             description = "schemes | topologies | workloads | cc | recovery | buffers | hooks")
     String kind;
 
+    @Option(names = "--markdown", description = "Print the registered schemes, congestion controls and loss recoveries with what each declares "
+            + "(granularity, port choice, --threads) and its parameters: docs/schemes.md's generated section.")
+    boolean markdown;
+
     @Override
     public Integer call() {
+        if (markdown) {
+            if (kind != null) {
+                throw UserError.at("list", "--markdown", "takes no KIND (it lists every registry), got '" + kind + "'");
+            }
+            main.out().print(CapabilityTable.markdown());
+            return ExitCode.OK.status();
+        }
         if (kind == null) {
             boolean first = true;
             for (Kind k : Kind.values()) {

@@ -1,6 +1,8 @@
 package org.lbsim.lb.flowlet;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.lbsim.kernel.EventHandler;
 import org.lbsim.kernel.Simulator;
@@ -31,7 +33,8 @@ import org.lbsim.topology.Topology;
  * (:307-322). At a flowlet boundary (100 us gap) the source ToR samples 4 consecutive paths from a
  * random start and takes the one whose max(local DRE, remote CE) is smallest, ties at random
  * (:377-432). Entries not refreshed for the aging time reset (:491-527). As in ns-3, only data
- * packets carry and learn feedback.
+ * packets carry and learn feedback. Each switch's program keeps its own counters (a switch runs in one
+ * partition of a partitioned run); the run's counters are their sums.
  */
 public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
     public record Params(
@@ -59,9 +62,8 @@ public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
     private final long timeoutPs;
     private final long drePs;
     private final long agingPs;
-    private long flowlets;
-    private long flowletTimeouts;
-    private long feedbackCarried;
+    /** Every switch's program, made before the run starts; each counts its own flowlets and feedback. */
+    private final List<CongaSwitch> programs = new ArrayList<>();
 
     public Conga(Params params) {
         this.params = params;
@@ -74,6 +76,7 @@ public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
     @Override
     public void programSwitch(SwitchContext ctx, Switch sw) {
         CongaSwitch program = new CongaSwitch(ctx, sw);
+        programs.add(program);
         sw.setEgressStage(program);
         if (tors(ctx).leafIndex(ctx.node()) >= 0) {
             sw.addIngressStage(program);
@@ -83,22 +86,36 @@ public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
 
     @Override
     public void reportCounters(CounterSink sink) {
-        sink.add("conga.flowlets", flowlets);
-        sink.add("conga.flowletTimeouts", flowletTimeouts);
-        sink.add("conga.feedbackCarried", feedbackCarried);
+        sink.add("conga.flowlets", flowlets());
+        sink.add("conga.flowletTimeouts", flowletTimeouts());
+        sink.add("conga.feedbackCarried", feedbackCarried());
     }
 
+    /** Flowlets started at the source ToRs (first packets of queue pairs included). */
     public long flowlets() {
-        return flowlets;
+        long n = 0;
+        for (CongaSwitch s : programs) {
+            n += s.flowlets;
+        }
+        return n;
     }
 
+    /** Flowlets started because the previous one timed out. */
     public long flowletTimeouts() {
-        return flowletTimeouts;
+        long n = 0;
+        for (CongaSwitch s : programs) {
+            n += s.flowletTimeouts;
+        }
+        return n;
     }
 
     /** Data packets that carried a feedback entry back to a source leaf. */
     public long feedbackCarried() {
-        return feedbackCarried;
+        long n = 0;
+        for (CongaSwitch s : programs) {
+            n += s.feedbackCarried;
+        }
+        return n;
     }
 
     static int ce(Packet p) {
@@ -129,6 +146,9 @@ public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
         private final int[] candidates;
         private long[] lastPs = new long[64];
         private int[] path = new int[64];
+        private long flowlets;
+        private long flowletTimeouts;
+        private long feedbackCarried;
 
         CongaSwitch(SwitchContext ctx, Switch sw) {
             Topology t = ctx.topology();
@@ -155,6 +175,7 @@ public final class Conga extends org.lbsim.lb.tor.TorProgramScheme {
             this.candidates = new int[maxPaths];
             Arrays.fill(path, -1);
             this.handler = sim.register(this);
+            sim.place(handler, node);
             sim.scheduleBackground(handler, sim.nowPs() + drePs, DECAY, 0);
             sim.scheduleBackground(handler, sim.nowPs() + agingPs, AGE, 0);
         }

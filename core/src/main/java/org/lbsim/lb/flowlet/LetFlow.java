@@ -1,6 +1,8 @@
 package org.lbsim.lb.flowlet;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.tor.SourceRoutedSelector;
@@ -23,7 +25,8 @@ import org.lbsim.topology.Fib;
  * flowlet entry per queue pair; a packet that comes more than the flowlet timeout after the previous
  * one of its queue pair starts a new flowlet on a uniformly random path (letflow-routing.cc:149-170,
  * GetRandomPath :242-249); every other packet follows its flowlet's path. Other switches forward on
- * the path the source ToR chose.
+ * the path the source ToR chose. Each source ToR counts its own flowlets (a switch runs in one
+ * partition of a partitioned run); the run's counters are their sums.
  */
 public final class LetFlow extends org.lbsim.lb.tor.TorProgramScheme {
     public record Params(@Doc("flowlet timeout in us: a gap longer than this starts a new flowlet (ConWeave ns-3: 100, network-load-balance.cc:68)") double flowletTimeoutUs) {
@@ -33,8 +36,8 @@ public final class LetFlow extends org.lbsim.lb.tor.TorProgramScheme {
     }
 
     private final long timeoutPs;
-    private long flowlets;
-    private long flowletTimeouts;
+    /** The source ToRs' programs, made before the run starts (one per ToR switch). */
+    private final List<SourceTor> sourceTors = new ArrayList<>();
 
     public LetFlow(Params params) {
         this.timeoutPs = Math.round(params.flowletTimeoutUs() * 1_000_000);
@@ -44,25 +47,35 @@ public final class LetFlow extends org.lbsim.lb.tor.TorProgramScheme {
     @Override
     public void programSwitch(SwitchContext ctx, Switch sw) {
         if (tors(ctx).leafIndex(ctx.node()) >= 0) {
-            sw.addIngressStage(new SourceTor(ctx, sw));
+            SourceTor tor = new SourceTor(ctx, sw);
+            sourceTors.add(tor);
+            sw.addIngressStage(tor);
         }
     }
 
 
     @Override
     public void reportCounters(CounterSink sink) {
-        sink.add("letflow.flowlets", flowlets);
-        sink.add("letflow.flowletTimeouts", flowletTimeouts);
+        sink.add("letflow.flowlets", flowlets());
+        sink.add("letflow.flowletTimeouts", flowletTimeouts());
     }
 
-    /** Flowlets started (first packets of queue pairs included). */
+    /** Flowlets started (first packets of queue pairs included), over all source ToRs. */
     public long flowlets() {
-        return flowlets;
+        long n = 0;
+        for (SourceTor t : sourceTors) {
+            n += t.flowlets;
+        }
+        return n;
     }
 
-    /** Flowlets started because the previous one timed out (ns-3's nFlowletTimeout). */
+    /** Flowlets started because the previous one timed out (ns-3's nFlowletTimeout), over all source ToRs. */
     public long flowletTimeouts() {
-        return flowletTimeouts;
+        long n = 0;
+        for (SourceTor t : sourceTors) {
+            n += t.flowletTimeouts;
+        }
+        return n;
     }
 
     /** The flowlet table of one source ToR, indexed by queue pair. */
@@ -73,6 +86,8 @@ public final class LetFlow extends org.lbsim.lb.tor.TorProgramScheme {
         private final SplittableRandom rng;
         private long[] lastPs = new long[64];
         private int[] path = new int[64];
+        private long flowlets;
+        private long flowletTimeouts;
 
         SourceTor(SwitchContext ctx, Switch sw) {
             this.node = ctx.node();

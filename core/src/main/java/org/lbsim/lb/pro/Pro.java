@@ -13,6 +13,7 @@ import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.spi.BundledScheme;
 import org.lbsim.spi.CounterSink;
+import org.lbsim.spi.PerPartition;
 import org.lbsim.spi.EntropyPolicy;
 import org.lbsim.spi.HostContext;
 import org.lbsim.spi.LossRecoveryFactory;
@@ -97,7 +98,8 @@ public final class Pro implements BundledScheme {
     private final AdaptiveRouting fallback = new AdaptiveRouting(new AdaptiveRouting.Params(1, 8));
     private final Map<Long, PathSet> sets = new HashMap<>();
     private final List<PolicyTable> tables = new ArrayList<>();
-    private final ProCounters counters = new ProCounters();
+    /** Counted where they happen: a queue pair's sender side at its source's partition, its receiver at its destination's. */
+    private final PerPartition<ProCounters> counters = new PerPartition<>(ProCounters::new);
     private ProFabric fabric;
     /** A queue pair under its own ToR has one path, PathID 0 (every PathID maps to it). */
     private final int[] localPathId = {0};
@@ -124,8 +126,12 @@ public final class Pro implements BundledScheme {
         return new ProEntropy(pathSet(host), fabric(host.topology()).pathIdOfIndex);
     }
 
-    /** The path set of the queue pair's NIC towards its destination ToR, or null when the peer is under the same ToR. */
-    PathSet pathSet(HostContext host) {
+    /**
+     * The path set of the queue pair's NIC towards its destination ToR, or null when the peer is under the same ToR.
+     * Queue pairs are built during the run, in their source's partition: the table of sets is shared, so its use is
+     * locked (once per queue pair); a set itself belongs to one NIC.
+     */
+    synchronized PathSet pathSet(HostContext host) {
         ProFabric f = fabric(host.topology());
         QpContext qp = host.qp();
         int srcTor = f.torOf(qp.src());
@@ -152,6 +158,7 @@ public final class Pro implements BundledScheme {
             return sender -> {
                 ProFabric f = fabric(sender.topology());
                 QpContext qp = sender.qp();
+                ProCounters counters = this.counters.at(sender.simulator(), qp.src());
                 PathSet set = pathSet(sender);
                 MprdmaEntropy entropy = set != null
                         ? new MprdmaEntropy(set, f.pathIdOfIndex, f.indexOfPathId, sender.rng(), counters, params.mprdmaSlowPaths())
@@ -166,13 +173,15 @@ public final class Pro implements BundledScheme {
                     entropy.clockedBy(window);
                 }
                 return new QpParts(entropy, new MprdmaSender(qp, rtoPs, cumulativeRto(), Params.GO_BACK_N.equals(params.mprdmaRetransmit()), bitmap, delta, drop,
-                        entropy, window, sender.rng(), counters), new MprdmaReceiver(drop ? bitmap : Integer.MAX_VALUE, counters));
+                        entropy, window, sender.rng(), counters), new MprdmaReceiver(drop ? bitmap : Integer.MAX_VALUE,
+                        this.counters.at(sender.simulator(), qp.dst())));
             };
         }
         return sender -> {
             ProEntropy entropy = entropy(sender);
             QpContext qp = sender.qp();
-            return new QpParts(entropy, new ProSender(qp, rtoPs, cumulativeRto(), entropy, counters), new ProReceiver(initialWindow(qp), rtoPs, counters));
+            return new QpParts(entropy, new ProSender(qp, rtoPs, cumulativeRto(), entropy, counters.at(sender.simulator(), qp.src())),
+                    new ProReceiver(initialWindow(qp), rtoPs, counters.at(sender.simulator(), qp.dst())));
         };
     }
 
@@ -250,6 +259,7 @@ public final class Pro implements BundledScheme {
 
     @Override
     public void reportCounters(CounterSink sink) {
+        ProCounters counters = ProCounters.sum(this.counters.all());
         sink.add("pro.nacks", counters.nacks);
         sink.add("pro.repeats", counters.repeats);
         sink.add("pro.receiverTimeouts", counters.timeouts);
@@ -283,21 +293,21 @@ public final class Pro implements BundledScheme {
 
     /** NACKs the receivers sent (one per PSN presumed lost). */
     public long nacks() {
-        return counters.nacks;
+        return ProCounters.sum(counters.all()).nacks;
     }
 
     /** Repeated arrivals (PKT_REPEAT) at the receivers. */
     public long repeats() {
-        return counters.repeats;
+        return ProCounters.sum(counters.all()).repeats;
     }
 
     /** Receiver QP_TIMEOUTs (window halvings). */
     public long receiverTimeouts() {
-        return counters.timeouts;
+        return ProCounters.sum(counters.all()).timeouts;
     }
 
     public long senderTimeouts() {
-        return counters.senderTimeouts;
+        return ProCounters.sum(counters.all()).senderTimeouts;
     }
 
     public Params params() {
