@@ -334,9 +334,10 @@ GAPS = [
     "rewind on the NACK) would close the difference measured in `roce-incast-3to1-4mib`. Not built here.",
     "**htsim_roce without `-dcqcn`** (plain RoCE sources, no congestion control) has no row: a NACK that "
     "arrives after a source has sent its last new packet never restarts it, since `processNack` compares "
-    "`_highest_sent` (packets) with `_flow_size` (bytes) (roce.cpp:164) and the source has no timer; "
-    "`roce-incast-3to1-4mib` without `-dcqcn` never finishes. With DCQCN the sender's own 55 us timer "
-    "(dcqcn.cpp:324-330) restarts it, at the latest 55 us after such a NACK.",
+    "`_highest_sent` (packets) with `_flow_size` (bytes) (roce.cpp:164) and the source has no timer: "
+    "`roce-incast-3to1-4mib` seed 1 without `-dcqcn` has not finished when the run ends at 100 ms, and a copy with "
+    "that comparison made in bytes finishes it in 0.72 ms. A DCQCN source has its own 55 us timer events "
+    "(dcqcn.cpp:273-331), which can restart it; that copy gives the same FCTs in all six RoCE rows (checked by hand, not a driver variant).",
     "**htsim's DCQCN alpha is one variable for all senders** (`static double _alpha`, dcqcn.h:83): every CNP "
     "of any flow raises it and every sender decays it. In these rows it stays near 1 on both sides (the runs "
     "are a few hundred microseconds, g = 1/256); with many flows cut and recovering over milliseconds the two "
