@@ -11,7 +11,8 @@ docs/validation.md from that CSV.
 Nothing is fetched. PATH/TO/HTSIM-TREE is a checkout whose sim/ (or htsim/sim/) holds htsim's
 sources: with a hand-written sim/Makefile (csg-htsim) `make` runs in sim/ and sim/datacenter/; with
 only CMakeLists.txt (the UEC htsim and its forks, whose committed Makefiles are CMake output with
-their author's paths) CMake configures sim/build and builds htsim_uec. Every build and run is under
+their author's paths) CMake configures sim/build and builds htsim_uec, and htsim_roce for the roce-
+rows. Every build and run is under
 `nice -n 10`, one job at a time. Python 3 standard library only.
 """
 import argparse
@@ -45,6 +46,35 @@ QUEUE_PKTS = 192           # per-port drop-tail buffer, in htsim data packets
 FRAME_BYTES = PAYLOAD_BYTES + HEADER_BYTES
 QUEUE_BYTES = QUEUE_PKTS * FRAME_BYTES
 SPRAY_PATHS = 64           # htsim -paths: entropies an oblivious sender cycles through
+
+
+# The RoCE rows (htsim_roce, datacenter/main_roce.cpp): each value is set on both sides; the page's
+# parameter mapping gives the htsim source line of each.
+ROCE_MSS_BYTES = 4096        # -mtu 4096: a RocePacket carries 4096 B of the flow, on the wire 4096 + 64 (rocepacket.h:46, 68)
+ROCE_QUEUE_PKTS = 192        # -q 192: 192 x 4096 B per egress; under PFC only the AR bands (5/10/20 %) use it
+ROCE_PFC_LOW_PKTS = 12       # -pfc_thresholds 12 15 (main_roce.cpp's defaults, given explicitly): resume below
+ROCE_PFC_HIGH_PKTS = 15      # 12 x 4096 B, pause above 15 x 4096 B, per switch ingress
+ROCE_ECN_PKTS = 20           # -dcqcn 20: mark on dequeue when the egress holds more than 20 x 4096 B
+ROCE_END_US = 100000         # -end: htsim_roce stops at 1 ms by default
+ROCE_REORDER_PKTS = 64       # roceMaxReorder (roce.h:25): the sink's window above the expected packet
+
+
+def roce_dcqcn():
+    """lbsim's DCQCN with htsim's DCQCNSrc constants (dcqcn.cpp:19-27, 60-62, 165-197, 231-267)."""
+    line = float(LINK_GBPS)
+    return {"type": "dcqcn",
+            "rateIncreaseTimerUs": 55,          # _cc_update_period
+            "rateDecreaseIntervalUs": 0.0416,   # htsim cuts on the CNP itself; lbsim at its next check, at most one frame time (the least it allows) later
+            "byteCounterBytes": 10000000,       # _B: never reached here, so (as in htsim) never hyper increase
+            "additiveIncreaseGbps": line / 20,  # _RAI = rate / 20
+            "hyperIncreaseGbps": line / 10,     # _RHAI = rate / 10
+            "alphaGain": 1.0 / 256,             # _g
+            "alphaUpdateUs": 55,                # alpha decays every _cc_update_period
+            "fastRecoveryStages": 5,            # _F
+            "minRateGbps": line / 1000,         # _min_rate = rate / 1000
+            "cnpIntervalUs": 50,                # DCQCNSink::_cnp_interval
+            "clampTargetRate": True,            # processCNP: _RT = _RC on every CNP
+            "nackIsCongestionSignal": False}    # processNack never touches the rate
 
 
 def k_for_hosts(hosts):
@@ -98,15 +128,48 @@ SCENARIOS = [
      "what": "permutation, 1 MiB per host, per-flow ECMP, 1,024 hosts (k = 16)",
      "gen": ["gen_permutation.py", "{cm}", "1024", "1024", "1048576", "0", "{seed}"],
      "lb": "ecmp"},
+    # htsim_roce: DCQCN senders, PFC (lossless input queues), go-back-N past a 64-packet reorder window;
+    # its switches route these flows adaptively per packet (see ROCE_* below and the page's mapping)
+    {"name": "roce-perm-1mib", "hosts": 128, "htsim": "roce",
+     "what": "RoCE: permutation, 1 MiB per host, DCQCN + PFC, go-back-N, switch adaptive routing per packet",
+     "gen": ["gen_permutation.py", "{cm}", "128", "128", "1048576", "0", "{seed}"],
+     "lb": "switch-ar"},
+    {"name": "roce-incast-3to1-4mib", "hosts": 128, "htsim": "roce",
+     "what": "RoCE: 3-to-1 incast onto host 0, 4 MiB per sender, DCQCN + PFC, go-back-N, switch adaptive routing per packet",
+     "gen": ["gen_incast.py", "{cm}", "128", "3", "4194304", "0", "{seed}", "0"],
+     "lb": "switch-ar"},
 ]
 
 # One-change rows: the scenario they vary, the one change, on which side.
 VARIANTS = []
 
 
-def variant(base, change, what, htsim_extra=None, lbsim_set=None):
+def variant(base, change, what, htsim_extra=None, lbsim_set=None, htsim_patch=None):
     VARIANTS.append({"base": base, "change": change, "name": "%s:%s" % (base, change), "what": what,
-                     "htsim_extra": htsim_extra or [], "lbsim_set": lbsim_set or {}})
+                     "htsim_extra": htsim_extra or [], "lbsim_set": lbsim_set or {},
+                     "htsim_patch": list(htsim_patch or [])})
+
+
+# One-line changes to htsim's own sources, to measure what one of its mechanisms does: (file under
+# sim/, the exact text, its replacement). A variant naming some of them runs a copy of the program
+# built from the patched files (build_patched); the tree itself is never modified.
+HTSIM_PATCHES = {
+    # dcqcn.cpp:301: after a go-back-N rewind _highest_sent is below _old_highest_sent, the unsigned
+    # difference wraps around, the byte counter passes _B at once and the rate goes up (dcqcn.cpp:304-308)
+    "dcqcn-bytecounter-forward-only": (
+        "dcqcn.cpp",
+        "    _byte_counter += (_highest_sent - _old_highest_sent) * static_cast<uint64_t>(_mss);",
+        "    if (_highest_sent > _old_highest_sent)\n"
+        "        _byte_counter += (_highest_sent - _old_highest_sent) * static_cast<uint64_t>(_mss);"),
+    # dcqcn.cpp:486-496: at the end of each CNP interval the sink sends a CNP for the marked packets
+    # that arrived during it; without this, as lbsim's notification point does, a CNP goes only for a
+    # marked packet arriving once the interval has passed (dcqcn.cpp:472-481)
+    "dcqcn-no-deferred-cnp": (
+        "dcqcn.cpp",
+        "    if (eventlist().now() - _last_cnp_sent_time >= _cnp_interval &&\n"
+        "        _marked_packets_since_last_cnp > 0) {",
+        "    if (false) {"),
+}
 
 
 # htsim's oblivious sender cycles through a fixed set of entropies per flow; with 8192 (the most
@@ -119,6 +182,18 @@ for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to
     variant(_base, "lbsim-sack-rto", "lbsim `lossRecovery: {type: sack, rtoUs: 62.9232}` (htsim's "
             "automatic minimum RTO) instead of the erasure sender: lost packets are resent, a lost tail waits "
             "for a timer, as in htsim", lbsim_set={"lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
+for _base in ("roce-perm-1mib", "roce-incast-3to1-4mib"):
+    variant(_base, "lbsim-strict-go-back-n", "lbsim `lossRecovery: go-back-n` (receiver keeps only the expected packet and "
+            "NACKs the first gap, sender rewinds to it) instead of `sack` with a 64-packet threshold: go-back-N without "
+            "htsim's 64-packet reorder window", lbsim_set={"lossRecovery": {"type": "go-back-n", "rtoUs": ROCE_END_US}})
+variant("roce-incast-3to1-4mib", "htsim-bytecounter-fix", "htsim with its DCQCN byte counter counting only forward "
+        "progress (dcqcn.cpp:301 patched in a copy): a go-back-N rewind no longer wraps the unsigned difference "
+        "around and fires a rate increase", htsim_patch=["dcqcn-bytecounter-forward-only"])
+variant("roce-incast-3to1-4mib", "htsim-no-deferred-cnp", "htsim's DCQCN receiver without its deferred CNP "
+        "(dcqcn.cpp:486-496 disabled in a copy): a CNP only for a marked packet arriving once the 50 us "
+        "interval has passed, as lbsim's notification point sends them", htsim_patch=["dcqcn-no-deferred-cnp"])
+variant("roce-incast-3to1-4mib", "htsim-both-dcqcn-changes", "htsim with both DCQCN changes above (two changes, "
+        "to see what is left)", htsim_patch=["dcqcn-bytecounter-forward-only", "dcqcn-no-deferred-cnp"])
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])
@@ -149,24 +224,67 @@ def is_cmake_output(makefile):
         return True
 
 
-def build_htsim(sim, log):
-    """Returns the path of htsim_uec, building it if needed."""
+def build_htsim(sim, log, target="htsim_uec"):
+    """Returns the path of the htsim program `target` (htsim_uec or htsim_roce), building it if needed."""
     plain = os.path.join(sim, "Makefile")
     dc = os.path.join(sim, "datacenter")
     if os.path.isfile(plain) and not is_cmake_output(plain):
         # csg-htsim: hand-written Makefiles
         for d in (sim, dc):
             run_logged(NICE + ["make", "-j1"], d, log)
-        binary = os.path.join(dc, "htsim_uec")
+        binary = os.path.join(dc, target)
     else:
         build = os.path.join(sim, "build")
-        binary = os.path.join(build, "datacenter", "htsim_uec")
+        binary = os.path.join(build, "datacenter", target)
         if not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
             run_logged(NICE + ["cmake", "-S", sim, "-B", build, "-DCMAKE_BUILD_TYPE=Release"], sim, log)
-        run_logged(NICE + ["cmake", "--build", build, "-j1", "--target", "htsim_uec"], sim, log)
+        run_logged(NICE + ["cmake", "--build", build, "-j1", "--target", target], sim, log)
     if not os.access(binary, os.X_OK):
         raise SystemExit("crosscheck: the build finished but %s is missing: this htsim has no "
-                         "htsim_uec (main_uec.cpp), the binary this script drives" % binary)
+                         "%s, a binary this script drives" % (binary, target))
+    return binary
+
+
+def build_patched(sim, log, target, patches, work):
+    """A copy of htsim's `target` with HTSIM_PATCHES `patches` applied: the patched files are compiled
+    with the tree's CMake flags and linked before its libraries, so they replace the originals."""
+    build = os.path.join(sim, "build")
+    flags_make = os.path.join(build, "CMakeFiles", "htsim.dir", "flags.make")
+    link_txt = os.path.join(build, "datacenter", "CMakeFiles", target + ".dir", "link.txt")
+    if not (os.path.isfile(flags_make) and os.path.isfile(link_txt)):
+        raise SystemExit("crosscheck: patched htsim variants need the CMake build of %s (%s, %s)" % (target, flags_make, link_txt))
+    flags = {}
+    with open(flags_make) as f:
+        for line in f:
+            if " = " in line and not line.startswith("#"):
+                k, v = line.split(" = ", 1)
+                flags[k.strip()] = v.split()
+    out_dir = os.path.join(work, "%s+%s" % (target, "+".join(patches)))
+    os.makedirs(out_dir, exist_ok=True)
+    texts = {}
+    for name in patches:
+        src, old, new = HTSIM_PATCHES[name]
+        if src not in texts:
+            with open(os.path.join(sim, src)) as f:
+                texts[src] = f.read()
+        if texts[src].count(old) != 1:
+            raise SystemExit("crosscheck: patch %s: its text is not found exactly once in %s (another htsim version?)" % (name, src))
+        texts[src] = texts[src].replace(old, new)
+    objs = []
+    for src, text in sorted(texts.items()):
+        path = os.path.join(out_dir, src)
+        with open(path, "w") as f:
+            f.write(text)
+        obj = path + ".o"
+        run_logged(NICE + ["c++"] + flags.get("CXX_FLAGS", []) + flags.get("CXX_DEFINES", []) + flags.get("CXX_INCLUDES", [])
+                   + ["-c", path, "-o", obj], out_dir, log)
+        objs.append(obj)
+    binary = os.path.join(out_dir, target)
+    with open(link_txt) as f:
+        tokens = f.read().split()
+    at = tokens.index("-o")
+    tokens[at + 1] = binary
+    run_logged(NICE + tokens[:at] + objs + tokens[at:], os.path.join(build, "datacenter"), log)
     return binary
 
 
@@ -204,6 +322,18 @@ def htsim_args(sc, cm, seed, extra):
     return args + list(extra)
 
 
+def htsim_roce_args(sc, cm, seed, extra):
+    return ["-tm", cm, "-o", "htsim.log", "-nodes", str(sc["hosts"]), "-tiers", "3",
+            "-linkspeed", str(LINK_GBPS * 1000), "-hop_latency", str(LINK_DELAY_US), "-switch_latency", "0",
+            "-mtu", str(ROCE_MSS_BYTES), "-q", str(ROCE_QUEUE_PKTS),
+            "-pfc_thresholds", str(ROCE_PFC_LOW_PKTS), str(ROCE_PFC_HIGH_PKTS),
+            "-dcqcn", str(ROCE_ECN_PKTS),
+            # main_roce.cpp accepts only -strat ecmp_host here (560-561); switches then route a flow with
+            # id <= 1000 (all of these) adaptively per packet (fat_tree_switch.cpp:319, 333-382)
+            "-strat", "ecmp_host", "-paths", "1",
+            "-end", str(ROCE_END_US), "-seed", str(seed)] + list(extra)
+
+
 FLOW_START = re.compile(r"^Flow \S+ flowId (\d+) .* starting at ([0-9.eE+-]+)")
 FLOW_DONE = re.compile(r"^Flow \S+ flowId (\d+) .* finished at [0-9.eE+-]+ .* rtx (\d+) rto (\d+) nack (\d+) dup (\d+) ")
 FINISH_PS = re.compile(r"^NSCC_FINISH flowid (\d+) time_ps (\d+)")
@@ -235,11 +365,74 @@ def parse_htsim(stdout):
             "drops": max(rtx - dup, 0)}
 
 
+ROCE_FINISH = re.compile(r"^DCQCN_FINISH flowid (\d+) time_ps (\d+)")
+ROCE_RTX = re.compile(r"^New: \d+ Rtx: (\d+)")
+
+
+def parse_htsim_roce(stdout):
+    """FCTs from DCQCN_FINISH (the sender holds the ACK of the last byte; every flow here starts at 0);
+    resends are go-back-N's rewound packets (main_roce.cpp:644-649); PFC drops nothing."""
+    finish, rtx = [], 0
+    for line in stdout.splitlines():
+        m = ROCE_FINISH.match(line)
+        if m:
+            finish.append(int(m.group(2)) / 1e6)
+            continue
+        m = ROCE_RTX.match(line)
+        if m:
+            rtx = int(m.group(1))
+    return {"fcts_us": finish, "retx": rtx, "timeouts": 0, "drops": 0}
+
+
 # ---------------------------------------------------------------------------------------------
 # lbsim
 
 
+def lbsim_roce_scenario(sc, cm_name, seed):
+    k = k_for_hosts(sc["hosts"])
+    link = {"rateGbps": LINK_GBPS, "delayNs": round(LINK_DELAY_US * 1000)}
+    ecn_bytes = ROCE_ECN_PKTS * ROCE_MSS_BYTES - (ROCE_MSS_BYTES + HEADER_BYTES)
+    return {
+        "name": sc["name"], "seed": seed,
+        "topology": {"type": "fat-tree", "k": k, "hostLink": link, "edgeAggLink": link, "aggCoreLink": link},
+        "packets": {"mtuBytes": ROCE_MSS_BYTES, "headerBytes": HEADER_BYTES, "ackBytes": ACK_BYTES,
+                    "interFrameGapBytes": 0},
+        "switches": {
+            "buffer": {"type": "per-port", "bytesPerPort": ROCE_QUEUE_PKTS * ROCE_MSS_BYTES},
+            # htsim marks a leaving packet when the egress, that packet included, holds more than K
+            # (queue_lossless_output.cpp:166-169); lbsim's dequeue mark counts the queue behind it
+            "ecn": {"enabled": True, "kminBytes": ecn_bytes, "kmaxBytes": ecn_bytes, "pmax": 1.0, "markAt": "dequeue"},
+            # pause above high, resume below low (strictly: lbsim resumes at <= xon)
+            "pfc": {"enabled": True, "xoffBytes": ROCE_PFC_HIGH_PKTS * ROCE_MSS_BYTES,
+                    "xonBytes": ROCE_PFC_LOW_PKTS * ROCE_MSS_BYTES - 1, "headroomBytes": 100000000},
+            "controlPriority": False},
+        # htsim's host queue serves ACK / NACK / CNP first (FairPriorityQueue, PRIO_HI, rocepacket.h:99, 131)
+        "nic": {"controlPriority": True},
+        "loadBalancing": {"type": "switch-pkt-ar"},
+        "congestionControl": roce_dcqcn(),
+        # htsim's RoCE sink keeps up to 64 packets above the expected one and NACKs only past them
+        # (roce.cpp:22, 446-465; roce.h:25); lbsim has no go-back-N receiver with a reorder window, so
+        # the closest is a receiver that keeps everything and a sender that resends once the ack gap
+        # exceeds 64. htsim's RoceSrc has no retransmission timer: the lbsim timer is beyond the run.
+        "lossRecovery": {"type": "sack", "threshold": ROCE_REORDER_PKTS, "rtoUs": ROCE_END_US},
+        "workload": {"type": "htsim-cm", "file": cm_name},
+        "metrics": {"sampleIntervalUs": 0, "rateSeriesQps": 0},
+    }
+
+
+def apply_sets(s, sets):
+    for path, value in sets.items():
+        node = s
+        keys = path.split(".")
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = value
+    return s
+
+
 def lbsim_scenario(sc, cm_name, seed, sets):
+    if sc.get("htsim") == "roce":
+        return apply_sets(lbsim_roce_scenario(sc, cm_name, seed), sets)
     k = k_for_hosts(sc["hosts"])
     link = {"rateGbps": LINK_GBPS, "delayNs": round(LINK_DELAY_US * 1000)}
     s = {
@@ -258,13 +451,7 @@ def lbsim_scenario(sc, cm_name, seed, sets):
         # htsim -failed 1: the first core -> aggregation link (core 0 to aggregation 0) at 25 %
         s["failures"] = {"events": [{"atUs": 0, "link": {"a": "c0", "b": "a0", "index": 0},
                                      "action": "degrade", "rateGbps": LINK_GBPS // 4}]}
-    for path, value in sets.items():
-        node = s
-        keys = path.split(".")
-        for key in keys[:-1]:
-            node = node.setdefault(key, {})
-        node[keys[-1]] = value
-    return s
+    return apply_sets(s, sets)
 
 
 def parse_lbsim(run_dir, stdout):
@@ -349,7 +536,7 @@ FIELDS = ["scenario", "base", "what", "change", "seed", "hosts", "flows",
           "htsim_commit", "lbsim_commit", "command"]
 
 
-def run_one(sc, seed, htsim_bin, sim_dir, jar, work, htsim_extra, lbsim_set, change, base):
+def run_one(sc, seed, htsim_bin, sim_dir, jar, work, htsim_extra, lbsim_set, change, base, patches):
     d = tempfile.mkdtemp(prefix="%s-s%d-" % (sc["name"], seed), dir=work)
     cm_name = "traffic.cm"
     gen = [a.format(cm=cm_name, seed=seed) for a in sc["gen"]]
@@ -358,18 +545,19 @@ def run_one(sc, seed, htsim_bin, sim_dir, jar, work, htsim_extra, lbsim_set, cha
     cm = os.path.join(d, cm_name)
     flows = sum(1 for line in open(cm) if "->" in line)
 
-    hargs = htsim_args(sc, cm_name, seed, htsim_extra)
+    roce = sc.get("htsim") == "roce"
+    hargs = (htsim_roce_args if roce else htsim_args)(sc, cm_name, seed, htsim_extra)
     yaml_path = os.path.join(d, "lbsim.yaml")
     with open(yaml_path, "w") as f:
         # JSON is YAML: the scenario written as JSON needs no YAML library
         json.dump(lbsim_scenario(sc, cm_name, seed, lbsim_set), f, indent=1)
     lb_out = os.path.join(d, "lbsim-run")
     lcmd = NICE + ["java", "-jar", jar, "run", yaml_path, "--out", lb_out, "--format", "csv", "--threads", "0"]
-    hcmd = NICE + [htsim_bin] + hargs
+    hcmd = NICE + [htsim_bin[(sc.get("htsim", "uec"),) + tuple(patches)]] + hargs
 
     # alternate: htsim first, then lbsim (one run each; --repeats alternates further)
     h_out, h_wall, h_cpu, h_rss = timed(hcmd, d)
-    ht = parse_htsim(h_out)
+    ht = (parse_htsim_roce if roce else parse_htsim)(h_out)
     with open(os.path.join(d, "htsim.stdout"), "w") as f:
         f.write(h_out)
     l_out, l_wall, l_cpu, l_rss = timed(lcmd, d)
@@ -416,17 +604,23 @@ def cmd_run(a):
     work = os.path.abspath(a.work or tempfile.mkdtemp(prefix="crosscheck-"))
     os.makedirs(work, exist_ok=True)
     log = os.path.join(work, "build.log")
-    print("crosscheck: building htsim in %s (log %s)" % (sim, log), file=sys.stderr)
-    htsim_bin = build_htsim(sim, log)
     jobs = []
     for sc in SCENARIOS:
         if names is None or sc["name"] in names:
-            jobs.append((sc, [], {}, "", ""))
+            jobs.append((sc, [], {}, "", "", []))
     for v in VARIANTS:
         if (names and v["name"] in names) or (a.variants and (names is None or v["base"] in names)):
-            jobs.append((by_name[v["base"]], v["htsim_extra"], v["lbsim_set"], v["change"], v["base"]))
+            jobs.append((by_name[v["base"]], v["htsim_extra"], v["lbsim_set"], v["change"], v["base"], v["htsim_patch"]))
+    print("crosscheck: building htsim in %s (log %s)" % (sim, log), file=sys.stderr)
+    htsim_bin = {}
+    for kind in sorted({job[0].get("htsim", "uec") for job in jobs}):
+        htsim_bin[(kind,)] = build_htsim(sim, log, "htsim_" + kind)
+    for job in jobs:
+        key = (job[0].get("htsim", "uec"),) + tuple(job[5])
+        if key not in htsim_bin:
+            htsim_bin[key] = build_patched(sim, log, "htsim_" + key[0], job[5], work)
     rows = existing_rows(a.csv)
-    for sc, hx, ls, change, base in jobs:
+    for sc, hx, ls, change, base, patches in jobs:
         if sc["hosts"] > 128 and not a.large:
             print("crosscheck: skipping %s (%d hosts; --large runs it)" % (sc["name"], sc["hosts"]), file=sys.stderr)
             continue
@@ -434,7 +628,7 @@ def cmd_run(a):
             label = sc["name"] + (" [%s]" % change if change else "")
             print("crosscheck: %s seed %d ..." % (label, seed), file=sys.stderr)
             try:
-                row = run_one(sc, seed, htsim_bin, sim, jar, work, hx, ls, change, base)
+                row = run_one(sc, seed, htsim_bin, sim, jar, work, hx, ls, change, base, patches)
             except (RuntimeError, subprocess.CalledProcessError) as e:
                 print("crosscheck: %s seed %d failed: %s" % (label, seed, e), file=sys.stderr)
                 continue

@@ -51,6 +51,87 @@ PARAMETERS = [
     ("seed", "`-seed S` (and the generator's seed)", "`seed: S`", "datacenter/main_uec.cpp:658-661"),
     ("FCT", "`NSCC_FINISH ... time_ps` minus the flow's `starting at`: sender holds the last ACK",
      "`flows.csv` `fct_ps`: sender holds the ACK of the whole message", "uec.cpp:880-903, 2039"),
+    # the RoCE rows: htsim_roce (datacenter/main_roce.cpp), DCQCN + PFC + go-back-N
+    ("RoCE: program", "`htsim_roce -dcqcn 20`: DCQCN sources and sinks (without `-dcqcn`, plain RoCE sources with no "
+     "congestion control); switch queues are lossless input queues (PFC) by default",
+     "`congestionControl: dcqcn`, `switches.pfc.enabled: true`",
+     "datacenter/main_roce.cpp:67, 106-110, 333-336, 516-519, 543-546"),
+    ("RoCE: fabric", "`-nodes 128 -tiers 3 -linkspeed 800000 -hop_latency 0.5 -switch_latency 0 -seed S`, as for `htsim_uec`",
+     "as for the UEC rows: `fat-tree` k = 8, 800 Gb/s, 500 ns per link, `seed: S`",
+     "datacenter/main_roce.cpp:102-105, 115-119, 195-202, 210-213, 218-221"),
+    ("RoCE: packet", "`-mtu 4096`: a data packet carries 4,096 B of the flow and is 4,096 + 64 B on the wire (1 MiB = 256 "
+     "packets); ACK, NACK, CNP and PAUSE frames are 64 B",
+     "`mtuBytes: 4096, headerBytes: 64, ackBytes: 64`; PFC frames 64 B",
+     "rocepacket.h:28, 46, 68, 85, 118; cnppacket.h:18, 33; eth_pause_packet.h:14; datacenter/main_roce.cpp:203-205, 320"),
+    ("RoCE: routing", "all these flows have ids <= 1000 (`_bg_flowid_threshold`), \"foreground\", which this tree's switches "
+     "route per packet to the egress of lowest quantized queue: 4 bands (< 5, 10, 20 % of the port's `-q` size, "
+     "refreshed every 0.1 us), random among the lowest; packets under 100 B hashed on (flow, path id). `main_roce.cpp` "
+     "has no `-fg_ar` and aborts unless `-strat ecmp_host`, so per-flow ECMP cannot be chosen here",
+     "`loadBalancing: switch-pkt-ar`: bins at 5/10/20 % of `bytesPerPort`, random port of the lowest bin; lbsim reads "
+     "the queue at each decision and bins every packet",
+     "datacenter/fat_tree_switch.cpp:101-130, 224-238, 319, 340-384; datacenter/fat_tree_switch.h:133-138; "
+     "queue.cpp:8, 97-115; datacenter/main_roce.cpp:289-291, 560-561"),
+    ("RoCE: buffer", "`-q 192`: 192 x 4,096 = 786,432 B per egress; lossless queues never drop (past the size they only "
+     "log), so here the size only sets the routing bands",
+     "`switches.buffer: {type: per-port, bytesPerPort: 786432}` (with PFC lbsim does not enforce it either)",
+     "queue_lossless_output.cpp:109-117; datacenter/fat_tree_topology.cpp:1220-1221; datacenter/main_roce.cpp:188-190, 339"),
+    ("RoCE: PFC", "`-pfc_thresholds 12 15` (the defaults, given): per switch ingress, pause above 15 x 4,096 = 61,440 B "
+     "held in the switch, resume below 12 x 4,096 = 49,152 B; a packet's bytes leave at the end of its egress "
+     "serialization; the PAUSE reaches the upstream port one link delay later, unserialized; the upstream finishes the "
+     "frame on the wire; no headroom limit; a paused host queue also stops its senders; hosts never pause",
+     "`pfc: {xoffBytes: 61440, xonBytes: 49151, headroomBytes: 100000000}` (lbsim resumes at <= XON, so XON is one byte "
+     "below; the headroom never binds); PAUSE after a 64 B frame plus the link delay",
+     "queue_lossless_input.cpp:67-85, 113-150; queue_lossless_output.cpp:44-74; queue.cpp:440-472; "
+     "datacenter/fat_tree_topology.cpp:874-877; datacenter/main_roce.cpp:75, 231-235, 330-331"),
+    ("RoCE: ECN", "`-dcqcn 20`: every switch egress marks a data packet as it finishes leaving if the egress, that packet "
+     "included, holds more than K = 20 x 4,096 = 81,920 B: a step, no probability",
+     "`ecn: {kminBytes: 77760, kmaxBytes: 77760, pmax: 1, markAt: dequeue}`: lbsim's dequeue mark reads the queue behind "
+     "the packet as it starts to leave, so K minus one 4,160 B frame",
+     "queue_lossless_output.cpp:155-169; datacenter/main_roce.cpp:333-336"),
+    ("RoCE: DCQCN cut", "on each CNP, at once: target = current, current *= 1 - alpha/2 (not below the minimum), then "
+     "alpha = (1-g) alpha + g, and the increase counters restart; g = 1/256; alpha starts at 1 and is one variable "
+     "shared by all senders (`static`)",
+     "`rateDecreaseIntervalUs: 0.0416` (lbsim cuts at its next check, at most one frame time after the CNP: the least "
+     "it allows), `clampTargetRate: true`, `alphaGain: 0.00390625`; alpha per queue pair",
+     "dcqcn.cpp:23-24, 165-197; dcqcn.h:83"),
+    ("RoCE: DCQCN alpha", "each sender multiplies the shared alpha by 1-g when 55 us have passed since its last alpha "
+     "change", "`alphaUpdateUs: 55`: every 55 us from the first CNP, (1-g) alpha + g if a CNP came in the period, "
+     "else (1-g) alpha", "dcqcn.cpp:20, 311-315"),
+    ("RoCE: DCQCN increase", "T += 1 every 55 us since the last cut or increase; a byte counter stage every B = 10 MB sent; "
+     "fast recovery while max(T, BC) <= F = 5, additive (RAI = rate / 20 = 40 Gb/s) once one of them passed F, hyper "
+     "(RHAI = rate / 10 = 80 Gb/s) once both; minimum rate / 1000 = 0.8 Gb/s",
+     "`rateIncreaseTimerUs: 55, byteCounterBytes: 10000000, fastRecoveryStages: 5, additiveIncreaseGbps: 40, "
+     "hyperIncreaseGbps: 80, minRateGbps: 0.8` (10 MB is never sent in one of these flows, so neither side reaches hyper)",
+     "dcqcn.cpp:20, 25-28, 60-62, 231-267, 299-322"),
+    ("RoCE: pacing", "until its first CNP a source spaces its 4,160 B packets at line rate (roce.h:48); from the first "
+     "CNP on, DCQCN's own spacing counts 4,096 B per packet, so at a rate R it offers 4,160 / 4,096 R to its host "
+     "queue, which serializes at line rate",
+     "the sender paces wire bytes (4,160 B) at R: after a cut 1.6 % slower than htsim at the same R",
+     "roce.h:48; roce.cpp:83, 368-376; dcqcn.cpp:432-440"),
+    ("RoCE: CNP", "the sink sends a CNP for a marked packet if 50 us have passed since its last CNP, and at the end of "
+     "each 50 us interval if marked packets arrived during it",
+     "`cnpIntervalUs: 50`: a CNP for a marked packet once 50 us have passed; **no deferred CNP** (marks inside the "
+     "interval are not answered later; variant `[htsim-no-deferred-cnp]`)", "dcqcn.cpp:19, 462-496"),
+    ("RoCE: NACK and rate", "a NACK does not touch the rate", "`nackIsCongestionSignal: false`", "dcqcn.cpp:220-229"),
+    ("RoCE: receiver, go-back-N", "the sink keeps up to 64 packets above the next expected one (`ooo_enabled` is true "
+     "from the start; `-out_of_order` only sets it again), ACKs cumulative progress only, and for a packet further "
+     "ahead sends one NACK (expected) and drops it; the source then rewinds to the NACKed packet and resends all "
+     "after it",
+     "`lossRecovery: {type: sack, threshold: 64}`: keeps everything, ACKs every packet, resends only the holes once "
+     "the ack gap exceeds 64. **lbsim has no go-back-N receiver with a reorder window**: its `go-back-n` NACKs the "
+     "first gap (variant `[lbsim-strict-go-back-n]`)",
+     "roce.cpp:22, 157-175, 422-490; roce.h:25; datacenter/main_roce.cpp:214-217, 322-328"),
+    ("RoCE: RTO", "`setMinRTO(1000)` bounds an estimate nothing uses: the RoCE source has no retransmission timer",
+     "`rtoUs: 100000`, beyond every run", "datacenter/main_roce.cpp:379; roce.cpp:178-207, 341-377"),
+    ("RoCE: NIC", "the host queue serves ACK, NACK and CNP (high priority) before data, and a PAUSE stops all of it; "
+     "switch egresses are one FIFO",
+     "`nic.controlPriority: true` (lbsim's NIC also sends control frames while paused), `switches.controlPriority: false`",
+     "queue.cpp:440-560; rocepacket.h:67, 99, 131; cnppacket.h:30; queue_lossless_output.cpp:83-87"),
+    ("RoCE: run end", "`-end 100000` (us; default 1,000 us, which a slow incast can pass)", "none (runs to completion)",
+     "datacenter/main_roce.cpp:88, 98-101, 338"),
+    ("RoCE: FCT, resends", "`DCQCN_FINISH ... time_ps` (the source holds the cumulative ACK of the last packet; every flow "
+     "starts at 0); resends: the `Rtx:` total, packets rewound by go-back-N; PFC drops nothing",
+     "`flows.csv` `fct_ps`, `retransmissions`", "dcqcn.cpp:212-217; roce.cpp:159, 220-244; datacenter/main_roce.cpp:644-649"),
 ]
 
 # Explanations of differences, keyed by the scenario (base) name. {SCEN|SEED|FIELD} is replaced
@@ -168,7 +249,51 @@ LARGE_ECMP = (
     "62.9 us timer in htsim and about one round trip in lbsim). Not measured with one change at this size "
     "(the 128-host `[lbsim-sack-rto]` row is).")
 
+RI = "roce-incast-3to1-4mib"
+ROCE_INCAST = (
+    "**Mechanism: two behaviours of htsim's DCQCN code, measured one at a time, and then go-back-N against "
+    "selective resends, which lbsim cannot model exactly.** Three line-rate senders meet at host 0's ToR port; the "
+    "port's queue passes K, PFC pauses the ingresses behind it, the per-packet adaptive routing reorders packets "
+    "by more than 64 while paths are paused, and DCQCN halves each sender at every CNP (alpha stays near 1 for "
+    "these few hundred microseconds on both sides). Seed 1: htsim's max FCT is {RI|1|htsim_fct_max_us} us with "
+    "{RI|1|htsim_retx} packets rewound by go-back-N, lbsim's {RI|1|lbsim_fct_max_us} us with {RI|1|lbsim_retx} "
+    "holes resent; seed 2 is the mildest draw in both ({RI|2|htsim_fct_max_us} against {RI|2|lbsim_fct_max_us} us). "
+    "**(1) htsim's byte counter counts a rewind as a burst of bytes.** It adds `(_highest_sent - _old_highest_sent) "
+    "* _mss` on unsigned integers (dcqcn.cpp:301); after a go-back-N rewind `_highest_sent` is smaller, the "
+    "difference wraps around, the counter passes B = 10 MB at once and the sender steps its rate up (dcqcn.cpp:"
+    "304-308): every NACK raises the rate of a sender that is being cut (a copy of htsim whose `log_rate`, empty in "
+    "the tree at dcqcn.cpp:269-271, prints each rate change shows increases 20 us after a cut, long before the 55 us "
+    "timer; that copy is not part of the driver). Only this changed (`[htsim-bytecounter-fix]`, the "
+    "counter counts forward progress only): htsim's max {RI [htsim-bytecounter-fix]|1|htsim_fct_max_us} us and "
+    "{RI [htsim-bytecounter-fix]|1|htsim_retx} rewound packets (seed 3: {RI [htsim-bytecounter-fix]|3|htsim_fct_max_us} "
+    "us); on seed 2 it goes the other way ({RI [htsim-bytecounter-fix]|2|htsim_fct_max_us} us), where the spurious "
+    "increases had refilled an idle port. "
+    "**(2) htsim's receiver sends a CNP at the end of every 50 us interval in which a marked packet arrived** "
+    "(dcqcn.cpp:486-496), so a queue that drained early in the interval still costs every sender a halving at its "
+    "end; lbsim's notification point answers only a marked packet arriving after the interval, and a backlog that "
+    "is gone by then costs nothing. Only this removed (`[htsim-no-deferred-cnp]`): htsim's max "
+    "{RI [htsim-no-deferred-cnp]|1|htsim_fct_max_us}, {RI [htsim-no-deferred-cnp]|2|htsim_fct_max_us} and "
+    "{RI [htsim-no-deferred-cnp]|3|htsim_fct_max_us} us on seeds 1-3 ({RI [htsim-no-deferred-cnp]|2|diff_max_pct} "
+    "from lbsim on seed 2). With both (`[htsim-both-dcqcn-changes]`) htsim cuts as often as lbsim does (the "
+    "printing copy, seed 1: six cuts per sender before, three after; lbsim sends three CNPs per sender) and its max is {RI [htsim-both-dcqcn-changes]|1|htsim_fct_max_us}, "
+    "{RI [htsim-both-dcqcn-changes]|2|htsim_fct_max_us} and {RI [htsim-both-dcqcn-changes]|3|htsim_fct_max_us} us "
+    "({RI [htsim-both-dcqcn-changes]|1|diff_max_pct}, {RI [htsim-both-dcqcn-changes]|2|diff_max_pct}, "
+    "{RI [htsim-both-dcqcn-changes]|3|diff_max_pct} from lbsim). "
+    "**(3) What is left is the receiver, and it is a finding, not closed.** htsim still rewinds "
+    "{RI [htsim-both-dcqcn-changes]|1|htsim_retx} packets on seed 1: each time reordering passes its 64-packet window "
+    "its source resends everything after the expected packet, including what the receiver already holds; lbsim's "
+    "`sack` resends only the {RI|1|lbsim_retx} missing ones, every one of them spurious (they were late, not lost). "
+    "lbsim's strict go-back-N (`[lbsim-strict-go-back-n]`, NACK at the first gap) overshoots: "
+    "{RI [lbsim-strict-go-back-n]|1|lbsim_retx} resends and a max of {RI [lbsim-strict-go-back-n]|1|lbsim_fct_max_us} us. "
+    "The two lbsim receivers bracket htsim's (with its two DCQCN behaviours removed); go-back-N with a 64-packet "
+    "window would sit between them, and lbsim has no such option (\"What is not compared\"). The permutation "
+    "shows why the window matters at all: with per-packet routing and lbsim's strict go-back-N, "
+    "`roce-perm-1mib [lbsim-strict-go-back-n]` rewinds {roce-perm-1mib [lbsim-strict-go-back-n]|2|lbsim_retx} "
+    "packets and takes {roce-perm-1mib [lbsim-strict-go-back-n]|2|lbsim_fct_max_us} us (seed 2; on seed 1 a flow "
+    "waits out the 100 ms timer), where `sack` with the window agrees with htsim within 5 %.").replace("{RI", "{" + RI)
+
 EXPLANATIONS = {
+    "roce-incast-3to1-4mib": ROCE_INCAST,
     "perm-1mib-spray-1024": LARGE_SPRAY,
     "perm-1mib-ecmp-1024": LARGE_ECMP,
     "a2a-128kib-ecmp": A2A_ECMP,
@@ -196,8 +321,27 @@ GAPS = [
     "**EQDS** (`htsim_eqds`) has no row: it is receiver-driven (the receiver paces pulls), which lbsim does "
     "not model; `htsim_uec` with oblivious spraying and a constant-rate sender is the sender closest to "
     "lbsim's OFAN setup.",
-    "**DCQCN + PFC with go-back-N (`htsim_roce`)** has no row: it builds, but its DCQCN constants and PFC "
-    "thresholds are not mapped to lbsim's yet; the driver runs `htsim_uec` only.",
+    "**DCQCN + PFC with per-flow ECMP** has no row: in this tree `htsim_roce` cannot route per flow. Its "
+    "switches route every flow with id <= 1000 (`_bg_flowid_threshold`) adaptively per packet unless `-fg_ar "
+    "ecmp`, an option only `htsim_uec` parses (datacenter/fat_tree_switch.cpp:319, datacenter/main_uec.cpp:808); "
+    "`main_roce.cpp` accepts only `-strat ecmp_host` (560-561); and a flow with a higher id is \"background\", "
+    "which a ToR sends up its first uplink only (`_bg_paths` = 1, datacenter/fat_tree_switch.cpp:347-364). "
+    "The RoCE rows therefore run htsim's per-packet adaptive routing against lbsim's `switch-pkt-ar`.",
+    "**lbsim has no go-back-N receiver with a reorder window.** htsim's RoCE sink keeps 64 packets above the "
+    "expected one and NACKs only beyond them (roce.cpp:446-465); lbsim's `go-back-n` NACKs the first gap and "
+    "`sack` resends selectively. The RoCE rows use `sack` with a 64-packet threshold, the closest reading; a "
+    "`go-back-n` option `reorderWindowPackets` (keep up to N packets above the expected one, NACK beyond, "
+    "rewind on the NACK) would close the difference measured in `roce-incast-3to1-4mib`. Not built here.",
+    "**htsim_roce without `-dcqcn`** (plain RoCE sources, no congestion control) has no row: a NACK that "
+    "arrives after a source has sent its last new packet never restarts it, since `processNack` compares "
+    "`_highest_sent` (packets) with `_flow_size` (bytes) (roce.cpp:164) and the source has no timer: "
+    "`roce-incast-3to1-4mib` seed 1 without `-dcqcn` has not finished when the run ends at 100 ms, and a copy with "
+    "that comparison made in bytes finishes it in 0.72 ms. A DCQCN source has its own 55 us timer events "
+    "(dcqcn.cpp:273-331), which can restart it; that copy gives the same FCTs in all six RoCE rows (checked by hand, not a driver variant).",
+    "**htsim's DCQCN alpha is one variable for all senders** (`static double _alpha`, dcqcn.h:83): every CNP "
+    "of any flow raises it and every sender decays it. In these rows it stays near 1 on both sides (the runs "
+    "are a few hundred microseconds, g = 1/256); with many flows cut and recovering over milliseconds the two "
+    "would part.",
     "**The OFAN authors' sender** (`smcclure20/csg-htsim`, `constant_cca_erasure.cpp`) is not in the "
     "htsim tree used here; this htsim's closest sender is a constant-rate UEC source that resends lost "
     "packets. On a fabric that loses nothing both send at line rate and agree; where packets are dropped "
@@ -271,7 +415,7 @@ def render(rows, csv_rel):
     w("<!-- generated by bench/crosscheck/crosscheck.py from %s; do not edit by hand -->" % csv_rel)
     w("")
     w("lbsim and htsim run the same scenarios: the same fat tree, link rates and delays, packet sizes, "
-      "drop-tail buffers and the same traffic, a connection matrix written by htsim's own generators "
+      "drop-tail buffers (lossless PFC queues in the `roce-` rows) and the same traffic, a connection matrix written by htsim's own generators "
       "(`htsim/sim/datacenter/connection_matrices/`) and read by both (lbsim's `htsim-cm` workload). Each "
       "row gives both simulators' flow completion times (FCT: max, median, 99th percentile, nearest rank), "
       "lbsim's difference in percent of htsim's (a bold difference is over 10 %), drops and resends, and "
@@ -279,9 +423,9 @@ def render(rows, csv_rel):
       "lbsim, one scenario after the other on a shared 2-core machine, both under `nice -n 10`, lbsim with "
       "`--threads 0`). Both simulators are deterministic for a given seed: a rerun gives the same FCTs.")
     w("")
-    w("Reference: `%s` at %s (UEC htsim with a fork's additions; binary `htsim_uec`, built by CMake from "
-      "`htsim/sim/`). Source lines below are in that tree. The data: [`%s`](../%s)."
-      % (HTSIM, HTSIM_AT, csv_rel, csv_rel))
+    w("Reference: `%s` at %s (UEC htsim with a fork's additions; binaries `htsim_uec` and, for the `roce-` "
+      "rows (DCQCN + PFC + go-back-N), `htsim_roce`, built by CMake from `htsim/sim/`). Source lines below are in "
+      "that tree. The data: [`%s`](../%s)." % (HTSIM, HTSIM_AT, csv_rel, csv_rel))
     w("")
     w("**Regenerate** (builds htsim, about 15 minutes here, and fetches nothing; then a few CPU seconds per "
       "128-host permutation and up to a CPU minute per all-to-all or 1,024-host row, both simulators together):")
@@ -290,6 +434,7 @@ def render(rows, csv_rel):
     w("./mvnw -B -q -pl cli -am package -DskipTests")
     w("python3 bench/crosscheck/crosscheck.py run --htsim PATH/TO/htsim --variants --large")
     w("python3 bench/crosscheck/crosscheck.py run --htsim PATH/TO/htsim --only perm-1mib-ecmp,perm-4mib-ecmp --seeds 2,3")
+    w("python3 bench/crosscheck/crosscheck.py run --htsim PATH/TO/htsim --only roce-perm-1mib,roce-incast-3to1-4mib --variants --seeds 1,2,3")
     w("```")
     w("")
     w("`--only NAME[,NAME]` and `--seeds 1,2,3` run single rows (each row's command is in the CSV); "
@@ -305,7 +450,9 @@ def render(rows, csv_rel):
       "where lbsim draws a fresh one per packet, and it has no sender like lbsim's ideal erasure sender, so "
       "queue imbalance, losses and how losses are recovered separate the two. With htsim's entropies raised "
       "to 8,192 the sprayed permutations come close (\"One change at a time\"). Per-flow ECMP rows also "
-      "differ by each simulator's own hash draw, which the seeds show." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none"))
+      "differ by each simulator's own hash draw, which the seeds show. The RoCE rows (DCQCN + PFC + go-back-N, "
+      "`htsim_roce`): the permutation agrees; the incast differs by two behaviours of htsim's DCQCN code and by "
+      "go-back-N against selective resends, the last of which lbsim cannot model exactly." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none"))
     w("")
     w("| scenario | seed | flows | FCT max us htsim / lbsim | diff | p50 htsim / lbsim | diff | p99 htsim / lbsim | diff | drops htsim / lbsim | resends htsim / lbsim |")
     w("|---|---:|---:|---|---:|---|---:|---|---:|---|---|")
@@ -338,7 +485,8 @@ def render(rows, csv_rel):
     w("")
     w("lbsim's resends are the erasure sender's extra symbols counted as retransmissions (`flows.csv`): "
       "with `endOfMessage: srtt-after-pass` a sender sends fresh symbols one smoothed RTT after its first "
-      "pass until the completing ACK, lost packet or not.")
+      "pass until the completing ACK, lost packet or not. In the `roce-` rows nothing is lost (PFC): htsim's resends "
+      "are packets its go-back-N rewound, lbsim's the holes its `sack` sender resent, every one of them spurious.")
     w("")
     if var:
         w("## One change at a time")
