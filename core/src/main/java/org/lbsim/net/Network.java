@@ -145,6 +145,16 @@ public final class Network implements PortStates {
     /** Per named counter, a slot per port: each port's slot is written only by the partition of its switch. */
     private long[][] counterSlots = new long[0][];
 
+    /** The index of {@code name} in {@code names}, or -1: the lookup of names registered once, at build time. */
+    private static int indexOf(String[] names, String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /**
      * The id of a named counter of the switches ({@code switch.trimmed}), registered once at build time;
      * a registered counter is reported at the end of the run with the schemes' counters (summary.json
@@ -152,10 +162,9 @@ public final class Network implements PortStates {
      * Count with {@link #count}.
      */
     public int counter(String name) {
-        for (int i = 0; i < counterNames.length; i++) {
-            if (counterNames[i].equals(name)) {
-                return i;
-            }
+        int known = indexOf(counterNames, name);
+        if (known >= 0) {
+            return known;
         }
         counterNames = java.util.Arrays.copyOf(counterNames, counterNames.length + 1);
         counterSlots = java.util.Arrays.copyOf(counterSlots, counterSlots.length + 1);
@@ -462,10 +471,9 @@ public final class Network implements PortStates {
 
     /** The id of a named reason for which switch stages consume packets (registered once, at build time). */
     public int consumeReason(String name) {
-        for (int i = 0; i < consumeReasons.length; i++) {
-            if (consumeReasons[i].equals(name)) {
-                return i;
-            }
+        int known = indexOf(consumeReasons, name);
+        if (known >= 0) {
+            return known;
         }
         consumeReasons = java.util.Arrays.copyOf(consumeReasons, consumeReasons.length + 1);
         consumedByReason = java.util.Arrays.copyOf(consumedByReason, consumedByReason.length + 1);
