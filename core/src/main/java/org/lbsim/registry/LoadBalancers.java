@@ -6,6 +6,7 @@ import org.lbsim.lb.HostDestinationRotation;
 import org.lbsim.lb.HostFlowletAr;
 import org.lbsim.lb.HostPacketSpray;
 import org.lbsim.lb.Ofan;
+import org.lbsim.lb.Plb;
 import org.lbsim.lb.Reps;
 import org.lbsim.lb.Subflows;
 import org.lbsim.lb.SwitchQueueScheme;
@@ -26,6 +27,8 @@ public final class LoadBalancers {
                     "OFAN 3.2 (2)", new Subflows.Params(4), Subflows::new, Capability.PARTITION_SAFE, Capability.PACKET_LEVEL),
             Component.of("host-flowlet-ar", "HOST FLOWLET AR", "PLB-like; a new random entropy when over beta of a window of alpha ACKs echoed ECN",
                     "OFAN 3.2 (3), Table 2", new HostFlowletAr.Params(0, 0.4), HostFlowletAr::new, Capability.PARTITION_SAFE, Capability.FLOWLET_LEVEL),
+            Component.of("plb", "PLB", "a new random entropy after N = 12 ECN-congested round trips in a row (3 when nothing is in flight), and on a timeout, then held 60-120 s",
+                    "PLB (Qureshi et al., SIGCOMM 2022); Linux net/ipv4/tcp_plb.c", Plb.Params.defaults(), Plb::new, Capability.PARTITION_SAFE, Capability.FLOWLET_LEVEL),
             Component.of("host-spray", "HOST PKT", "fresh random entropy on every packet, switches hash", "OFAN 3.2 (4), Table 2 (after oblivious packet spraying)",
                     new HostPacketSpray.Params(), p -> new HostPacketSpray(), Capability.PARTITION_SAFE, Capability.PACKET_LEVEL),
             Component.of("host-pkt-ar", "HOST PKT AR", "REPS as the OFAN authors' htsim runs it; reuse entropies whose ACKs came back unmarked (8-entry buffer), explore when none is left, freeze when an entropy about to be reused has gone unanswered for an RTO",
