@@ -330,7 +330,8 @@ class SweepTest {
             var rs = st.executeQuery("SELECT count(*) FROM runs WHERE scenario_yaml LIKE '%" + gap + "%'");
             rs.next();
             assertThat(rs.getInt(1)).isEqualTo(2);
-            st.execute("UPDATE runs SET scenario_yaml = regexp_replace(scenario_yaml, '\\n *" + gap + "', '') WHERE seed = 1");
+            st.execute("UPDATE runs SET scenario_yaml = regexp_replace(scenario_yaml, '\\n *" + gap + "', ''),"
+                    + " \"packets.interFrameGapBytes\" = NULL WHERE seed = 1"); // and its column empty, as in a table made before it
             rs = st.executeQuery("SELECT count(*) FROM runs WHERE scenario_yaml LIKE '%" + gap + "%'");
             rs.next();
             assertThat(rs.getInt(1)).isEqualTo(1);
@@ -338,6 +339,13 @@ class SweepTest {
         MainTest.Result resumed = lbsim("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1");
         assertThat(resumed.code()).as(resumed.err()).isZero();
         assertThat(resumed.out()).contains("2 runs, all already recorded");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + out.resolve("results.duckdb"));
+             java.sql.Statement st = c.createStatement()) {
+            var rs = st.executeQuery("SELECT count(DISTINCT \"packets.interFrameGapBytes\"), count(\"packets.interFrameGapBytes\") FROM runs");
+            rs.next();
+            assertThat(rs.getInt(2)).as("the older run's empty column now holds the default it ran with").isEqualTo(2);
+            assertThat(rs.getInt(1)).isEqualTo(1);
+        }
         // a stored value that differs from today's scenario is still another scenario
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + out.resolve("results.duckdb"));
              java.sql.Statement st = c.createStatement()) {

@@ -385,6 +385,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                     Map<String, String> conf) {
         Map<String, String> recorded = store.sweepRuns(sweep.name);
         List<Job> pending = new ArrayList<>();
+        List<Job> rebound = new ArrayList<>();
         for (Job j : all) {
             String yaml = recorded.get(j.runId());
             int sha = j.yaml().indexOf(TRACE_SHA);
@@ -405,6 +406,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             } else if (!yaml.equals(j.yaml()) && !(sha < 0 && bindsToSame(yaml, j.scenario()))) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"
                         + " (did the sweep file change?); use another --out, or another name: in the sweep file");
+            } else if (!yaml.equals(j.yaml()) && sha < 0) {
+                rebound.add(j); // recorded before a parameter existed: it ran with the default today's scenario spells out
             }
         }
         int already = all.size() - pending.size();
@@ -413,6 +416,9 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             columnSets.add(ScenarioColumns.of(p.scenario()));
         }
         store.addColumns(columnSets);
+        for (Job j : rebound) {
+            store.fillEmptyColumns(j.runId(), ScenarioColumns.of(j.scenario()));
+        }
 
         boolean terminal = Progress.stdoutIsTerminal() && org.lbsim.cli.errors.ControlCharacters.isStdout(main.out());
         Progress progress = new Progress(quiet ? nullStream() : main.out(), terminal && !quiet, "sweep " + sweep.name, all.size(), already);

@@ -595,6 +595,46 @@ public final class ResultsStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Fills the scenario columns run {@code runId} left empty with {@code flattened}'s values: a run recorded before a
+     * parameter existed ran with that parameter's default, which the scenario it binds to today spells out, so the
+     * runs of one point do not differ in a column none of them set.
+     */
+    public void fillEmptyColumns(String runId, Map<String, Object> flattened) {
+        try {
+            ensureColumns(flattened);
+            Map<String, Object> row = new java.util.HashMap<>();
+            try (PreparedStatement ps = conn.prepareStatement("SELECT * FROM runs WHERE run_id = ?")) {
+                ps.setString(1, runId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        conn.commit();
+                        return;
+                    }
+                    java.sql.ResultSetMetaData md = rs.getMetaData();
+                    for (int i = 1; i <= md.getColumnCount(); i++) {
+                        row.put(md.getColumnName(i).toLowerCase(Locale.ROOT), rs.getObject(i));
+                    }
+                }
+            }
+            for (Map.Entry<String, Object> e : flattened.entrySet()) {
+                String key = e.getKey().toLowerCase(Locale.ROOT);
+                if (e.getValue() == null || ScenarioColumns.sqlType(e.getValue()) == null || !row.containsKey(key) || row.get(key) != null) {
+                    continue;
+                }
+                try (PreparedStatement ps = conn.prepareStatement("UPDATE runs SET " + quote(runColumns.get(key)[0]) + " = ? WHERE run_id = ?")) {
+                    ps.setObject(1, e.getValue());
+                    ps.setString(2, runId);
+                    ps.executeUpdate();
+                }
+            }
+            conn.commit();
+        } catch (SQLException e) {
+            rollback();
+            throw new StoreException(shown + ": cannot complete run '" + runId + "': " + message(e), e);
+        }
+    }
+
     /** Writes one run in one transaction. */
     public void write(RunRecord r) {
         Map<String, Object> cols = ScenarioColumns.of(r.scenario());
