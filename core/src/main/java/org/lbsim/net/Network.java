@@ -34,9 +34,10 @@ public final class Network implements PortStates {
      * partition); what its link has not taken in yet is in an outbox of a partitioned run ({@link Link#failNow}).
      */
     private final long[] wireSentAtPort;
-    /** Per switch node (each written only by its partition): packets dropped for lack of a route, and by {@code dropPackets}. */
+    /** Per switch node (each written only by its partition): packets dropped for lack of a route. */
     private final long[] noRouteDropsAt;
-    private final long[] injectedDropsAt;
+    /** The scenario's {@code dropPackets}, or null. */
+    private InjectedDrops injectedDrops;
 
     /**
      * @param bufferFactory a buffer model per switch node
@@ -62,7 +63,6 @@ public final class Network implements PortStates {
         linkLossAtPort = new long[ports];
         wireSentAtPort = new long[ports];
         noRouteDropsAt = new long[topology.nodeCount()];
-        injectedDropsAt = new long[topology.nodeCount()];
         links = new Link[ports];
         egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
@@ -369,53 +369,31 @@ public final class Network implements PortStates {
     }
 
     private LossListener lossListener = (flow, psn) -> { };
-    /** Data packets (qp << 32 | psn) to drop on their first transmission, sorted; empty in most runs. */
-    private long[] dropList = new long[0];
 
     /**
-     * Drops the first transmission of each listed data packet at the first switch it reaches: an
-     * ingress stage on every switch, installed ahead of any scheme's stage.
+     * Drops the first transmission of each listed data packet ({@code qp << 32 | psn}) at the first switch
+     * it reaches: an ingress stage on every switch, installed ahead of any scheme's stage.
      */
     public void setInjectedDrops(long[] qpPsnKeys) {
-        this.dropList = qpPsnKeys.clone();
-        java.util.Arrays.sort(dropList);
-        IngressStage drops = (p, port) -> !injectedDrop(p, port);
+        injectedDrops = new InjectedDrops(this, qpPsnKeys);
         for (Switch s : switches) {
-            s.addIngressStage(drops);
+            s.addIngressStage(injectedDrops);
         }
-    }
-
-    private boolean injectedDrop(Packet p, int ingressPort) {
-        if (p.hops != 1 || p.kind != Packet.DATA || p.retransmission
-                || java.util.Arrays.binarySearch(dropList, ((long) p.flow << 32) | p.psn) < 0) {
-            return false;
-        }
-        injectedDropsAt[topology.portOwner(ingressPort)]++;
-        noteLoss(p);
-        pool.release(p);
-        return true;
     }
 
     /** Packets dropped on purpose by the scenario's {@code dropPackets}. */
     public long injectedDrops() {
-        return sum(injectedDropsAt);
+        return injectedDrops == null ? 0 : injectedDrops.total();
+    }
+
+    /** {@code p} was dropped on purpose ({@link InjectedDrops}): the loss is told, the packet freed. */
+    void dropInjected(Packet p) {
+        noteLoss(p);
+        pool.release(p);
     }
 
     public void setLossListener(LossListener listener) {
         this.lossListener = sim.partitioned() ? new SerialLossListener(listener) : listener;
-    }
-
-    /** A partitioned run: losses happen in every partition, the listener's bookkeeping is the transport's, one at a time. */
-    private record SerialLossListener(LossListener inner) implements LossListener {
-        @Override
-        public synchronized void onDataLost(int flow, int psn) {
-            inner.onDataLost(flow, psn);
-        }
-
-        @Override
-        public synchronized void onPacketGone(int flow) {
-            inner.onPacketGone(flow);
-        }
     }
 
     private void noteLoss(Packet p) {
