@@ -285,16 +285,8 @@ public final class PartitionedSimulator extends Simulator {
             while (true) {
                 placeOutside();
                 int readParity = writeParity;
-                long next = Long.MAX_VALUE;
-                long foreground = foregroundPending; // the events of components at synchronisation points
-                for (Partition p : partitions) {
-                    foreground += p.foregroundDelta;
-                    if (!p.queue.isEmpty()) {
-                        next = Math.min(next, p.queue.peekTime());
-                    }
-                    next = Math.min(next, p.outboxMinPs[readParity]);
-                }
-                if (foreground <= 0 || stopAsked) {
+                long next = nextEventPs(readParity);
+                if (foregroundEvents() <= 0 || stopAsked) {
                     break;
                 }
                 long global = atSynchronisation.isEmpty() ? Long.MAX_VALUE : atSynchronisation.peekTime();
@@ -311,26 +303,9 @@ public final class PartitionedSimulator extends Simulator {
                     wallLimitReached = true;
                     break;
                 }
-                nowPs = next; // the time outside the event loop (progress display, synchronisation points) is the window's start
-                long windowEnd = windowEnd(next, untilPs, global); // the whole fabric is observed at that instant, between windows
-                writeParity = readParity ^ 1;
-                for (Partition p : partitions) {
-                    p.windowEndPs = windowEnd;
-                    p.readParity = readParity;
-                    p.outboxMinPs[writeParity] = Long.MAX_VALUE; // its outboxes were emptied in the last window
-                }
-                windows++;
+                openWindow(next, windowEnd(next, untilPs, global), readParity); // the whole fabric is observed at its end, between windows
                 await(start);
-                try {
-                    for (Partition p : mine) {
-                        callerPartition = p;
-                        p.window(this);
-                    }
-                } catch (RuntimeException | Error e) {
-                    failure = e;
-                } finally {
-                    callerPartition = null;
-                }
+                failure = runWindows(mine);
                 await(end);
                 for (Worker w : workers) {
                     if (w.failure != null && failure == null) {
@@ -359,6 +334,59 @@ public final class PartitionedSimulator extends Simulator {
         if (failure instanceof Error e) {
             throw e;
         }
+        settleClocks();
+    }
+
+    /** The earliest event of the whole run: in the partitions' event sets and in the outboxes written in the last window. */
+    private long nextEventPs(int readParity) {
+        long next = Long.MAX_VALUE;
+        for (Partition p : partitions) {
+            if (!p.queue.isEmpty()) {
+                next = Math.min(next, p.queue.peekTime());
+            }
+            next = Math.min(next, p.outboxMinPs[readParity]);
+        }
+        return next;
+    }
+
+    /** Foreground events pending anywhere: the run ends when none is left. */
+    private long foregroundEvents() {
+        long foreground = foregroundPending; // the events of components at synchronisation points
+        for (Partition p : partitions) {
+            foreground += p.foregroundDelta;
+        }
+        return foreground;
+    }
+
+    /** Starts the window [startPs, endPs): the partitions read the outboxes of parity {@code readParity} and write the other. */
+    private void openWindow(long startPs, long endPs, int readParity) {
+        nowPs = startPs; // the time outside the event loop (progress display, synchronisation points) is the window's start
+        writeParity = readParity ^ 1;
+        for (Partition p : partitions) {
+            p.windowEndPs = endPs;
+            p.readParity = readParity;
+            p.outboxMinPs[writeParity] = Long.MAX_VALUE; // its outboxes were emptied in the last window
+        }
+        windows++;
+    }
+
+    /** Runs the window of each partition of the calling thread's block; returns what failed, or null. */
+    private Throwable runWindows(Partition[] mine) {
+        try {
+            for (Partition p : mine) {
+                callerPartition = p;
+                p.window(this);
+            }
+            return null;
+        } catch (RuntimeException | Error e) {
+            return e;
+        } finally {
+            callerPartition = null;
+        }
+    }
+
+    /** After the run: every partition's clock shows the run's end (the time limit, or its last event). */
+    private void settleClocks() {
         if (!timeLimitReached) {
             long last = nowPs;
             for (Partition p : partitions) {
@@ -369,6 +397,11 @@ public final class PartitionedSimulator extends Simulator {
         for (Partition p : partitions) {
             p.nowPs = nowPs;
         }
+    }
+
+    /** Partition {@code index}, for the partitions taking in each other's outboxes. */
+    Partition partition(int index) {
+        return partitions[index];
     }
 
     /** The partitions thread {@code t} runs: a contiguous block, so a thread works on one part of the fabric. */
@@ -456,164 +489,6 @@ public final class PartitionedSimulator extends Simulator {
             p.queue.push(o.timePs[i], o.target[i], o.seq[i], h, kind, o.tag[i]);
         }
         o.clear();
-    }
-
-
-    /** One partition: its event set, clock, counters and outboxes (by window parity, then target). */
-    private static final class Partition {
-        final int index;
-        /** The thread that runs this partition's windows. */
-        int thread;
-        final KeyedEventQueue queue = new KeyedEventQueue(256);
-        /** What the other partitions sent for this window, sorted, read beside {@link #queue}. */
-        final WindowIntake intake = new WindowIntake();
-        /** By parity, then target: null until first used (most pairs of a finely cut fabric never exchange a packet). */
-        final Outbox[][] outboxes;
-        /** By parity: the earliest event in this partition's outboxes. */
-        final long[] outboxMinPs = {Long.MAX_VALUE, Long.MAX_VALUE};
-        /**
-         * By parity, then sending thread: the partitions whose outbox to this one is not empty, in the
-         * order they first wrote to it (each list written by its own thread only, read after the barrier).
-         * Threads run contiguous blocks in ascending order, so the lists together are in ascending order.
-         */
-        final int[][][] senders;
-        final int[][] senderCount;
-        long nowPs;
-        long events;
-        long foregroundDelta;
-        long windowEndPs;
-        int readParity;
-        int creator;
-        /**
-         * By creator: how many events it scheduled so far. A creator's events all run in one partition,
-         * so in one thread: the partitions of a thread share one array (no cache line shared between threads).
-         */
-        long[] creatorCounters;
-        long eventPs;
-        long eventTarget;
-        long eventSeq;
-
-        Partition(int index, int count, int threads) {
-            this.index = index;
-            outboxes = new Outbox[2][count];
-            senders = new int[2][threads][4];
-            senderCount = new int[2][threads];
-        }
-
-        /** Partition {@code from}, run by {@code thread}, has just written the first event of a window into its outbox to this one. */
-        void sentBy(int parity, int thread, int from) {
-            int[] list = senders[parity][thread];
-            int n = senderCount[parity][thread];
-            if (n == list.length) {
-                senders[parity][thread] = list = Arrays.copyOf(list, 2 * n);
-            }
-            list[n] = from;
-            senderCount[parity][thread] = n + 1;
-        }
-
-        /** Takes in what the other partitions sent in the last window, then runs every event before the window's end. */
-        void window(PartitionedSimulator sim) {
-            EventHandler[] handlers = sim.handlers;
-            WindowIntake in = intake;
-            int[][] from = senders[readParity];
-            for (int t = 0; t < from.length; t++) {
-                int n = senderCount[readParity][t];
-                for (int x = 0; x < n; x++) {
-                    Outbox o = sim.partitions[from[t][x]].outboxes[readParity][index];
-                    for (int i = 0; i < o.size; i++) {
-                        if (o.payload[i] != null) {
-                            ((PayloadHandler) handlers[(int) (o.handlerKind[i] >>> 32)]).accept(o.payload[i]);
-                        }
-                        in.add(o.timePs[i], o.target[i], o.seq[i], o.handlerKind[i], o.tag[i]);
-                    }
-                    o.clear();
-                }
-                senderCount[readParity][t] = 0;
-            }
-            KeyedEventQueue q = queue;
-            in.sort(q);
-            int[] base = sim.creatorBase;
-            int[] span = sim.creatorSpan;
-            long end = windowEndPs;
-            while (true) {
-                // the earlier of the heap's top and the intake's head, by the same key
-                long t;
-                int h;
-                int kind;
-                long tag;
-                if (in.headComesFirst(q)) {
-                    t = in.headTimePs();
-                    if (t >= end) {
-                        break;
-                    }
-                    h = in.headHandler();
-                    kind = in.headKind();
-                    tag = in.headTag();
-                    eventTarget = in.headTarget();
-                    eventSeq = in.headSeq();
-                    in.advance();
-                } else if (!q.isEmpty()) {
-                    t = q.peekTime();
-                    if (t >= end) {
-                        break;
-                    }
-                    h = q.peekHandler();
-                    kind = q.peekKind();
-                    tag = q.peekTag();
-                    eventTarget = q.peekTarget();
-                    eventSeq = q.peekSeq();
-                    q.pop();
-                } else {
-                    break;
-                }
-                if ((kind & BACKGROUND) != 0) {
-                    kind &= ~BACKGROUND;
-                } else {
-                    foregroundDelta--;
-                }
-                nowPs = t;
-                eventPs = t;
-                events++;
-                creator = span[h] > 1 ? base[h] + kind : base[h];
-                handlers[h].onEvent(kind, tag);
-            }
-            in.drainInto(q); // what lies beyond the window waits in the heap
-        }
-    }
-
-    /** Events bound for one partition, in the order they were made; payloads ride along. */
-    private static final class Outbox {
-        long[] timePs = new long[64];
-        long[] target = new long[64];
-        long[] seq = new long[64];
-        long[] handlerKind = new long[64];
-        long[] tag = new long[64];
-        Object[] payload = new Object[64];
-        int size;
-
-        void add(long t, long tgt, long s, int h, int kind, long g, Object p) {
-            if (size == timePs.length) {
-                int n = size * 2;
-                timePs = Arrays.copyOf(timePs, n);
-                target = Arrays.copyOf(target, n);
-                seq = Arrays.copyOf(seq, n);
-                handlerKind = Arrays.copyOf(handlerKind, n);
-                tag = Arrays.copyOf(tag, n);
-                payload = Arrays.copyOf(payload, n);
-            }
-            timePs[size] = t;
-            target[size] = tgt;
-            seq[size] = s;
-            handlerKind[size] = ((long) h << 32) | (kind & 0xFFFFFFFFL);
-            tag[size] = g;
-            payload[size] = p;
-            size++;
-        }
-
-        void clear() {
-            Arrays.fill(payload, 0, size, null);
-            size = 0;
-        }
     }
 
     /** Runs a block of partitions' windows on a thread of its own, one partition after another. */

@@ -18,6 +18,8 @@ public final class Network implements PortStates {
     private final PacketPool pool;
     private final Link[] links;
     private final EgressPort[] egress;
+    /** The non-null entries of {@link #egress}: every switch port. */
+    private final EgressPort[] switchPorts;
     private final Switch[] switches;
     private final Nic[] nics;
     private final BufferModel[] buffers;
@@ -26,17 +28,14 @@ public final class Network implements PortStates {
     private final boolean[] priorityKinds = new boolean[Byte.MAX_VALUE + 1];
     private Fib fib;
 
-    /** Per port (each written only by the partition of its switch): congestion drops, and losses on a failed link. */
-    private final long[] dropsAtPort;
-    private final long[] linkLossAtPort;
+    private final LossCounters losses;
     /**
      * Per port: frames put on the port's wire so far, counted by the sending end (so written only by its
      * partition); what its link has not taken in yet is in an outbox of a partitioned run ({@link Link#failNow}).
      */
     private final long[] wireSentAtPort;
-    /** Per switch node (each written only by its partition): packets dropped for lack of a route, and by {@code dropPackets}. */
-    private final long[] noRouteDropsAt;
-    private final long[] injectedDropsAt;
+    /** The scenario's {@code dropPackets}, or null. */
+    private InjectedDrops injectedDrops;
 
     /**
      * @param bufferFactory a buffer model per switch node
@@ -58,11 +57,8 @@ public final class Network implements PortStates {
         this.fib = fib;
         this.pool = sim.partitioned() ? new PartitionPools(sim) : new PacketPool();
         int ports = topology.portCount();
-        dropsAtPort = new long[ports];
-        linkLossAtPort = new long[ports];
+        losses = new LossCounters(topology);
         wireSentAtPort = new long[ports];
-        noRouteDropsAt = new long[topology.nodeCount()];
-        injectedDropsAt = new long[topology.nodeCount()];
         links = new Link[ports];
         egress = new EgressPort[ports];
         for (int p = 0; p < ports; p++) {
@@ -83,6 +79,8 @@ public final class Network implements PortStates {
             }
             switches[s - hosts] = new Switch(this, s, egress);
         }
+        switchPorts = java.util.Arrays.stream(egress).filter(e -> e != null).toArray(EgressPort[]::new);
+        counters = new NamedCounts(ports);
         nics = new Nic[hosts];
         for (int h = 0; h < hosts; h++) {
             int p = topology.hostPort(h);
@@ -108,10 +106,8 @@ public final class Network implements PortStates {
      */
     public void setPriorityKind(int kind) {
         priorityKinds[kind] = true;
-        for (EgressPort e : egress) {
-            if (e != null) {
-                e.backToExact("a priority kind registered after the port chose to hand frames on at enqueue");
-            }
+        for (EgressPort e : switchPorts) {
+            e.backToExact("a priority kind registered after the port chose to hand frames on at enqueue");
         }
     }
 
@@ -120,19 +116,15 @@ public final class Network implements PortStates {
      * is {@link OverflowPolicy#DROP_TAIL}. A policy that reorders keeps every port on the exact path.
      */
     public void setOverflowPolicy(OverflowPolicy policy) {
-        for (EgressPort e : egress) {
-            if (e != null) {
-                e.setOverflowPolicy(policy);
-            }
+        for (EgressPort e : switchPorts) {
+            e.setOverflowPolicy(policy);
         }
     }
 
     /** Every switch port asks {@code strategies.apply(port)} which queue sends next (before the run); the default is strict priority. */
     public void setDequeueStrategy(java.util.function.IntFunction<DequeueStrategy> strategies) {
-        for (EgressPort e : egress) {
-            if (e != null) {
-                e.setDequeueStrategy(strategies.apply(e.port()));
-            }
+        for (EgressPort e : switchPorts) {
+            e.setDequeueStrategy(strategies.apply(e.port()));
         }
     }
 
@@ -141,19 +133,8 @@ public final class Network implements PortStates {
         return egress[port];
     }
 
-    private String[] counterNames = new String[0];
-    /** Per named counter, a slot per port: each port's slot is written only by the partition of its switch. */
-    private long[][] counterSlots = new long[0][];
-
-    /** The index of {@code name} in {@code names}, or -1: the lookup of names registered once, at build time. */
-    private static int indexOf(String[] names, String name) {
-        for (int i = 0; i < names.length; i++) {
-            if (names[i].equals(name)) {
-                return i;
-            }
-        }
-        return -1;
-    }
+    /** The switches' named counters, a slot per port: each port's slot is written only by the partition of its switch. */
+    private final NamedCounts counters;
 
     /**
      * The id of a named counter of the switches ({@code switch.trimmed}), registered once at build time;
@@ -162,30 +143,22 @@ public final class Network implements PortStates {
      * Count with {@link #count}.
      */
     public int counter(String name) {
-        int known = indexOf(counterNames, name);
-        if (known >= 0) {
-            return known;
-        }
-        counterNames = java.util.Arrays.copyOf(counterNames, counterNames.length + 1);
-        counterSlots = java.util.Arrays.copyOf(counterSlots, counterSlots.length + 1);
-        counterNames[counterNames.length - 1] = name;
-        counterSlots[counterSlots.length - 1] = new long[links.length];
-        return counterNames.length - 1;
+        return counters.register(name);
     }
 
     /** Adds {@code n} to counter {@code id} at {@code port} (allocates nothing). */
     public void count(int id, int port, long n) {
-        counterSlots[id][port] += n;
+        counters.add(id, port, n);
     }
 
     /** The named counters registered with {@link #counter}, by id. */
     public java.util.List<String> counterNames() {
-        return java.util.List.of(counterNames);
+        return counters.names();
     }
 
     /** Counter {@code id} summed over the ports. */
     public long counterTotal(int id) {
-        return sum(counterSlots[id]);
+        return counters.total(id);
     }
 
     /** Whether any packet kind goes to the switches' control queue. */
@@ -283,11 +256,9 @@ public final class Network implements PortStates {
 
     /** ECN marks on dequeue, for the queue a packet leaves behind (true), or on enqueue (false, the default). */
     public void setEcnMarkAtDequeue(boolean on) {
-        for (EgressPort e : egress) {
-            if (e != null) {
-                e.backToExact("dequeue marking set after the port chose to hand frames on at enqueue");
-                e.setMarkAtDequeue(on);
-            }
+        for (EgressPort e : switchPorts) {
+            e.backToExact("dequeue marking set after the port chose to hand frames on at enqueue");
+            e.setMarkAtDequeue(on);
         }
     }
 
@@ -369,53 +340,31 @@ public final class Network implements PortStates {
     }
 
     private LossListener lossListener = (flow, psn) -> { };
-    /** Data packets (qp << 32 | psn) to drop on their first transmission, sorted; empty in most runs. */
-    private long[] dropList = new long[0];
 
     /**
-     * Drops the first transmission of each listed data packet at the first switch it reaches: an
-     * ingress stage on every switch, installed ahead of any scheme's stage.
+     * Drops the first transmission of each listed data packet ({@code qp << 32 | psn}) at the first switch
+     * it reaches: an ingress stage on every switch, installed ahead of any scheme's stage.
      */
     public void setInjectedDrops(long[] qpPsnKeys) {
-        this.dropList = qpPsnKeys.clone();
-        java.util.Arrays.sort(dropList);
-        IngressStage drops = (p, port) -> !injectedDrop(p, port);
+        injectedDrops = new InjectedDrops(this, qpPsnKeys);
         for (Switch s : switches) {
-            s.addIngressStage(drops);
+            s.addIngressStage(injectedDrops);
         }
-    }
-
-    private boolean injectedDrop(Packet p, int ingressPort) {
-        if (p.hops != 1 || p.kind != Packet.DATA || p.retransmission
-                || java.util.Arrays.binarySearch(dropList, ((long) p.flow << 32) | p.psn) < 0) {
-            return false;
-        }
-        injectedDropsAt[topology.portOwner(ingressPort)]++;
-        noteLoss(p);
-        pool.release(p);
-        return true;
     }
 
     /** Packets dropped on purpose by the scenario's {@code dropPackets}. */
     public long injectedDrops() {
-        return sum(injectedDropsAt);
+        return injectedDrops == null ? 0 : injectedDrops.total();
+    }
+
+    /** {@code p} was dropped on purpose ({@link InjectedDrops}): the loss is told, the packet freed. */
+    void dropInjected(Packet p) {
+        noteLoss(p);
+        pool.release(p);
     }
 
     public void setLossListener(LossListener listener) {
         this.lossListener = sim.partitioned() ? new SerialLossListener(listener) : listener;
-    }
-
-    /** A partitioned run: losses happen in every partition, the listener's bookkeeping is the transport's, one at a time. */
-    private record SerialLossListener(LossListener inner) implements LossListener {
-        @Override
-        public synchronized void onDataLost(int flow, int psn) {
-            inner.onDataLost(flow, psn);
-        }
-
-        @Override
-        public synchronized void onPacketGone(int flow) {
-            inner.onPacketGone(flow);
-        }
     }
 
     private void noteLoss(Packet p) {
@@ -427,19 +376,19 @@ public final class Network implements PortStates {
 
     void dropAtPort(Packet p, int port) {
         noteLoss(p);
-        dropsAtPort[port]++;
+        losses.dropAtPort(port);
         pool.release(p);
     }
 
     void dropOnLink(Packet p, int port) {
         noteLoss(p);
-        linkLossAtPort[port]++;
+        losses.lossOnLink(port, 1);
         pool.release(p);
     }
 
     void dropNoRoute(Packet p, int switchNode) {
         noteLoss(p);
-        noRouteDropsAt[switchNode]++;
+        losses.dropNoRoute(switchNode);
         pool.release(p);
     }
 
@@ -455,7 +404,7 @@ public final class Network implements PortStates {
 
     /** {@code n} frames on the wire of {@code port} are lost with its link; each is given back by {@link #lostOnLinkCounted} later. */
     void countLinkLoss(int port, long n) {
-        linkLossAtPort[port] += n;
+        losses.lossOnLink(port, n);
     }
 
     /** A frame already counted by {@link #countLinkLoss} reaches the far end of its failed link: the loss is told, the packet freed. */
@@ -464,26 +413,19 @@ public final class Network implements PortStates {
         pool.release(p);
     }
 
-    private String[] consumeReasons = new String[0];
-    private long[] consumedByReason = new long[0];
+    /** Packets consumed by switch stages, by reason. */
+    private final NamedCounts consumed = new NamedCounts(1);
     private long originated;
     private long held;
 
     /** The id of a named reason for which switch stages consume packets (registered once, at build time). */
     public int consumeReason(String name) {
-        int known = indexOf(consumeReasons, name);
-        if (known >= 0) {
-            return known;
-        }
-        consumeReasons = java.util.Arrays.copyOf(consumeReasons, consumeReasons.length + 1);
-        consumedByReason = java.util.Arrays.copyOf(consumedByReason, consumedByReason.length + 1);
-        consumeReasons[consumeReasons.length - 1] = name;
-        return consumeReasons.length - 1;
+        return consumed.register(name);
     }
 
     void consume(Packet p, int reason) {
         noteLoss(p);
-        consumedByReason[reason]++;
+        consumed.add(reason, 0, 1);
         pool.release(p);
     }
 
@@ -498,21 +440,17 @@ public final class Network implements PortStates {
 
     /** Reasons registered with {@link #consumeReason}, by id. */
     public java.util.List<String> consumeReasons() {
-        return java.util.List.of(consumeReasons);
+        return consumed.names();
     }
 
     /** Packets consumed by switch stages for the reason with this id. */
     public long consumed(int reason) {
-        return consumedByReason[reason];
+        return consumed.total(reason);
     }
 
     /** Packets consumed by switch stages, all reasons. */
     public long totalConsumed() {
-        long n = 0;
-        for (long c : consumedByReason) {
-            n += c;
-        }
-        return n;
+        return consumed.totalOfAll();
     }
 
     /** Packets made by switches (not NICs). */
@@ -545,42 +483,20 @@ public final class Network implements PortStates {
 
     /** Congestion drops (buffer full) at ports of this layer code. */
     public long dropsInLayer(int layerCode) {
-        return sumInLayer(dropsAtPort, layerCode);
+        return losses.dropsInLayer(layerCode);
     }
 
     /** Packets lost on failed links of this layer code. */
     public long linkLossInLayer(int layerCode) {
-        return sumInLayer(linkLossAtPort, layerCode);
-    }
-
-    private long sumInLayer(long[] byPort, int layerCode) {
-        long n = 0;
-        for (int p = 0; p < byPort.length; p++) {
-            if (topology.layerOf(p) == layerCode) {
-                n += byPort[p];
-            }
-        }
-        return n;
+        return losses.linkLossInLayer(layerCode);
     }
 
     public long noRouteDrops() {
-        return sum(noRouteDropsAt);
-    }
-
-    private static long sum(long[] counts) {
-        long n = 0;
-        for (long c : counts) {
-            n += c;
-        }
-        return n;
+        return losses.noRouteDrops();
     }
 
     public long totalDropped() {
-        long d = noRouteDrops() + injectedDrops();
-        for (int p = 0; p < dropsAtPort.length; p++) {
-            d += dropsAtPort[p] + linkLossAtPort[p];
-        }
-        return d;
+        return losses.total() + injectedDrops();
     }
 
     /** Packets currently in switch queues or on links. */
@@ -614,8 +530,8 @@ public final class Network implements PortStates {
             return 0;
         }
         int n = 0;
-        for (EgressPort e : egress) {
-            if (e != null && e.handOnAtEnqueue()) {
+        for (EgressPort e : switchPorts) {
+            if (e.handOnAtEnqueue()) {
                 n++;
             }
         }
@@ -667,10 +583,8 @@ public final class Network implements PortStates {
     /** Counter reads that a lazy port could not order against a frame starting at the same instant ({@link EgressPort#ambiguousCounterReads()}). */
     public long ambiguousCounterReads() {
         long n = 0;
-        for (EgressPort e : egress) {
-            if (e != null) {
-                n += e.ambiguousCounterReads();
-            }
+        for (EgressPort e : switchPorts) {
+            n += e.ambiguousCounterReads();
         }
         return n;
     }

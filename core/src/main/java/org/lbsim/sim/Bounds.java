@@ -84,20 +84,7 @@ final class Bounds {
             return 0;
         }
         long firstStart = flows.stream().mapToLong(Flow::startPs).min().orElse(0);
-        int hosts = t.hostCount();
-        long[] sendWire = new long[hosts];
-        long[] sendStart = new long[hosts];
-        long[] sendTail = new long[hosts];
-        long[] recvWire = new long[hosts];
-        long[] recvFirst = new long[hosts];
-        long[] recvTail = new long[hosts];
-        long[] ackWire = new long[hosts];
-        long[] ackTail = new long[hosts];
-        java.util.Arrays.fill(ackTail, Long.MAX_VALUE);
-        java.util.Arrays.fill(sendStart, Long.MAX_VALUE);
-        java.util.Arrays.fill(sendTail, Long.MAX_VALUE);
-        java.util.Arrays.fill(recvFirst, Long.MAX_VALUE);
-        java.util.Arrays.fill(recvTail, Long.MAX_VALUE);
+        NicLinkLoads loads = new NicLinkLoads(t.hostCount());
         long best = 0;
         for (Flow f : flows) {
             int packets = (int) Math.max(1, (f.bytes() + pk.mtuBytes() - 1) / pk.mtuBytes());
@@ -115,52 +102,9 @@ final class Bounds {
                     ? LowerBound.permutationPs(packets, p.dataSerPs(), p.lastDataSerPs(), p.gapPs(), p.dataLatencyPs(), p.ackSerPs(), p.ackLatencyPs())
                     : LowerBound.singleMessagePs(packets, p.dataSerPs(), p.lastDataSerPs(), p.gapPs(), p.dataLatencyPs(), p.ackSerPs(), p.ackLatencyPs());
             best = Math.max(best, f.startPs() + alone);
-            long wire = (long) (packets - 1) * (p.dataSerPs() + p.gapPs()) + p.lastDataSerPs() + p.gapPs();
-            long tail = p.dataLatencyPs() + p.ackSerPs() + p.ackLatencyPs();
-            sendWire[f.src()] += wire;
-            sendStart[f.src()] = Math.min(sendStart[f.src()], f.startPs());
-            sendTail[f.src()] = Math.min(sendTail[f.src()], tail - p.gapPs());
-            // Receiver side: every frame crosses the last link into dst one after another.
-            int[] path = PathFacts.path(t, fib, f.src(), f.dst());
-            int last = path.length - 1;
-            long downRate = t.rateMbps(path[last]);
-            int dataBytes = pk.mtuBytes() + pk.headerBytes();
-            long downGap = Time.serializationPs(pk.interFrameGapBytes(), downRate);
-            long downWire = (long) (packets - 1) * (Time.serializationPs(dataBytes, downRate) + downGap)
-                    + Time.serializationPs(lastPayload + pk.headerBytes(), downRate) + downGap;
-            // The earliest any frame can start on the last link: the first frame, or a short last frame
-            // that leaves later but may overtake on another path.
-            long firstFrameBytes = packets == 1 ? lastPayload + pk.headerBytes() : dataBytes;
-            long reachLastHop = f.startPs();
-            long lastFrameReach = f.startPs() + (long) (packets - 1) * (p.dataSerPs() + p.gapPs());
-            for (int i = 0; i < last; i++) {
-                reachLastHop += Time.serializationPs(firstFrameBytes, t.rateMbps(path[i])) + t.delayPs(path[i]);
-                lastFrameReach += Time.serializationPs(lastPayload + pk.headerBytes(), t.rateMbps(path[i])) + t.delayPs(path[i]);
-            }
-            reachLastHop = Math.min(reachLastHop, lastFrameReach);
-            // The receiver's NIC answers every data frame with an ACK on its own link (ACK per packet).
-            int[] back = PathFacts.path(t, fib, f.dst(), f.src());
-            long backRate = t.rateMbps(back[0]);
-            long backGap = Time.serializationPs(pk.interFrameGapBytes(), backRate);
-            ackWire[f.dst()] += packets * (Time.serializationPs(pk.ackBytes(), backRate) + backGap);
-            long backLatency = PathFacts.propagationPs(t, back) + PathFacts.serializationPs(t, back, 1, pk.ackBytes());
-            ackTail[f.dst()] = Math.min(ackTail[f.dst()], backLatency - backGap);
-            recvWire[f.dst()] += downWire;
-            recvFirst[f.dst()] = Math.min(recvFirst[f.dst()], reachLastHop);
-            recvTail[f.dst()] = Math.min(recvTail[f.dst()], t.delayPs(path[last]) - downGap + p.ackSerPs() + p.ackLatencyPs());
+            loads.add(t, fib, f, packets, lastPayload, p, pk);
         }
-        for (int h = 0; h < hosts; h++) {
-            if (sendWire[h] > 0 || ackWire[h] > 0) {
-                // the NIC link is busy with data from its first start and with ACKs from the first
-                // frame that can reach it, whichever comes first; the last frame it sends is data
-                // (a round trip to go) or an ACK (a one-way trip)
-                long start = Math.min(sendStart[h], recvFirst[h]);
-                best = Math.max(best, start + sendWire[h] + ackWire[h] + Math.min(sendTail[h], ackTail[h]));
-            }
-            if (recvWire[h] > 0) {
-                best = Math.max(best, recvFirst[h] + recvWire[h] + recvTail[h]);
-            }
-        }
+        best = Math.max(best, loads.boundPs());
         if (flows.stream().anyMatch(Flow::dependent)) {
             // (e) the critical path of the dependency graph, each flow alone on its idle path
             for (long f : earliestFinishPs(t, fib, flows, pk, pacedRateMbps)) {
@@ -301,5 +245,92 @@ final class Bounds {
             sum += Time.serializationPs(bytes, t.rateMbps(path[i])) + t.delayPs(path[i]);
         }
         return sum;
+    }
+
+    /**
+     * Terms (b) and (c) of {@link #collectivePs}: per host, the frames its NIC link carries each way
+     * (data sent plus ACKs for data received; data received), from the earliest instant each can start,
+     * plus the shortest tail after the last of them.
+     */
+    private static final class NicLinkLoads {
+        private final long[] sendWire;
+        private final long[] sendStart;
+        private final long[] sendTail;
+        private final long[] recvWire;
+        private final long[] recvFirst;
+        private final long[] recvTail;
+        private final long[] ackWire;
+        private final long[] ackTail;
+
+        NicLinkLoads(int hosts) {
+            sendWire = new long[hosts];
+            sendStart = new long[hosts];
+            sendTail = new long[hosts];
+            recvWire = new long[hosts];
+            recvFirst = new long[hosts];
+            recvTail = new long[hosts];
+            ackWire = new long[hosts];
+            ackTail = new long[hosts];
+            java.util.Arrays.fill(ackTail, Long.MAX_VALUE);
+            java.util.Arrays.fill(sendStart, Long.MAX_VALUE);
+            java.util.Arrays.fill(sendTail, Long.MAX_VALUE);
+            java.util.Arrays.fill(recvFirst, Long.MAX_VALUE);
+            java.util.Arrays.fill(recvTail, Long.MAX_VALUE);
+        }
+
+        /** Flow {@code f} of {@code packets} frames (the last carrying {@code lastPayload} bytes) over the idle path {@code p}. */
+        void add(Topology t, Fib fib, Flow f, int packets, int lastPayload, PathTimes p, PacketSpec pk) {
+            long wire = (long) (packets - 1) * (p.dataSerPs() + p.gapPs()) + p.lastDataSerPs() + p.gapPs();
+            long tail = p.dataLatencyPs() + p.ackSerPs() + p.ackLatencyPs();
+            sendWire[f.src()] += wire;
+            sendStart[f.src()] = Math.min(sendStart[f.src()], f.startPs());
+            sendTail[f.src()] = Math.min(sendTail[f.src()], tail - p.gapPs());
+            // Receiver side: every frame crosses the last link into dst one after another.
+            int[] path = PathFacts.path(t, fib, f.src(), f.dst());
+            int last = path.length - 1;
+            long downRate = t.rateMbps(path[last]);
+            int dataBytes = pk.mtuBytes() + pk.headerBytes();
+            long downGap = Time.serializationPs(pk.interFrameGapBytes(), downRate);
+            long downWire = (long) (packets - 1) * (Time.serializationPs(dataBytes, downRate) + downGap)
+                    + Time.serializationPs(lastPayload + pk.headerBytes(), downRate) + downGap;
+            // The earliest any frame can start on the last link: the first frame, or a short last frame
+            // that leaves later but may overtake on another path.
+            long firstFrameBytes = packets == 1 ? lastPayload + pk.headerBytes() : dataBytes;
+            long reachLastHop = f.startPs();
+            long lastFrameReach = f.startPs() + (long) (packets - 1) * (p.dataSerPs() + p.gapPs());
+            for (int i = 0; i < last; i++) {
+                reachLastHop += Time.serializationPs(firstFrameBytes, t.rateMbps(path[i])) + t.delayPs(path[i]);
+                lastFrameReach += Time.serializationPs(lastPayload + pk.headerBytes(), t.rateMbps(path[i])) + t.delayPs(path[i]);
+            }
+            reachLastHop = Math.min(reachLastHop, lastFrameReach);
+            // The receiver's NIC answers every data frame with an ACK on its own link (ACK per packet).
+            int[] back = PathFacts.path(t, fib, f.dst(), f.src());
+            long backRate = t.rateMbps(back[0]);
+            long backGap = Time.serializationPs(pk.interFrameGapBytes(), backRate);
+            ackWire[f.dst()] += packets * (Time.serializationPs(pk.ackBytes(), backRate) + backGap);
+            long backLatency = PathFacts.propagationPs(t, back) + PathFacts.serializationPs(t, back, 1, pk.ackBytes());
+            ackTail[f.dst()] = Math.min(ackTail[f.dst()], backLatency - backGap);
+            recvWire[f.dst()] += downWire;
+            recvFirst[f.dst()] = Math.min(recvFirst[f.dst()], reachLastHop);
+            recvTail[f.dst()] = Math.min(recvTail[f.dst()], t.delayPs(path[last]) - downGap + p.ackSerPs() + p.ackLatencyPs());
+        }
+
+        /** The largest of the hosts' NIC-link terms, as an absolute time. */
+        long boundPs() {
+            long best = 0;
+            for (int h = 0; h < sendWire.length; h++) {
+                if (sendWire[h] > 0 || ackWire[h] > 0) {
+                    // the NIC link is busy with data from its first start and with ACKs from the first
+                    // frame that can reach it, whichever comes first; the last frame it sends is data
+                    // (a round trip to go) or an ACK (a one-way trip)
+                    long start = Math.min(sendStart[h], recvFirst[h]);
+                    best = Math.max(best, start + sendWire[h] + ackWire[h] + Math.min(sendTail[h], ackTail[h]));
+                }
+                if (recvWire[h] > 0) {
+                    best = Math.max(best, recvFirst[h] + recvWire[h] + recvTail[h]);
+                }
+            }
+            return best;
+        }
     }
 }

@@ -155,7 +155,7 @@ final class Feasibility {
             long n = j.hosts() == 0 ? free : Math.min(j.hosts(), Math.max(free, 2));
             free = Math.max(0, free - n);
             double perIteration = j.algorithm().equals("astra-ring") // each chunk is a whole ring all-reduce
-                    ? org.lbsim.workload.Collectives.astraChunking(j.bytes(), j.astraChunks(), (int) Math.min(n, Integer.MAX_VALUE))[0]
+                    ? org.lbsim.workload.AstraRing.chunking(j.bytes(), j.astraChunks(), (int) Math.min(n, Integer.MAX_VALUE))[0]
                             * flowsPerIteration("all-reduce", "ring", n, j.receivers())
                     : flowsPerIteration(j.op(), j.algorithm(), n, j.receivers());
             flows += perIteration * j.iterations();
@@ -170,7 +170,7 @@ final class Feasibility {
             String at = "workload.background[" + i + "]";
             if (b.type().equals("poisson")) {
                 // every free host: durationUs x load x rate / mean flow size arrivals on average
-                double mean = org.lbsim.workload.Collectives.meanFlowBytes(b.cdf());
+                double mean = org.lbsim.workload.BackgroundTraffic.meanFlowBytes(b.cdf());
                 double expected = Math.max(2, free) * b.durationUs() * b.load() * fastestMbps / (mean * 8);
                 flows += expected;
                 bytes += expected * (BYTES_PER_QP + packets((long) mean, s.packets().mtuBytes()) * BYTES_PER_PACKET);

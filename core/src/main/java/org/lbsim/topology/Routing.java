@@ -82,33 +82,8 @@ public final class Routing {
             System.arraycopy(signature, 0, previousSignature, 0, length);
             previousLength = length;
             previous = dst;
-            Arrays.fill(down, INF);
-            down[dst] = 0;
-            for (int tier = 0; tier < maxTier; tier++) {
-                for (int n : byTier[tier]) {
-                    if (down[n] >= INF) {
-                        continue;
-                    }
-                    for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
-                        int peer = t.peerNode(p);
-                        if (t.tier(peer) == tier + 1 && !linkDown[t.linkOf(p)] && down[n] + 1 < down[peer]) {
-                            down[peer] = down[n] + 1;
-                        }
-                    }
-                }
-            }
-            for (int tier = maxTier; tier >= 1; tier--) {
-                for (int n : byTier[tier]) {
-                    int b = down[n];
-                    for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
-                        int peer = t.peerNode(p);
-                        if (t.tier(peer) == tier + 1 && !linkDown[t.linkOf(p)] && best[peer] + 1 < b) {
-                            b = best[peer] + 1;
-                        }
-                    }
-                    best[n] = b;
-                }
-            }
+            hopsDownTo(t, dst, byTier, linkDown, down);
+            bestHopsTo(t, byTier, linkDown, down, best);
             // candidates of every switch first, so that the W-ECMP weights can count the paths behind them
             int used = 0;
             for (int s = hosts; s < nodes; s++) {
@@ -129,6 +104,41 @@ public final class Routing {
             table.add(dst, column, attached, attachedSwitches(t, dst, attached));
         }
         return store.freeze(hosts, table);
+    }
+
+    /** {@code down[n]}: the hops from {@code dst} up to node n along tier-ascending links that are up (INF if none). */
+    private static void hopsDownTo(Topology t, int dst, int[][] byTier, boolean[] linkDown, int[] down) {
+        Arrays.fill(down, INF);
+        down[dst] = 0;
+        for (int tier = 0; tier < byTier.length - 1; tier++) {
+            for (int n : byTier[tier]) {
+                if (down[n] >= INF) {
+                    continue;
+                }
+                for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
+                    int peer = t.peerNode(p);
+                    if (t.tier(peer) == tier + 1 && !linkDown[t.linkOf(p)] && down[n] + 1 < down[peer]) {
+                        down[peer] = down[n] + 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /** {@code best[n]}: the fewest hops to the destination from node n, straight down or up first through a higher tier. */
+    private static void bestHopsTo(Topology t, int[][] byTier, boolean[] linkDown, int[] down, int[] best) {
+        for (int tier = byTier.length - 1; tier >= 1; tier--) {
+            for (int n : byTier[tier]) {
+                int b = down[n];
+                for (int p = t.firstPort(n); p < t.portEnd(n); p++) {
+                    int peer = t.peerNode(p);
+                    if (t.tier(peer) == tier + 1 && !linkDown[t.linkOf(p)] && best[peer] + 1 < b) {
+                        b = best[peer] + 1;
+                    }
+                }
+                best[n] = b;
+            }
+        }
     }
 
     /**

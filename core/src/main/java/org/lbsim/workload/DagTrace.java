@@ -73,22 +73,9 @@ public final class DagTrace {
         List<Flow> flows = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             long[] row = rows.get(i);
-            String[] cells = depCells.get(i);
-            int[] deps = new int[cells.length];
-            for (int k = 0; k < cells.length; k++) {
-                long dep = TraceColumns.integer(cells[k], fileName, (int) row[9], "deps", 0, Long.MAX_VALUE);
-                Integer f = flowOfId.get(dep);
-                if (f == null) {
-                    throw new TraceFormatException(fileName, (int) row[9], "deps", "flow " + row[0] + " waits for id " + dep + ", which no row has");
-                }
-                if (f == i) {
-                    throw new TraceFormatException(fileName, (int) row[9], "deps", "flow " + row[0] + " waits for itself");
-                }
-                deps[k] = f;
-            }
+            int[] deps = dependencies(depCells.get(i), i, row, flowOfId, fileName);
             int job = jobIndex.get(row[6]);
             int phase = phaseIndex.get(row[6]).get(row[7]);
-            deps = Arrays.stream(deps).distinct().toArray();
             flows.add(new Flow((int) row[1], (int) row[2], row[3], row[5], (int) row[8], job, phase, deps, deps.length == 0 ? 0 : row[4]));
         }
         try {
@@ -97,6 +84,28 @@ public final class DagTrace {
             long[] row = rows.get(e.flow());
             throw new TraceFormatException(fileName, (int) row[9], "deps", "flow " + row[0] + " " + e.getMessage().replaceAll("flow (\\d+)", "flow index $1"));
         }
+        return new Workload(flows, jobs(flows, jobIds, phasesOfJob));
+    }
+
+    /** The flow indices row {@code i} waits for, each once, from its deps cells. */
+    private static int[] dependencies(String[] cells, int i, long[] row, Map<Long, Integer> flowOfId, String fileName) {
+        int[] deps = new int[cells.length];
+        for (int k = 0; k < cells.length; k++) {
+            long dep = TraceColumns.integer(cells[k], fileName, (int) row[9], "deps", 0, Long.MAX_VALUE);
+            Integer f = flowOfId.get(dep);
+            if (f == null) {
+                throw new TraceFormatException(fileName, (int) row[9], "deps", "flow " + row[0] + " waits for id " + dep + ", which no row has");
+            }
+            if (f == i) {
+                throw new TraceFormatException(fileName, (int) row[9], "deps", "flow " + row[0] + " waits for itself");
+            }
+            deps[k] = f;
+        }
+        return Arrays.stream(deps).distinct().toArray();
+    }
+
+    /** One job per job value of the file, in increasing order: its hosts, bytes and phases. */
+    private static List<Job> jobs(List<Flow> flows, List<Long> jobIds, TreeMap<Long, TreeSet<Long>> phasesOfJob) {
         List<TreeSet<Integer>> hostsOf = new ArrayList<>();
         long[] bytesOf = new long[jobIds.size()];
         for (int j = 0; j < jobIds.size(); j++) {
@@ -113,7 +122,7 @@ public final class DagTrace {
             List<String> phases = phasesOfJob.get(jobId).stream().map(p -> "phase" + p).toList();
             jobs.add(new Job(j, "job" + jobId, "trace", hostsOf.get(j).size(), bytesOf[j], 1.0, phases, false));
         }
-        return new Workload(flows, jobs);
+        return jobs;
     }
 
     /** Writes flows in this format (ids are the flows' indices), so a generated collective can be edited and fed back. */

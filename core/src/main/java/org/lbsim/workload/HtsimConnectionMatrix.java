@@ -279,42 +279,7 @@ public final class HtsimConnectionMatrix {
             if (t.starts.isEmpty()) {
                 continue; // fires nothing: nothing waits
             }
-            int n = t.firedBy.size();
-            String what = t.type + " trigger " + id;
-            if (n == 0) {
-                throw new TraceFormatException(file, t.line, "trigger", "no connection fires " + what + " (send_done_trigger " + id + "), so the "
-                        + t.starts.size() + " connection(s) waiting for it (first on line " + conns.get(t.starts.get(0)).line + ") would never start");
-            }
-            switch (t.type) {
-                case "oneshot" -> {
-                    // trigger.cpp:21-31: fires at its first activation and aborts at a second
-                    if (n > 1) {
-                        throw new TraceFormatException(file, t.line, "trigger", what + " is fired by " + n + " connections (lines " + lines(conns, t.firedBy)
-                                + "); htsim's oneshot fires once and aborts on a second activation (trigger.cpp:23); use 'barrier count " + n
-                                + "' to wait for all of them");
-                    }
-                }
-                case "barrier" -> {
-                    // trigger.cpp:57-72: fires after exactly count activations and aborts on more
-                    if (t.count != n) {
-                        throw new TraceFormatException(file, t.line, "count", what + " has count " + t.count + " but " + n + " connection(s) fire it"
-                                + " (lines " + lines(conns, t.firedBy) + "); htsim's barrier fires after exactly count activations, so count must be " + n);
-                    }
-                }
-                default -> {
-                    // trigger.cpp:39-49: each activation starts the next waiting connection, in file order
-                    if (n > 1) {
-                        throw new TraceFormatException(file, t.line, "trigger", what + " is fired by " + n + " connections: its k-th waiting"
-                                + " connection starts at the k-th of their completions, whichever that is; lbsim's dependencies name the flows a flow"
-                                + " waits for, so this has no equivalent (a multishot fired by one connection maps; so does a barrier)");
-                    }
-                    if (t.starts.size() > 1) {
-                        throw new TraceFormatException(file, t.line, "trigger", what + " is fired by one connection and starts one waiting"
-                                + " connection per firing: of its " + t.starts.size() + " waiting connections (lines " + lines(conns, t.starts)
-                                + ") all but the first would never start");
-                    }
-                }
-            }
+            requireMappable(t, id, conns, file);
             int[] on = t.firedBy.stream().mapToInt(Integer::intValue).toArray();
             for (int s : t.starts) {
                 deps[s] = on;
@@ -344,6 +309,50 @@ public final class HtsimConnectionMatrix {
             bytes += f.bytes();
         }
         return new Workload(flows, List.of(new Job(0, "job0", "htsim-cm", hosts.size(), bytes, 1.0, List.of("phase0"), false)));
+    }
+
+    /**
+     * Refuses a trigger whose semantics lbsim's dependencies cannot express: one that nothing fires, a oneshot
+     * fired twice, a barrier whose count is not its number of firing connections, a multishot with several
+     * firings or waiters.
+     */
+    private static void requireMappable(Trigger t, long id, List<Connection> conns, String file) {
+        int n = t.firedBy.size();
+        String what = t.type + " trigger " + id;
+        if (n == 0) {
+            throw new TraceFormatException(file, t.line, "trigger", "no connection fires " + what + " (send_done_trigger " + id + "), so the "
+                    + t.starts.size() + " connection(s) waiting for it (first on line " + conns.get(t.starts.get(0)).line + ") would never start");
+        }
+        switch (t.type) {
+            case "oneshot" -> {
+                // trigger.cpp:21-31: fires at its first activation and aborts at a second
+                if (n > 1) {
+                    throw new TraceFormatException(file, t.line, "trigger", what + " is fired by " + n + " connections (lines " + lines(conns, t.firedBy)
+                            + "); htsim's oneshot fires once and aborts on a second activation (trigger.cpp:23); use 'barrier count " + n
+                            + "' to wait for all of them");
+                }
+            }
+            case "barrier" -> {
+                // trigger.cpp:57-72: fires after exactly count activations and aborts on more
+                if (t.count != n) {
+                    throw new TraceFormatException(file, t.line, "count", what + " has count " + t.count + " but " + n + " connection(s) fire it"
+                            + " (lines " + lines(conns, t.firedBy) + "); htsim's barrier fires after exactly count activations, so count must be " + n);
+                }
+            }
+            default -> {
+                // trigger.cpp:39-49: each activation starts the next waiting connection, in file order
+                if (n > 1) {
+                    throw new TraceFormatException(file, t.line, "trigger", what + " is fired by " + n + " connections: its k-th waiting"
+                            + " connection starts at the k-th of their completions, whichever that is; lbsim's dependencies name the flows a flow"
+                            + " waits for, so this has no equivalent (a multishot fired by one connection maps; so does a barrier)");
+                }
+                if (t.starts.size() > 1) {
+                    throw new TraceFormatException(file, t.line, "trigger", what + " is fired by one connection and starts one waiting"
+                            + " connection per firing: of its " + t.starts.size() + " waiting connections (lines " + lines(conns, t.starts)
+                            + ") all but the first would never start");
+                }
+            }
+        }
     }
 
     private static Trigger declared(Map<Long, Trigger> triggers, long id, String file, int line, String key) {

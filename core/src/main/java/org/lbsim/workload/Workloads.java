@@ -71,7 +71,7 @@ public final class Workloads {
                 }
                 for (int i = 0; i < js.background().size(); i++) {
                     try {
-                        Collectives.background(b, js.background().get(i), topology, taken, rng, i);
+                        BackgroundTraffic.add(b, js.background().get(i), topology, taken, rng, i);
                     } catch (ScenarioException e) {
                         throw e.under("background[" + i + "]");
                     }

@@ -310,7 +310,7 @@ class DependentFlowsTest {
         SplittableRandom rng = new SplittableRandom(3);
         for (int t = 0; t < 20; t++) {
             int n = 2 + rng.nextInt(60);
-            for (int[] parent : List.of(org.lbsim.workload.Collectives.binaryTreeParents(n), org.lbsim.workload.Collectives.mirroredTreeParents(n))) {
+            for (int[] parent : List.of(org.lbsim.workload.NcclTrees.binaryTreeParents(n), org.lbsim.workload.NcclTrees.mirroredTreeParents(n))) {
                 int roots = 0;
                 for (int i = 0; i < n; i++) {
                     roots += parent[i] < 0 ? 1 : 0;

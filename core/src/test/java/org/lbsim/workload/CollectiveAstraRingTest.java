@@ -107,7 +107,7 @@ class CollectiveAstraRingTest {
             "100, 64, 4, 4, 64, 1",              // a chunk below n bytes is raised to n (Sys::determine_chunk_size)
     })
     void chunkingFollowsAstraSimsSystemLayer(long bytes, int n, int splits, long streams, long chunk, long message) {
-        assertThat(Collectives.astraChunking(bytes, splits, n)).containsExactly(streams, chunk, message);
+        assertThat(AstraRing.chunking(bytes, splits, n)).containsExactly(streams, chunk, message);
     }
 
     @Test

@@ -200,7 +200,33 @@ final class ConWeaveTor implements IngressStage, EventHandler {
         } else {
             packetPhase1 = txPhase1[f];
         }
-        // path-aware choice: the first of two random paths not paused by a NOTIFY (:531-566)
+        int currentPath = choosePath(p, f, dstLeaf, now, newFlow, expired, replyTimeout);
+        if (expired || stabilized) { // :603-610
+            txTailPs[f] = 0;
+        } else if (replyTimeout) {
+            txTailPs[f] = now;
+        }
+        int flag;
+        if (expired || stabilized) {
+            flag = INIT;
+            stats.rttRequests++;
+        } else if (replyTimeout) {
+            flag = TAIL;
+            stats.tails++;
+        } else {
+            flag = DATA;
+        }
+        p.pathId = currentPath;
+        p.switchBits = (txEpoch[f] & EPOCH_MASK) | (packetPhase1 ? PHASE_BIT : 0) | (flag << FLAG_SHIFT);
+        p.switchStampPs = now;
+        p.switchTailStampPs = txTailPs[f];
+    }
+
+    /**
+     * The path of this packet: path-aware, the first of two random paths not paused by a NOTIFY (:531-566);
+     * a new epoch moves the flow to it, a TAIL keeps the old path and moves the packets after it.
+     */
+    private int choosePath(Packet p, int f, int dstLeaf, long now, boolean newFlow, boolean expired, boolean replyTimeout) {
         Fib fib = sw.network().fib();
         int paths = Math.max(1, fib.groupSize(fib.group(node, p.dst)));
         int first = rng.nextInt(paths);
@@ -232,25 +258,7 @@ final class ConWeaveTor implements IngressStage, EventHandler {
         } else {
             currentPath = txPath[f];
         }
-        if (expired || stabilized) { // :603-610
-            txTailPs[f] = 0;
-        } else if (replyTimeout) {
-            txTailPs[f] = now;
-        }
-        int flag;
-        if (expired || stabilized) {
-            flag = INIT;
-            stats.rttRequests++;
-        } else if (replyTimeout) {
-            flag = TAIL;
-            stats.tails++;
-        } else {
-            flag = DATA;
-        }
-        p.pathId = currentPath;
-        p.switchBits = (txEpoch[f] & EPOCH_MASK) | (packetPhase1 ? PHASE_BIT : 0) | (flag << FLAG_SHIFT);
-        p.switchStampPs = now;
-        p.switchTailStampPs = txTailPs[f];
+        return currentPath;
     }
 
     private boolean paused(int dstLeaf, int path, long now) {
