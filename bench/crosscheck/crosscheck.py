@@ -418,10 +418,10 @@ def lbsim_roce_scenario(sc, cm_name, seed):
         "nic": {"controlPriority": True},
         "loadBalancing": {"type": "switch-pkt-ar"},
         "congestionControl": roce_dcqcn(),
-        # htsim's RoCE sink keeps up to 64 packets above the expected one and NACKs only past them
-        # (roce.cpp:22, 446-465; roce.h:25); lbsim has no go-back-N receiver with a reorder window, so
-        # the closest is a receiver that keeps everything and a sender that resends once the ack gap
-        # exceeds 64. htsim's RoceSrc has no retransmission timer: the lbsim timer is beyond the run.
+        # htsim's RoCE sink keeps the expected packet and the 63 after it and NACKs only past them
+        # (RoceSink::receivePacket, roce.cpp:422-490; roce.h:25). The base rows keep everything and resend
+        # once the ack gap exceeds 64; [lbsim-go-back-n-window-64] runs htsim's receiver (go-back-n,
+        # reorderWindowPackets: 64). htsim's RoceSrc has no retransmission timer: the lbsim timer is beyond the run.
         "lossRecovery": {"type": "sack", "threshold": ROCE_REORDER_PKTS, "rtoUs": ROCE_END_US},
         "workload": {"type": "htsim-cm", "file": cm_name},
         "metrics": {"sampleIntervalUs": 0, "rateSeriesQps": 0},
