@@ -56,7 +56,7 @@ ROCE_PFC_LOW_PKTS = 12       # -pfc_thresholds 12 15 (main_roce.cpp's defaults, 
 ROCE_PFC_HIGH_PKTS = 15      # 12 x 4096 B, pause above 15 x 4096 B, per switch ingress
 ROCE_ECN_PKTS = 20           # -dcqcn 20: mark on dequeue when the egress holds more than 20 x 4096 B
 ROCE_END_US = 100000         # -end: htsim_roce stops at 1 ms by default
-ROCE_REORDER_PKTS = 64       # roceMaxReorder (roce.h:25): the sink's window above the expected packet
+ROCE_REORDER_PKTS = 64       # roceMaxReorder (roce.h:25): the sink keeps seqno - cumulative ack <= 64, the expected packet and 63 after it
 
 
 def roce_dcqcn():
@@ -186,6 +186,10 @@ for _base in ("roce-perm-1mib", "roce-incast-3to1-4mib"):
     variant(_base, "lbsim-strict-go-back-n", "lbsim `lossRecovery: go-back-n` (receiver keeps only the expected packet and "
             "NACKs the first gap, sender rewinds to it) instead of `sack` with a 64-packet threshold: go-back-N without "
             "htsim's 64-packet reorder window", lbsim_set={"lossRecovery": {"type": "go-back-n", "rtoUs": ROCE_END_US}})
+    variant(_base, "lbsim-go-back-n-window-64", "lbsim `lossRecovery: {type: go-back-n, reorderWindowPackets: 64}` instead of "
+            "`sack` with a 64-packet threshold: htsim's receiver (keeps the expected packet and the 63 after it unanswered, drops "
+            "and NACKs beyond, the cumulative ACK jumps when the hole fills) with go-back-N's rewind",
+            lbsim_set={"lossRecovery": {"type": "go-back-n", "rtoUs": ROCE_END_US, "reorderWindowPackets": ROCE_REORDER_PKTS}})
 variant("roce-incast-3to1-4mib", "htsim-bytecounter-fix", "htsim with its DCQCN byte counter counting only forward "
         "progress (dcqcn.cpp:301 patched in a copy): a go-back-N rewind no longer wraps the unsigned difference "
         "around and fires a rate increase", htsim_patch=["dcqcn-bytecounter-forward-only"])
@@ -194,6 +198,10 @@ variant("roce-incast-3to1-4mib", "htsim-no-deferred-cnp", "htsim's DCQCN receive
         "interval has passed, as lbsim's notification point sends them", htsim_patch=["dcqcn-no-deferred-cnp"])
 variant("roce-incast-3to1-4mib", "htsim-both-dcqcn-changes", "htsim with both DCQCN changes above (two changes, "
         "to see what is left)", htsim_patch=["dcqcn-bytecounter-forward-only", "dcqcn-no-deferred-cnp"])
+variant("roce-incast-3to1-4mib", "htsim-both-dcqcn-changes-lbsim-window-64", "htsim with both DCQCN changes above and lbsim "
+        "with go-back-N and htsim's 64-packet reorder window (`[lbsim-go-back-n-window-64]`): the three measured "
+        "differences removed at once, to see what is left", htsim_patch=["dcqcn-bytecounter-forward-only", "dcqcn-no-deferred-cnp"],
+        lbsim_set={"lossRecovery": {"type": "go-back-n", "rtoUs": ROCE_END_US, "reorderWindowPackets": ROCE_REORDER_PKTS}})
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])
@@ -410,10 +418,10 @@ def lbsim_roce_scenario(sc, cm_name, seed):
         "nic": {"controlPriority": True},
         "loadBalancing": {"type": "switch-pkt-ar"},
         "congestionControl": roce_dcqcn(),
-        # htsim's RoCE sink keeps up to 64 packets above the expected one and NACKs only past them
-        # (roce.cpp:22, 446-465; roce.h:25); lbsim has no go-back-N receiver with a reorder window, so
-        # the closest is a receiver that keeps everything and a sender that resends once the ack gap
-        # exceeds 64. htsim's RoceSrc has no retransmission timer: the lbsim timer is beyond the run.
+        # htsim's RoCE sink keeps the expected packet and the 63 after it and NACKs only past them
+        # (RoceSink::receivePacket, roce.cpp:422-490; roce.h:25). The base rows keep everything and resend
+        # once the ack gap exceeds 64; [lbsim-go-back-n-window-64] runs htsim's receiver (go-back-n,
+        # reorderWindowPackets: 64). htsim's RoceSrc has no retransmission timer: the lbsim timer is beyond the run.
         "lossRecovery": {"type": "sack", "threshold": ROCE_REORDER_PKTS, "rtoUs": ROCE_END_US},
         "workload": {"type": "htsim-cm", "file": cm_name},
         "metrics": {"sampleIntervalUs": 0, "rateSeriesQps": 0},

@@ -113,14 +113,17 @@ PARAMETERS = [
      "`cnpIntervalUs: 50`: a CNP for a marked packet once 50 us have passed; **no deferred CNP** (marks inside the "
      "interval are not answered later; variant `[htsim-no-deferred-cnp]`)", "dcqcn.cpp:19, 462-496"),
     ("RoCE: NACK and rate", "a NACK does not touch the rate", "`nackIsCongestionSignal: false`", "dcqcn.cpp:220-229"),
-    ("RoCE: receiver, go-back-N", "the sink keeps up to 64 packets above the next expected one (`ooo_enabled` is true "
-     "from the start; `-out_of_order` only sets it again), ACKs cumulative progress only, and for a packet further "
-     "ahead sends one NACK (expected) and drops it; the source then rewinds to the NACKed packet and resends all "
-     "after it",
-     "`lossRecovery: {type: sack, threshold: 64}`: keeps everything, ACKs every packet, resends only the holes once "
-     "the ack gap exceeds 64. **lbsim has no go-back-N receiver with a reorder window**: its `go-back-n` NACKs the "
-     "first gap (variant `[lbsim-strict-go-back-n]`)",
-     "roce.cpp:22, 157-175, 422-490; roce.h:25; datacenter/main_roce.cpp:214-217, 322-328"),
+    ("RoCE: receiver, go-back-N", "the sink keeps the next expected packet and the 63 after it (`seqno - _cumulative_ack "
+     "<= roceMaxReorder`, 64; `ooo_enabled` is true from the start, `-out_of_order` only sets it again) without "
+     "answering, ACKs cumulative progress only, and for a packet further ahead sends one NACK (expected) and drops "
+     "it; the source then rewinds to the NACKed packet and resends all after it, up to the highest it had sent "
+     "(`_highest_sent = _last_acked`, which ACKs never raise)",
+     "base rows: `lossRecovery: {type: sack, threshold: 64}`: keeps everything, ACKs every packet, resends only the "
+     "holes once the ack gap exceeds 64. htsim's receiver: `{type: go-back-n, reorderWindowPackets: 64}` (variant "
+     "`[lbsim-go-back-n-window-64]`; lbsim's sender skips ahead when a cumulative ACK passes its rewound position). "
+     "Strict go-back-N (NACK at the first gap): `[lbsim-strict-go-back-n]`",
+     "roce.cpp:22, 157-175 (RoceSrc::processNack), 209-213, 422-490 (RoceSink::receivePacket); roce.h:25; "
+     "datacenter/main_roce.cpp:214-217, 322-328"),
     ("RoCE: RTO", "`setMinRTO(1000)` bounds an estimate nothing uses: the RoCE source has no retransmission timer",
      "`rtoUs: 100000`, beyond every run", "datacenter/main_roce.cpp:379; roce.cpp:178-207, 341-377"),
     ("RoCE: NIC", "the host queue serves ACK, NACK and CNP (high priority) before data, and a PAUSE stops all of it; "
@@ -251,8 +254,8 @@ LARGE_ECMP = (
 
 RI = "roce-incast-3to1-4mib"
 ROCE_INCAST = (
-    "**Mechanism: two behaviours of htsim's DCQCN code, measured one at a time, and then go-back-N against "
-    "selective resends, which lbsim cannot model exactly.** Three line-rate senders meet at host 0's ToR port; the "
+    "**Mechanism: two behaviours of htsim's DCQCN code and htsim's go-back-N receiver window, each measured "
+    "alone, and all three together.** Three line-rate senders meet at host 0's ToR port; the "
     "port's queue passes K, PFC pauses the ingresses behind it, the per-packet adaptive routing reorders packets "
     "by more than 64 while paths are paused, and DCQCN halves each sender at every CNP (alpha stays near 1 for "
     "these few hundred microseconds on both sides). Seed 1: htsim's max FCT is {RI|1|htsim_fct_max_us} us with "
@@ -279,18 +282,45 @@ ROCE_INCAST = (
     "{RI [htsim-both-dcqcn-changes]|2|htsim_fct_max_us} and {RI [htsim-both-dcqcn-changes]|3|htsim_fct_max_us} us "
     "({RI [htsim-both-dcqcn-changes]|1|diff_max_pct}, {RI [htsim-both-dcqcn-changes]|2|diff_max_pct}, "
     "{RI [htsim-both-dcqcn-changes]|3|diff_max_pct} from lbsim). "
-    "**(3) What is left is the receiver, and it is a finding, not closed.** htsim still rewinds "
-    "{RI [htsim-both-dcqcn-changes]|1|htsim_retx} packets on seed 1: each time reordering passes its 64-packet window "
-    "its source resends everything after the expected packet, including what the receiver already holds; lbsim's "
-    "`sack` resends only the {RI|1|lbsim_retx} missing ones, every one of them spurious (they were late, not lost). "
+    "**(3) htsim's receiver keeps only 64 packets, and its source rewinds.** htsim's sink (`RoceSink::receivePacket`, "
+    "roce.cpp:422-490) keeps the expected packet and the 63 after it without answering and NACKs a packet further "
+    "ahead; its source then resends everything after the expected packet, including what the receiver already "
+    "holds (roce.cpp:157-175). The base rows run lbsim's `sack`, which keeps everything and resends only the "
+    "{RI|1|lbsim_retx} missing ones, every one of them spurious (they were late, not lost). Only this changed, "
+    "lbsim with htsim's receiver (`[lbsim-go-back-n-window-64]`: `go-back-n` with `reorderWindowPackets: 64`): "
+    "lbsim resends {RI [lbsim-go-back-n-window-64]|1|lbsim_retx}, {RI [lbsim-go-back-n-window-64]|2|lbsim_retx} and "
+    "{RI [lbsim-go-back-n-window-64]|3|lbsim_retx} packets on seeds 1-3 and its max goes from "
+    "{RI|1|lbsim_fct_max_us}, {RI|2|lbsim_fct_max_us} and {RI|3|lbsim_fct_max_us} to "
+    "{RI [lbsim-go-back-n-window-64]|1|lbsim_fct_max_us}, {RI [lbsim-go-back-n-window-64]|2|lbsim_fct_max_us} and "
+    "{RI [lbsim-go-back-n-window-64]|3|lbsim_fct_max_us} us: the difference from htsim goes from "
+    "{RI|1|diff_max_pct}, {RI|2|diff_max_pct} and {RI|3|diff_max_pct} to "
+    "{RI [lbsim-go-back-n-window-64]|1|diff_max_pct}, {RI [lbsim-go-back-n-window-64]|2|diff_max_pct} and "
+    "{RI [lbsim-go-back-n-window-64]|3|diff_max_pct}, the window alone closing {closed:RI|RI [lbsim-go-back-n-window-64]|1}, "
+    "{closed:RI|RI [lbsim-go-back-n-window-64]|2} and {closed:RI|RI [lbsim-go-back-n-window-64]|3} of the gap in max FCT. "
     "lbsim's strict go-back-N (`[lbsim-strict-go-back-n]`, NACK at the first gap) overshoots: "
-    "{RI [lbsim-strict-go-back-n]|1|lbsim_retx} resends and a max of {RI [lbsim-strict-go-back-n]|1|lbsim_fct_max_us} us. "
-    "The two lbsim receivers bracket htsim's (with its two DCQCN behaviours removed); go-back-N with a 64-packet "
-    "window would sit between them, and lbsim has no such option (\"What is not compared\"). The permutation "
-    "shows why the window matters at all: with per-packet routing and lbsim's strict go-back-N, "
+    "{RI [lbsim-strict-go-back-n]|1|lbsim_retx} resends and a max of {RI [lbsim-strict-go-back-n]|1|lbsim_fct_max_us} us on seed 1. "
+    "**All three together** (`[htsim-both-dcqcn-changes-lbsim-window-64]`: htsim with both DCQCN changes, lbsim "
+    "with htsim's receiver): max {RI [htsim-both-dcqcn-changes-lbsim-window-64]|1|htsim_fct_max_us} against "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|1|lbsim_fct_max_us} us ({RI [htsim-both-dcqcn-changes-lbsim-window-64]|1|diff_max_pct}), "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|2|htsim_fct_max_us} against "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|2|lbsim_fct_max_us} ({RI [htsim-both-dcqcn-changes-lbsim-window-64]|2|diff_max_pct}) and "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|3|htsim_fct_max_us} against "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|3|lbsim_fct_max_us} ({RI [htsim-both-dcqcn-changes-lbsim-window-64]|3|diff_max_pct}) "
+    "on seeds 1-3, medians {RI [htsim-both-dcqcn-changes-lbsim-window-64]|1|diff_p50_pct}, "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|2|diff_p50_pct} and {RI [htsim-both-dcqcn-changes-lbsim-window-64]|3|diff_p50_pct}, "
+    "and the resends agree ({RI [htsim-both-dcqcn-changes-lbsim-window-64]|1|htsim_retx} against "
+    "{RI [htsim-both-dcqcn-changes-lbsim-window-64]|1|lbsim_retx}, {RI [htsim-both-dcqcn-changes-lbsim-window-64]|2|htsim_retx} "
+    "against {RI [htsim-both-dcqcn-changes-lbsim-window-64]|2|lbsim_retx}, {RI [htsim-both-dcqcn-changes-lbsim-window-64]|3|htsim_retx} "
+    "against {RI [htsim-both-dcqcn-changes-lbsim-window-64]|3|lbsim_retx}). So the three measured mechanisms "
+    "explain the whole difference: all that is left is {maxabs:RI [htsim-both-dcqcn-changes-lbsim-window-64]} "
+    "at most (max, median, p99, seeds 1-3). One known difference is left and not measured alone: after a "
+    "rewind, lbsim's go-back-N sender skips to a cumulative ACK that jumps past it, while htsim's source resends "
+    "up to its highest sent (`_highest_sent = _last_acked`, roce.cpp:171, which ACKs never raise, 209-213). "
+    "The permutation shows why the window matters at all: with per-packet routing and lbsim's strict go-back-N, "
     "`roce-perm-1mib [lbsim-strict-go-back-n]` rewinds {roce-perm-1mib [lbsim-strict-go-back-n]|2|lbsim_retx} "
     "packets and takes {roce-perm-1mib [lbsim-strict-go-back-n]|2|lbsim_fct_max_us} us (seed 2; on seed 1 a flow "
-    "waits out the 100 ms timer), where `sack` with the window agrees with htsim within 5 %.").replace("{RI", "{" + RI)
+    "waits out the 100 ms timer), where `sack` and htsim's window (`[lbsim-go-back-n-window-64]`, no resend "
+    "on either side) agree with htsim within 5 %.").replace("{RI", "{" + RI).replace("{closed:RI|RI", "{closed:" + RI + "|" + RI).replace("{maxabs:RI", "{maxabs:" + RI)
 
 EXPLANATIONS = {
     "roce-incast-3to1-4mib": ROCE_INCAST,
@@ -327,11 +357,6 @@ GAPS = [
     "`main_roce.cpp` accepts only `-strat ecmp_host` (560-561); and a flow with a higher id is \"background\", "
     "which a ToR sends up its first uplink only (`_bg_paths` = 1, datacenter/fat_tree_switch.cpp:347-364). "
     "The RoCE rows therefore run htsim's per-packet adaptive routing against lbsim's `switch-pkt-ar`.",
-    "**lbsim has no go-back-N receiver with a reorder window.** htsim's RoCE sink keeps 64 packets above the "
-    "expected one and NACKs only beyond them (roce.cpp:446-465); lbsim's `go-back-n` NACKs the first gap and "
-    "`sack` resends selectively. The RoCE rows use `sack` with a 64-packet threshold, the closest reading; a "
-    "`go-back-n` option `reorderWindowPackets` (keep up to N packets above the expected one, NACK beyond, "
-    "rewind on the NACK) would close the difference measured in `roce-incast-3to1-4mib`. Not built here.",
     "**htsim_roce without `-dcqcn`** (plain RoCE sources, no congestion control) has no row: a NACK that "
     "arrives after a source has sent its last new packet never restarts it, since `processNack` compares "
     "`_highest_sent` (packets) with `_flow_size` (bytes) (roce.cpp:164) and the source has no timer: "
@@ -392,6 +417,13 @@ def over10(r):
     return any(r[k] not in ("", None) and abs(float(r[k])) > 10 for k in ("diff_max_pct", "diff_p50_pct", "diff_p99_pct"))
 
 
+def max_abs_diff(rows, scenario):
+    """The largest difference of a row over its seeds and max, p50 and p99, as "3.0 %"."""
+    diffs = [abs(float(r[k])) for r in rows if r["scenario"] == scenario
+             for k in ("diff_max_pct", "diff_p50_pct", "diff_p99_pct") if r[k] not in ("", None)]
+    return "%.1f %%" % max(diffs) if diffs else "(no row %s)" % scenario
+
+
 def fill(text, rows):
     index = {(r["scenario"], r["seed"]): r for r in rows}
 
@@ -404,6 +436,17 @@ def fill(text, rows):
         if field.startswith("diff"):
             return fpct(v).replace("**", "")
         return fnum(v, 0 if re.fullmatch(r"-?\d+", v or "") else 2)
+
+    def closed(m):
+        # the share of the base row's gap in max FCT (htsim - lbsim) that the variant row closes
+        base, var = index.get((m.group(1), m.group(3))), index.get((m.group(2), m.group(3)))
+        if base is None or var is None:
+            return "(no row %s / %s seed %s)" % (m.group(1), m.group(2), m.group(3))
+        gap = float(base["htsim_fct_max_us"]) - float(base["lbsim_fct_max_us"])
+        left = float(var["htsim_fct_max_us"]) - float(var["lbsim_fct_max_us"])
+        return "%.0f %% (%.1f of %.1f us)" % (100.0 * (gap - left) / gap, gap - left, gap)
+    text = re.sub(r"\{closed:([^|{}]+)\|([^|{}]+)\|(\d+)\}", closed, text)
+    text = re.sub(r"\{maxabs:([^|{}]+)\}", lambda m: max_abs_diff(rows, m.group(1)), text)
     return re.sub(r"\{([^|{}]+)\|(\d+)\|([a-z0-9_]+)\}", sub, text)
 
 
@@ -452,7 +495,9 @@ def render(rows, csv_rel):
       "to 8,192 the sprayed permutations come close (\"One change at a time\"). Per-flow ECMP rows also "
       "differ by each simulator's own hash draw, which the seeds show. The RoCE rows (DCQCN + PFC + go-back-N, "
       "`htsim_roce`): the permutation agrees; the incast differs by two behaviours of htsim's DCQCN code and by "
-      "go-back-N against selective resends, the last of which lbsim cannot model exactly." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none"))
+      "htsim's go-back-N receiver window against lbsim's selective resends, and with all three matched the two "
+      "agree within %s." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none",
+                            max_abs_diff(rows, "roce-incast-3to1-4mib [htsim-both-dcqcn-changes-lbsim-window-64]")))
     w("")
     w("| scenario | seed | flows | FCT max us htsim / lbsim | diff | p50 htsim / lbsim | diff | p99 htsim / lbsim | diff | drops htsim / lbsim | resends htsim / lbsim |")
     w("|---|---:|---:|---|---:|---|---:|---|---:|---|---|")
@@ -486,7 +531,8 @@ def render(rows, csv_rel):
     w("lbsim's resends are the erasure sender's extra symbols counted as retransmissions (`flows.csv`): "
       "with `endOfMessage: srtt-after-pass` a sender sends fresh symbols one smoothed RTT after its first "
       "pass until the completing ACK, lost packet or not. In the `roce-` rows nothing is lost (PFC): htsim's resends "
-      "are packets its go-back-N rewound, lbsim's the holes its `sack` sender resent, every one of them spurious.")
+      "are packets its go-back-N rewound, lbsim's the holes its `sack` sender resent, every one of them spurious "
+      "(in `[lbsim-strict-go-back-n]` and `[lbsim-go-back-n-window-64]` rows, the packets its go-back-N resent).")
     w("")
     if var:
         w("## One change at a time")

@@ -12,7 +12,9 @@ import org.lbsim.spi.ReceiverPolicy;
 /**
  * Go-back-N, the classic RoCE recovery: the receiver keeps only in-order data and answers the
  * first gap with a NACK carrying the expected PSN; the sender rewinds to that PSN and resends it
- * and everything after it. A timeout ({@code rtoUs} without progress, or with {@code timerRestart:
+ * and everything after it. With {@code reorderWindowPackets} W the receiver also keeps data less
+ * than W packets above the expected PSN and NACKs only data beyond that ({@link ReorderWindowReceiver},
+ * htsim's RoCE sink with W = 64). A timeout ({@code rtoUs} without progress, or with {@code timerRestart:
  * on-every-packet} without a packet sent or an ACK / NACK received) rewinds to the oldest unacknowledged PSN.
  */
 public final class GoBackN extends CumulativeAckRecovery {
@@ -26,7 +28,11 @@ public final class GoBackN extends CumulativeAckRecovery {
                     + " :846-847: it fires only after rtoUs with neither)") String timerRestart,
             @Doc("where a NACK sends the sender back: '" + TO_NACK_EPSN + "' (the PSN the NACK carries, even one a later ACK has"
                     + " already acknowledged, as a NACK overtaken on another path is) or '" + TO_OLDEST_UNACKED + "' (the oldest"
-                    + " unacknowledged PSN, as ns-3's RecoverQueue sets snd_nxt to snd_una, conweave-ns3 rdma-hw.cc:710)") String rewindTo) {
+                    + " unacknowledged PSN, as ns-3's RecoverQueue sets snd_nxt to snd_una, conweave-ns3 rdma-hw.cc:710)") String rewindTo,
+            @Doc("the receiver's reorder window in packets, the expected one included: data less than this many packets above the"
+                    + " expected PSN is kept (no answer) and the cumulative ACK jumps past it when the hole fills; data further ahead is"
+                    + " dropped and NACKed. 0: keep only the expected packet (strict go-back-N). htsim's RoCE sink: 64 (roceMaxReorder,"
+                    + " roce.h:25; RoceSink::receivePacket, roce.cpp:446-465)") int reorderWindowPackets) {
         public Params {
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
             NackGeneration.check(nackGeneration, nackIntervalUs);
@@ -34,11 +40,18 @@ public final class GoBackN extends CumulativeAckRecovery {
                     "must be '" + ON_PROGRESS + "' or '" + ON_EVERY_PACKET + "', got '" + timerRestart + "'");
             ScenarioException.require(TO_NACK_EPSN.equals(rewindTo) || TO_OLDEST_UNACKED.equals(rewindTo), "rewindTo",
                     "must be '" + TO_NACK_EPSN + "' or '" + TO_OLDEST_UNACKED + "', got '" + rewindTo + "'");
+            ScenarioException.require(reorderWindowPackets == 0 || reorderWindowPackets >= 2, "reorderWindowPackets",
+                    "must be 0 (strict go-back-N) or at least 2 (1 would keep only the expected packet: write 0), got " + reorderWindowPackets);
+        }
+
+        /** Strict go-back-N: the receiver keeps only the expected packet. */
+        public Params(double rtoUs, String nackGeneration, double nackIntervalUs, String timerRestart, String rewindTo) {
+            this(rtoUs, nackGeneration, nackIntervalUs, timerRestart, rewindTo, 0);
         }
 
         /** One NACK per expected PSN, the timer from the oldest unacknowledged packet, a NACK rewinds to its PSN. */
         public Params(double rtoUs) {
-            this(rtoUs, NackGeneration.ONCE_PER_EPSN, NicSelectiveRepeat.DEFAULT_NACK_INTERVAL_US, ON_PROGRESS, TO_NACK_EPSN);
+            this(rtoUs, NackGeneration.ONCE_PER_EPSN, NicSelectiveRepeat.DEFAULT_NACK_INTERVAL_US, ON_PROGRESS, TO_NACK_EPSN, 0);
         }
     }
 
@@ -52,6 +65,7 @@ public final class GoBackN extends CumulativeAckRecovery {
         long nackRepeatPs = NackGeneration.repeatAfterPs(p.nackGeneration(), p.nackIntervalUs());
         boolean restartOnEveryPacket = ON_EVERY_PACKET.equals(p.timerRestart());
         boolean rewindToOldest = TO_OLDEST_UNACKED.equals(p.rewindTo());
+        int windowPackets = p.reorderWindowPackets();
         return new LossRecoveryFactory() {
             @Override
             public LossRecovery create(QpContext qp) {
@@ -60,7 +74,8 @@ public final class GoBackN extends CumulativeAckRecovery {
 
             @Override
             public ReceiverPolicy receiverPolicy(QpContext qp) {
-                return new InOrderOnlyReceiver(new NackGeneration(nackRepeatPs));
+                NackGeneration nacks = new NackGeneration(nackRepeatPs);
+                return windowPackets == 0 ? new InOrderOnlyReceiver(nacks) : new ReorderWindowReceiver(nacks, windowPackets);
             }
         };
     }

@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -137,6 +139,24 @@ class PartitionedRunTest {
                 "workload", map("type", "all-to-all", "messageBytes", 24 * 4096), "limits", map("maxTimeUs", 50_000)));
         RunResult one = run(s, 1);
         assertThat(one.counters().drops()).as("the small buffers drop packets").isPositive();
+        for (int[] cut : new int[][] {{2, 2}, {3, 3}, {1, 6}, {2, 11}}) {
+            assertThat(run(s, cut[0], cut[1])).as("%d threads, %d partitions", cut[0], cut[1]).usingRecursiveComparison()
+                    .ignoringFields("wallTimeMs").isEqualTo(one);
+        }
+    }
+
+    @Test
+    void goBackNWithAReorderWindowGivesTheSameResultOnOneTwoAndThreeThreads() {
+        // the receiver's window is per-queue-pair state: sprayed packets arrive out of order in every partition
+        Function<Map<String, Object>, Scenario> allToAll = lr -> ScenarioBinder.bind(map("name", "par", "seed", 7,
+                "topology", fatTree(4), "switches", map("buffer", map("type", "per-port", "bytesPerPort", 40_000),
+                        "ecn", map("enabled", true, "kminBytes", 5_000, "kmaxBytes", 30_000, "pmax", 0.5)),
+                "loadBalancing", map("type", "host-spray"), "congestionControl", map("type", "dcqcn"), "lossRecovery", lr,
+                "workload", map("type", "all-to-all", "messageBytes", 24 * 4096), "limits", map("maxTimeUs", 50_000)));
+        Scenario s = allToAll.apply(map("type", "go-back-n", "reorderWindowPackets", 16));
+        RunResult one = run(s, 1);
+        assertThat(one.flowsFinished()).isEqualTo(one.flowResults().size());
+        assertThat(one.flowResults()).as("the window changes the run").isNotEqualTo(run(allToAll.apply(map("type", "go-back-n")), 1).flowResults());
         for (int[] cut : new int[][] {{2, 2}, {3, 3}, {1, 6}, {2, 11}}) {
             assertThat(run(s, cut[0], cut[1])).as("%d threads, %d partitions", cut[0], cut[1]).usingRecursiveComparison()
                     .ignoringFields("wallTimeMs").isEqualTo(one);
