@@ -20,6 +20,7 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.spi.LoadBalancer;
 import org.lbsim.topology.FabricCuts;
 import org.lbsim.topology.Topology;
+import org.lbsim.transport.OutOfOrderStats;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workload;
@@ -243,7 +244,7 @@ public final class PreparedRun {
                 network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
                 spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),
                 watchdog == null || watchdog.report() == null ? "" : watchdog.report(), transport.nacksSent(), transport.cnpsSent());
-        Transport.OutOfOrderStats o = transport.outOfOrder();
+        OutOfOrderStats o = transport.outOfOrder();
         OutOfOrder ooo = new OutOfOrder(o.samples(), o.arrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,

@@ -43,6 +43,8 @@ import org.lbsim.topology.PathFacts;
 import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
+import org.lbsim.transport.ConnectionPlan;
+import org.lbsim.transport.QueuePairRecipe;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workload;
@@ -264,9 +266,9 @@ public final class Simulation {
         int[][] deps = dependent ? flows.stream().map(Flow::deps).toArray(int[][]::new) : null;
         long[] gaps = dependent ? flows.stream().mapToLong(Flow::gapPs).toArray() : null;
         int[] previousOnQp = scenario.nic().persistentQueuePairs() ? persistentChains(flows, qps, queuePairs.connectionOf()) : null;
-        Transport transport = new Transport(network, qps, queuePairs.connectionOf(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, previousOnQp, cc, bundleOfQp, lbOfQp, rng,
-                pk.ackBytes(), converged, scenario.nic().batchPackets());
+        Transport transport = new Transport(network, new ConnectionPlan(qps, queuePairs.connectionOf(),
+                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, previousOnQp),
+                new QueuePairRecipe(cc, bundleOfQp, lbOfQp, rng, pk.ackBytes(), converged), scenario.nic().batchPackets());
         List<Flow> awaited = flows;
         if (workload.cutsBackground()) {
             // DLBF IV: background that persists throughout the foreground's lifetime; the run and its bound are the foreground's
