@@ -50,26 +50,24 @@ public final class PreparedRun {
     private final List<LoadBalancer> schemes;
     private RunResult result;
 
-    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, PortLoads portLoads, long[] jobIdealPs,
-                FailureTimeline failureTimeline, List<LoadBalancer> schemes) {
-        this.schemes = schemes;
-        this.portLoads = portLoads;
-        this.workload = workload;
-        this.jobIdealPs = jobIdealPs;
-        this.failureTimeline = failureTimeline;
-        List<Flow> flows = workload.flows();
-        this.watchdog = watchdog;
-        this.sampler = sampler;
+    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload, int failedLinks,
+                RunBounds bounds, RunObservers observers, List<LoadBalancer> schemes) {
         this.scenario = scenario;
         this.sim = sim;
         this.topology = topology;
         this.network = network;
         this.transport = transport;
-        this.flows = flows;
-        this.lowerBoundPs = lowerBoundPs;
-        this.rhoMaxMbps = rhoMaxMbps;
+        this.workload = workload;
+        this.flows = workload.flows();
         this.failedLinks = failedLinks;
+        this.lowerBoundPs = bounds.lowerBoundPs();
+        this.rhoMaxMbps = bounds.rhoMaxMbps();
+        this.jobIdealPs = bounds.jobIdealPs();
+        this.watchdog = observers.watchdog();
+        this.sampler = observers.sampler();
+        this.portLoads = observers.portLoads();
+        this.failureTimeline = observers.failureTimeline();
+        this.schemes = schemes;
     }
 
     public RunResult run() {

@@ -188,17 +188,12 @@ public final class Simulation {
             Topology topology = fabric.topology();
             network.addRoutingListener(fib -> transport.setRhoMaxMbps(EvenSplitLoad.rhoMaxMbps(topology, fib, pairs.src(), pairs.dst(), ackPerData)));
         }
-        long pacedMbps = pacedMbps(schemes.cc(), queuePairs.contexts(), flows, fabric.topology());
-        long bound = Bounds.collectivePs(fabric.topology(), fabric.healthy(), awaited,
-                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(awaited), scenario.packets(),
-                pacedMbps, FabricCuts.of(fabric.topology()));
+        RunBounds bounds = bounds(scenario, fabric, workload, awaited, queuePairs.contexts(), schemes.cc(), rhoMax);
         Sampler sampler = sampler(scenario.metrics(), sim, network, transport, flows);
         PortLoads portLoads = portLoads(scenario.metrics(), network, sim);
         takeShortcuts(exactPorts, scenario.failures().duringRun(), network, transport);
-        long[] jobBounds = workload.hasDependencies() || !workload.jobs().isEmpty()
-                ? Bounds.jobBoundsPs(fabric.topology(), fabric.healthy(), workload, scenario.packets(), pacedMbps) : new long[0];
-        return new PreparedRun(scenario, sim, fabric.topology(), network, transport, workload, bound, rhoMax, fabric.failedLinks(),
-                wired.watchdog(), sampler, portLoads, jobBounds, wired.timeline(), distinct(schemes.lbByClass()));
+        return new PreparedRun(scenario, sim, fabric.topology(), network, transport, workload, fabric.failedLinks(), bounds,
+                new RunObservers(wired.watchdog(), sampler, portLoads, wired.timeline()), distinct(schemes.lbByClass()));
     }
 
     /**
@@ -378,6 +373,19 @@ public final class Simulation {
             }
         }
         return foreground;
+    }
+
+    /** The collective's lower bound over the awaited flows and each job's ideal, on the healthy fabric at the senders' start rate. */
+    private static RunBounds bounds(Scenario scenario, Fabric fabric, Workload workload, List<Flow> awaited, List<QpContext> qps,
+                                    CongestionControlFactory cc, long rhoMax) {
+        Topology topology = fabric.topology();
+        long pacedMbps = pacedMbps(cc, qps, workload.flows(), topology);
+        long bound = Bounds.collectivePs(topology, fabric.healthy(), awaited,
+                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(awaited), scenario.packets(),
+                pacedMbps, FabricCuts.of(topology));
+        long[] jobBounds = workload.hasDependencies() || !workload.jobs().isEmpty()
+                ? Bounds.jobBoundsPs(topology, fabric.healthy(), workload, scenario.packets(), pacedMbps) : new long[0];
+        return new RunBounds(bound, rhoMax, jobBounds);
     }
 
     /** The rate senders start at when below the host line rate (queue pair 0's, which may not be built yet), else Long.MAX_VALUE. */
