@@ -8,6 +8,7 @@ import org.lbsim.kernel.Simulator;
 import org.lbsim.metrics.TimeSeries;
 import org.lbsim.net.Network;
 import org.lbsim.topology.Topology;
+import org.lbsim.transport.OutOfOrderStats;
 import org.lbsim.transport.Transport;
 
 /**
@@ -107,7 +108,7 @@ final class BalanceSampler implements EventHandler {
             }
             values[s++][count] = sum == 0 ? 0 : max * (double) ports.length / sum;
         }
-        Transport.OutOfOrderStats o = transport.outOfOrder();
+        OutOfOrderStats o = transport.outOfOrder();
         values[s++][count] = o.degreeQuantile(0.5);
         values[s++][count] = o.degreeQuantile(0.99);
         values[s][count] = o.outOfOrderDegreeQuantile(0.99);

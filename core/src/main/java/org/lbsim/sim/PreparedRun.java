@@ -20,6 +20,7 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.spi.LoadBalancer;
 import org.lbsim.topology.FabricCuts;
 import org.lbsim.topology.Topology;
+import org.lbsim.transport.OutOfOrderStats;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workload;
@@ -49,26 +50,24 @@ public final class PreparedRun {
     private final List<LoadBalancer> schemes;
     private RunResult result;
 
-    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload,
-                long lowerBoundPs, long rhoMaxMbps, int failedLinks, PfcWatchdog watchdog, Sampler sampler, PortLoads portLoads, long[] jobIdealPs,
-                FailureTimeline failureTimeline, List<LoadBalancer> schemes) {
-        this.schemes = schemes;
-        this.portLoads = portLoads;
-        this.workload = workload;
-        this.jobIdealPs = jobIdealPs;
-        this.failureTimeline = failureTimeline;
-        List<Flow> flows = workload.flows();
-        this.watchdog = watchdog;
-        this.sampler = sampler;
+    PreparedRun(Scenario scenario, Simulator sim, Topology topology, Network network, Transport transport, Workload workload, int failedLinks,
+                RunBounds bounds, RunObservers observers, List<LoadBalancer> schemes) {
         this.scenario = scenario;
         this.sim = sim;
         this.topology = topology;
         this.network = network;
         this.transport = transport;
-        this.flows = flows;
-        this.lowerBoundPs = lowerBoundPs;
-        this.rhoMaxMbps = rhoMaxMbps;
+        this.workload = workload;
+        this.flows = workload.flows();
         this.failedLinks = failedLinks;
+        this.lowerBoundPs = bounds.lowerBoundPs();
+        this.rhoMaxMbps = bounds.rhoMaxMbps();
+        this.jobIdealPs = bounds.jobIdealPs();
+        this.watchdog = observers.watchdog();
+        this.sampler = observers.sampler();
+        this.portLoads = observers.portLoads();
+        this.failureTimeline = observers.failureTimeline();
+        this.schemes = schemes;
     }
 
     public RunResult run() {
@@ -243,7 +242,7 @@ public final class PreparedRun {
                 network.delivered(), network.totalDropped(), drops, totalLinkLoss(), network.noRouteDrops(), ecnMarks, retx,
                 spurious, timeouts, network.inFlight(), network.pool().created(), failedLinks, pfcPauses(),
                 watchdog == null || watchdog.report() == null ? "" : watchdog.report(), transport.nacksSent(), transport.cnpsSent());
-        Transport.OutOfOrderStats o = transport.outOfOrder();
+        OutOfOrderStats o = transport.outOfOrder();
         OutOfOrder ooo = new OutOfOrder(o.samples(), o.arrivals(), o.maxDegree(), o.maxHeld(), o.log2Histogram());
         List<TimeSeries> series = sampler == null ? List.of() : List.copyOf(sampler.series());
         return new RunResult(scenario.name(), scenario.seed(), topology.hostCount(), flows.size(), finished, cct, lowerBoundPs,

@@ -9,6 +9,7 @@ import org.lbsim.metrics.TimeSeries;
 import org.lbsim.net.EgressPort;
 import org.lbsim.net.Network;
 import org.lbsim.topology.Topology;
+import org.lbsim.transport.OutOfOrderStats;
 import org.lbsim.transport.Transport;
 
 /**
@@ -139,7 +140,7 @@ final class Sampler implements EventHandler {
         values[s++][count] = count == 0 ? 0 : (bytes - lastBytes) * 8.0 / ((now - lastSamplePs) / 1000.0);
         lastBytes = bytes;
         lastSamplePs = now;
-        Transport.OutOfOrderStats ooo = transport.outOfOrder();
+        OutOfOrderStats ooo = transport.outOfOrder();
         values[s++][count] = ooo.heldNow();
         for (int c : heldClasses) {
             values[s++][count] = ooo.heldNow(c);

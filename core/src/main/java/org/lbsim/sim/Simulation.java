@@ -43,6 +43,8 @@ import org.lbsim.topology.PathFacts;
 import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
+import org.lbsim.transport.ConnectionPlan;
+import org.lbsim.transport.QueuePairRecipe;
 import org.lbsim.transport.Transport;
 import org.lbsim.workload.Flow;
 import org.lbsim.workload.Workload;
@@ -161,6 +163,47 @@ public final class Simulation {
         }
         RandomStreams rng = new RandomStreams(scenario.seed());
         checkBeforeBuilding(scenario);
+        Fabric fabric = fabric(scenario, rng);
+        Workload workload = workload(scenario, baseDir, fabric.topology(), rng);
+        threads = resolveThreads(threads, scenario, workload, fabric.topology());
+        stopIfInterrupted();
+        List<Flow> flows = workload.flows();
+        checkFlows(scenario, flows, fabric);
+        Schemes schemes = schemes(scenario, scheme);
+        HostPairs pairs = hostPairs(flows, workload.hasDependencies());
+        List<FailureSchedule.Event> schedule = failureSchedule(scenario, fabric, pairs);
+        double ackPerData = ackPerData(scenario.packets());
+        long rhoMax = flows.isEmpty() ? Long.MAX_VALUE
+                : EvenSplitLoad.rhoMaxMbps(fabric.topology(), fabric.converged(), pairs.src(), pairs.dst(), ackPerData);
+        Simulator sim = kernel(fabric.topology(), threads, partitionsAsked, sequentialKernel);
+        WiredFabric wired = wire(scenario, sim, fabric, rng, schemes, schedule);
+        Network network = wired.network();
+        stopIfInterrupted();
+        QueuePairLayout queuePairs = QueuePairLayout.of(flows, scenario.nic().qpsPerConnection(), fabric.topology(), fabric.healthy(),
+                scenario.packets(), rhoMax);
+        Transport transport = transport(scenario, network, fabric, workload, queuePairs, schemes, bundle, rng);
+        List<Flow> awaited = awaitedFlows(workload, transport);
+        if (scenario.failures().duringRun()) {
+            // OFAN App. A for the fabric as it is: each time routing converges, rho_max of the new routes (a rho_max sender may follow it)
+            Topology topology = fabric.topology();
+            network.addRoutingListener(fib -> transport.setRhoMaxMbps(EvenSplitLoad.rhoMaxMbps(topology, fib, pairs.src(), pairs.dst(), ackPerData)));
+        }
+        RunBounds bounds = bounds(scenario, fabric, workload, awaited, queuePairs.contexts(), schemes.cc(), rhoMax);
+        Sampler sampler = sampler(scenario.metrics(), sim, network, transport, flows);
+        PortLoads portLoads = portLoads(scenario.metrics(), network, sim);
+        takeShortcuts(exactPorts, scenario.failures().duringRun(), network, transport);
+        return new PreparedRun(scenario, sim, fabric.topology(), network, transport, workload, fabric.failedLinks(), bounds,
+                new RunObservers(wired.watchdog(), sampler, portLoads, wired.timeline()), distinct(schemes.lbByClass()));
+    }
+
+    /**
+     * The fabric before any packet: its links down from time zero, the routes around them once
+     * converged, and the routes of the healthy fabric.
+     */
+    private record Fabric(Topology topology, boolean[] down, int failedLinks, Fib healthy, Fib converged) {
+    }
+
+    private static Fabric fabric(Scenario scenario, RandomStreams rng) {
         Topology topology = Topologies.build(scenario.topology());
         stopIfInterrupted();
         boolean[] down;
@@ -176,147 +219,211 @@ public final class Simulation {
         Fib healthy = Routing.compute(topology, new boolean[topology.linkCount()]);
         Fib converged = failedLinks == 0 ? healthy : Routing.compute(topology, down);
         stopIfInterrupted();
+        return new Fabric(topology, down, failedLinks, healthy, converged);
+    }
 
-        Workload workload;
+    private static Workload workload(Scenario scenario, Path baseDir, Topology topology, RandomStreams rng) {
         try {
-            workload = Workloads.build(scenario.workload(), topology, scenario.packets().mtuBytes(), rng.stream("workload"), baseDir);
+            return Workloads.build(scenario.workload(), topology, scenario.packets().mtuBytes(), rng.stream("workload"), baseDir);
         } catch (ScenarioException e) {
             throw e.field().startsWith("workload") ? e : e.under("workload");
         }
-        if (threads > 0) {
-            Partitioning.checkSupported(workload);
-        } else if (threads == AUTO_THREADS) {
-            threads = Partitioning.threadsThatPay(scenario, workload, topology);
-        }
-        stopIfInterrupted();
-        List<Flow> flows = workload.flows();
-        boolean dependent = workload.hasDependencies();
-        Feasibility.flows(scenario, flows, topology, healthy);
-        stopIfInterrupted();
+    }
 
-        if (failedLinks > 0) {
-            for (int i = 0; i < flows.size(); i++) {
-                Flow f = flows.get(i);
-                if (PathFacts.path(topology, converged, f.src(), f.dst()).length == 0) {
-                    throw new ScenarioException("failures", "the failed links (" + failedLinks + ") cut host " + f.src() + " off from host "
-                            + f.dst() + " (flow " + i + "), so the run could never finish; use another seed or fewer failures");
-                }
+    /** The threads to run on: those asked for once the workload is known to allow them, or as many as pay. */
+    private static int resolveThreads(int asked, Scenario scenario, Workload workload, Topology topology) {
+        if (asked > 0) {
+            Partitioning.checkSupported(workload);
+            return asked;
+        }
+        return asked == AUTO_THREADS ? Partitioning.threadsThatPay(scenario, workload, topology) : asked;
+    }
+
+    /** The flows fit the heap and limits, and none has its hosts cut apart by the links down from time zero. */
+    private static void checkFlows(Scenario scenario, List<Flow> flows, Fabric fabric) {
+        Feasibility.flows(scenario, flows, fabric.topology(), fabric.healthy());
+        stopIfInterrupted();
+        if (fabric.failedLinks() == 0) {
+            return;
+        }
+        for (int i = 0; i < flows.size(); i++) {
+            Flow f = flows.get(i);
+            if (PathFacts.path(fabric.topology(), fabric.converged(), f.src(), f.dst()).length == 0) {
+                throw new ScenarioException("failures", "the failed links (" + fabric.failedLinks() + ") cut host " + f.src() + " off from host "
+                        + f.dst() + " (flow " + i + "), so the run could never finish; use another seed or fewer failures");
             }
         }
-        LoadBalancer[] lbByClass = schemesByClass(scenario, scheme);
+    }
+
+    /** The run's components: the load-balancing scheme of each traffic class, congestion control, loss recovery, overflow policy. */
+    private record Schemes(LoadBalancer[] lbByClass, CongestionControlFactory cc, LossRecoveryFactory recovery,
+                           OverflowPolicy.Factory overflow) {
+    }
+
+    private static Schemes schemes(Scenario scenario, LoadBalancer override) {
+        LoadBalancer[] lbByClass = schemesByClass(scenario, override);
         CongestionControlFactory cc = component(CongestionControls.REGISTRY, scenario.congestionControl(), "congestionControl");
         LossRecoveryFactory recovery = component(LossRecoveries.REGISTRY, scenario.lossRecovery(), "lossRecovery");
-        OverflowPolicy.Factory overflow = overflowPolicy(scenario.switches().overflow());
+        return new Schemes(lbByClass, cc, recovery, overflowPolicy(scenario.switches().overflow()));
+    }
 
-        int[] src = flows.stream().mapToInt(Flow::src).toArray();
-        int[] dst = flows.stream().mapToInt(Flow::dst).toArray();
-        if (dependent) {
-            // steps between the same two hosts follow each other: each pair loads the fabric once (rho_max, OFAN App. A)
-            long[] pairs = flows.stream().mapToLong(f -> ((long) f.src() << 32) | f.dst()).distinct().toArray();
-            src = java.util.Arrays.stream(pairs).mapToInt(k -> (int) (k >>> 32)).toArray();
-            dst = java.util.Arrays.stream(pairs).mapToInt(k -> (int) k).toArray();
+    /** The host pairs that load the fabric, as parallel source and destination arrays. */
+    private record HostPairs(int[] src, int[] dst) {
+    }
+
+    /** Each flow's hosts; for dependent flows each pair once, since steps between the same two hosts follow each other. */
+    private static HostPairs hostPairs(List<Flow> flows, boolean dependent) {
+        if (!dependent) {
+            return new HostPairs(flows.stream().mapToInt(Flow::src).toArray(), flows.stream().mapToInt(Flow::dst).toArray());
         }
-        List<FailureSchedule.Event> schedule;
+        // each pair loads the fabric once (rho_max, OFAN App. A)
+        long[] pairs = flows.stream().mapToLong(f -> ((long) f.src() << 32) | f.dst()).distinct().toArray();
+        return new HostPairs(java.util.Arrays.stream(pairs).mapToInt(k -> (int) (k >>> 32)).toArray(),
+                java.util.Arrays.stream(pairs).mapToInt(k -> (int) k).toArray());
+    }
+
+    private static List<FailureSchedule.Event> failureSchedule(Scenario scenario, Fabric fabric, HostPairs pairs) {
         try {
-            schedule = FailureSchedule.resolve(topology, scenario.failures(), down, src, dst);
+            return FailureSchedule.resolve(fabric.topology(), scenario.failures(), fabric.down(), pairs.src(), pairs.dst());
         } catch (ScenarioException e) {
             throw e.under("failures");
         }
-        PacketSpec pk = scenario.packets();
-        double ackPerData = (double) (pk.ackBytes() + pk.interFrameGapBytes()) / (pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes());
-        long rhoMax = flows.isEmpty() ? Long.MAX_VALUE : EvenSplitLoad.rhoMaxMbps(topology, converged, src, dst, ackPerData);
+    }
 
-        Simulator sim;
+    /** Wire time of an ACK per data frame's (rho_max counts the ACKs flowing back). */
+    private static double ackPerData(PacketSpec pk) {
+        return (double) (pk.ackBytes() + pk.interFrameGapBytes()) / (pk.mtuBytes() + pk.headerBytes() + pk.interFrameGapBytes());
+    }
+
+    /** The kernel: partitioned on {@code threads} threads, or sequential ({@code threads} 0). */
+    private static Simulator kernel(Topology topology, int threads, int partitionsAsked, java.util.function.Supplier<Simulator> sequentialKernel) {
         if (threads > 0) {
             // chosen here, once: a sequential run never loads the partitioned kernel, so its calls stay monomorphic
             int partitions = partitionsAsked > 0 ? partitionsAsked : Partitioning.defaultPartitions(topology, threads);
             org.lbsim.kernel.PartitionedSimulator parallel = new org.lbsim.kernel.PartitionedSimulator(partitions, threads,
                     Partitioning.lookaheadPs(topology), WORKER_STACK_BYTES);
             parallel.setNodePartitions(Partitioning.partitionOfNodes(topology, partitions));
-            sim = parallel;
-        } else {
-            sim = sequentialKernel.get();
-            sim.setWindowPs(Partitioning.windowPs(topology));
+            return parallel;
         }
+        Simulator sim = sequentialKernel.get();
+        sim.setWindowPs(Partitioning.windowPs(topology));
+        return sim;
+    }
+
+    /** The network as built, with its PFC watchdog (null in a lossy fabric) and its failures during the run (null without any). */
+    private record WiredFabric(Network network, PfcWatchdog watchdog, FailureTimeline timeline) {
+    }
+
+    /** Builds the network, programs its switches and schedules routing convergence and the failures during the run. */
+    private static WiredFabric wire(Scenario scenario, Simulator sim, Fabric fabric, RandomStreams rng, Schemes schemes,
+                                    List<FailureSchedule.Event> schedule) {
         FailureSpec failures = scenario.failures();
-        long convergencePs = convergencePs(failures, topology, healthy, pk);
-        Fib initial = convergencePs == 0 ? converged : healthy;
-        Network network = network(scenario, sim, topology, initial, rng, down);
-        network.setOverflowPolicy(overflow.create(network, scenario.packets().headerBytes()));
+        Topology topology = fabric.topology();
+        long convergencePs = convergencePs(failures, topology, fabric.healthy(), scenario.packets());
+        Fib initial = convergencePs == 0 ? fabric.converged() : fabric.healthy();
+        Network network = network(scenario, sim, topology, initial, rng, fabric.down());
+        network.setOverflowPolicy(schemes.overflow().create(network, scenario.packets().headerBytes()));
         PfcSpec pfcSpec = scenario.switches().pfc();
         PfcWatchdog watchdog = pfcSpec.enabled() ? new PfcWatchdog(network, Time.us(pfcSpec.deadlockCheckUs())) : null;
-        programSwitches(scenario, network, initial, rng, lbByClass);
-        if (failedLinks > 0 && convergencePs > 0) {
-            RoutingConvergence.schedule(sim, network, converged, convergencePs);
+        programSwitches(scenario, network, initial, rng, schemes.lbByClass());
+        if (fabric.failedLinks() > 0 && convergencePs > 0) {
+            RoutingConvergence.schedule(sim, network, fabric.converged(), convergencePs);
         }
         FailureTimeline timeline = failures.duringRun()
-                ? new FailureTimeline(sim, network, schedule, down, convergencePs, Time.ns(failures.detectionDelayNs()), failures.mtbfUs(),
+                ? new FailureTimeline(sim, network, schedule, fabric.down(), convergencePs, Time.ns(failures.detectionDelayNs()), failures.mtbfUs(),
                         failures.mttrUs(), rng)
                 : null;
+        return new WiredFabric(network, watchdog, timeline);
+    }
 
-        stopIfInterrupted();
-        QueuePairs queuePairs = queuePairs(flows, scenario.nic().qpsPerConnection(), topology, healthy, pk, rhoMax);
+    /** The transport over {@code queuePairs}: each queue pair made by its traffic class's scheme bundle. */
+    private static Transport transport(Scenario scenario, Network network, Fabric fabric, Workload workload, QueuePairLayout queuePairs,
+                                       Schemes schemes, BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, RandomStreams rng) {
+        List<Flow> flows = workload.flows();
         List<QpContext> qps = queuePairs.contexts();
-        LoadBalancer[] lbOfQp = qps.stream().map(q -> lbByClass[q.trafficClass()]).toArray(LoadBalancer[]::new);
+        LoadBalancer[] lbOfQp = qps.stream().map(q -> schemes.lbByClass()[q.trafficClass()]).toArray(LoadBalancer[]::new);
         java.util.Map<LoadBalancer, QueuePairScheme> bundles = new java.util.IdentityHashMap<>();
-        QueuePairScheme[] bundleOfQp = java.util.Arrays.stream(lbOfQp).map(l -> bundles.computeIfAbsent(l, x -> bundle.apply(x, recovery)))
-                .toArray(QueuePairScheme[]::new);
+        QueuePairScheme[] bundleOfQp = java.util.Arrays.stream(lbOfQp)
+                .map(l -> bundles.computeIfAbsent(l, x -> bundle.apply(x, schemes.recovery()))).toArray(QueuePairScheme[]::new);
+        boolean dependent = workload.hasDependencies();
         int[][] deps = dependent ? flows.stream().map(Flow::deps).toArray(int[][]::new) : null;
         long[] gaps = dependent ? flows.stream().mapToLong(Flow::gapPs).toArray() : null;
-        int[] previousOnQp = scenario.nic().persistentQueuePairs() ? persistentChains(flows, qps, queuePairs.connectionOf()) : null;
-        Transport transport = new Transport(network, qps, queuePairs.connectionOf(),
-                qps.stream().mapToLong(QpContext::startPs).toArray(), flows.size(), deps, gaps, previousOnQp, cc, bundleOfQp, lbOfQp, rng,
-                pk.ackBytes(), converged, scenario.nic().batchPackets());
-        List<Flow> awaited = flows;
-        if (workload.cutsBackground()) {
-            // DLBF IV: background that persists throughout the foreground's lifetime; the run and its bound are the foreground's
-            List<Flow> foreground = new java.util.ArrayList<>();
-            for (int i = 0; i < flows.size(); i++) {
-                if (workload.lastsForeground(i)) {
-                    transport.lastsForeground(i);
-                } else {
-                    foreground.add(flows.get(i));
-                }
-            }
-            awaited = foreground;
+        int[] previousOnQp = scenario.nic().persistentQueuePairs() ? queuePairs.persistentChains(flows) : null;
+        ConnectionPlan plan = new ConnectionPlan(qps, queuePairs.connectionOf(), qps.stream().mapToLong(QpContext::startPs).toArray(),
+                flows.size(), deps, gaps, previousOnQp);
+        QueuePairRecipe recipe = new QueuePairRecipe(schemes.cc(), bundleOfQp, lbOfQp, rng, scenario.packets().ackBytes(), fabric.converged());
+        return new Transport(network, plan, recipe, scenario.nic().batchPackets());
+    }
+
+    /**
+     * The flows the run waits for: all of them, or, with background that persists throughout the
+     * foreground's lifetime (DLBF IV), the foreground's; the run and its bound are the foreground's.
+     */
+    private static List<Flow> awaitedFlows(Workload workload, Transport transport) {
+        List<Flow> flows = workload.flows();
+        if (!workload.cutsBackground()) {
+            return flows;
         }
-        if (failures.duringRun()) {
-            // OFAN App. A for the fabric as it is: each time routing converges, rho_max of the new routes (a rho_max sender may follow it)
-            int[] pairSrc = src;
-            int[] pairDst = dst;
-            network.addRoutingListener(fib -> transport.setRhoMaxMbps(EvenSplitLoad.rhoMaxMbps(topology, fib, pairSrc, pairDst, ackPerData)));
-        }
-        long pacedMbps = Long.MAX_VALUE;
-        if (flows.size() > 0) {
-            long rate = cc.create(qps.get(0)).rateMbps(); // queue pair 0's start rate (it may not be built yet)
-            if (rate < topology.rateMbps(topology.hostPort(flows.get(0).src()))) {
-                pacedMbps = rate;
+        List<Flow> foreground = new java.util.ArrayList<>();
+        for (int i = 0; i < flows.size(); i++) {
+            if (workload.lastsForeground(i)) {
+                transport.lastsForeground(i);
+            } else {
+                foreground.add(flows.get(i));
             }
         }
-        long bound = Bounds.collectivePs(topology, healthy, awaited,
-                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(awaited), pk,
+        return foreground;
+    }
+
+    /** The collective's lower bound over the awaited flows and each job's ideal, on the healthy fabric at the senders' start rate. */
+    private static RunBounds bounds(Scenario scenario, Fabric fabric, Workload workload, List<Flow> awaited, List<QpContext> qps,
+                                    CongestionControlFactory cc, long rhoMax) {
+        Topology topology = fabric.topology();
+        long pacedMbps = pacedMbps(cc, qps, workload.flows(), topology);
+        long bound = Bounds.collectivePs(topology, fabric.healthy(), awaited,
+                scenario.workload() instanceof WorkloadSpec.Permutation || Bounds.formPermutation(awaited), scenario.packets(),
                 pacedMbps, FabricCuts.of(topology));
+        long[] jobBounds = workload.hasDependencies() || !workload.jobs().isEmpty()
+                ? Bounds.jobBoundsPs(topology, fabric.healthy(), workload, scenario.packets(), pacedMbps) : new long[0];
+        return new RunBounds(bound, rhoMax, jobBounds);
+    }
+
+    /** The rate senders start at when below the host line rate (queue pair 0's, which may not be built yet), else Long.MAX_VALUE. */
+    private static long pacedMbps(CongestionControlFactory cc, List<QpContext> qps, List<Flow> flows, Topology topology) {
+        if (flows.isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        long rate = cc.create(qps.get(0)).rateMbps();
+        return rate < topology.rateMbps(topology.hostPort(flows.get(0).src())) ? rate : Long.MAX_VALUE;
+    }
+
+    /** The periodic sampler, or null when {@code metrics.sampleIntervalUs} is 0. */
+    private static Sampler sampler(org.lbsim.scenario.MetricsSpec metrics, Simulator sim, Network network, Transport transport, List<Flow> flows) {
+        if (metrics.sampleIntervalUs() <= 0) {
+            return null;
+        }
         // several traffic classes (a foreground and its background): the out-of-order packets of each are sampled apart too
-        int[] classes = scenario.metrics().sampleIntervalUs() > 0
-                ? flows.stream().mapToInt(org.lbsim.workload.Flow::trafficClass).distinct().sorted().toArray() : new int[0];
-        Sampler sampler = scenario.metrics().sampleIntervalUs() > 0
-                ? new Sampler(sim, network, transport, Math.max(1, Time.us(scenario.metrics().sampleIntervalUs())), scenario.metrics().rateSeriesQps(),
-                        scenario.metrics().balanceWindowUs() > 0 ? Math.max(1, Time.us(scenario.metrics().balanceWindowUs())) : 0,
-                        classes.length > 1 ? classes : new int[0])
-                : null;
-        org.lbsim.scenario.MetricsSpec metrics = scenario.metrics();
-        PortLoads portLoads = metrics.portLoadsFromUs() < 0 ? new PortLoads(network)
+        int[] classes = flows.stream().mapToInt(Flow::trafficClass).distinct().sorted().toArray();
+        return new Sampler(sim, network, transport, Math.max(1, Time.us(metrics.sampleIntervalUs())), metrics.rateSeriesQps(),
+                metrics.balanceWindowUs() > 0 ? Math.max(1, Time.us(metrics.balanceWindowUs())) : 0,
+                classes.length > 1 ? classes : new int[0]);
+    }
+
+    private static PortLoads portLoads(org.lbsim.scenario.MetricsSpec metrics, Network network, Simulator sim) {
+        return metrics.portLoadsFromUs() < 0 ? new PortLoads(network)
                 : new PortLoads(network, sim, Time.us(metrics.portLoadsFromUs()), Time.us(metrics.portLoadsToUs()));
-        if (!exactPorts && !failures.duringRun()) {
+    }
+
+    /** Event shortcuts that leave the results as they are; none on the exact path (differential tests). */
+    private static void takeShortcuts(boolean exactPorts, boolean failuresDuringRun, Network network, Transport transport) {
+        if (exactPorts) {
+            return;
+        }
+        if (!failuresDuringRun) {
             network.handOnAtEnqueue(); // one event per hop where the dequeue instant is known at enqueue
             network.skipIdleNicWakes(); // no NIC wake-up whose outcome is known
         }
-        if (!exactPorts) {
-            transport.skipPacedLooks(); // no look at queue pairs that pacing still holds back (failures during the run included)
-        }
-        return new PreparedRun(scenario, sim, topology, network, transport, workload, bound, rhoMax, failedLinks, watchdog, sampler, portLoads,
-                dependent || !workload.jobs().isEmpty() ? Bounds.jobBoundsPs(topology, healthy, workload, pk, pacedMbps) : new long[0],
-                timeline, distinct(lbByClass));
+        transport.skipPacedLooks(); // no look at queue pairs that pacing still holds back (failures during the run included)
     }
 
     /**
@@ -422,73 +529,6 @@ public final class Simulation {
                 network.addRoutingListener(l::onRoutingChange);
             }
         }
-    }
-
-    /**
-     * Persistent queue pairs (NCCL keeps one connection per peer and channel for the whole run): the
-     * messages of one job between the same two hosts, in the same traffic class and channel, follow each
-     * other on one queue pair (the k-th queue pair of each connection when there are several), in the
-     * dependency graph's order (Kahn, stable: a collective's steps in step order, independent flows in
-     * workload order). Returns, per queue pair, the queue pair of the previous message on it, or -1.
-     */
-    static int[] persistentChains(List<Flow> flows, List<QpContext> qps, int[] connectionOf) {
-        int[] firstQp = new int[flows.size()];
-        java.util.Arrays.fill(firstQp, -1);
-        for (int q = qps.size() - 1; q >= 0; q--) {
-            firstQp[connectionOf[q]] = q;
-        }
-        record Key(int job, int src, int dst, int trafficClass, int channel, int qpIndex) {
-        }
-        java.util.Map<Key, Integer> last = new java.util.HashMap<>();
-        int[] previous = new int[qps.size()];
-        java.util.Arrays.fill(previous, -1);
-        for (int c : org.lbsim.workload.FlowGraph.topologicalOrder(flows)) {
-            Flow f = flows.get(c);
-            for (int q = firstQp[c]; q < qps.size() && connectionOf[q] == c; q++) {
-                Key k = new Key(f.job(), f.src(), f.dst(), f.trafficClass(), f.channel(), qps.get(q).qpIndex());
-                Integer before = last.put(k, q);
-                previous[q] = before == null ? -1 : before;
-            }
-        }
-        return previous;
-    }
-
-    /** The queue pairs of a run and the connection (flow) each carries part of. */
-    private record QueuePairs(List<QpContext> contexts, int[] connectionOf) {
-    }
-
-    private static QueuePairs queuePairs(List<Flow> flows, int qpsPer, Topology topology, Fib healthy, PacketSpec pk, long rhoMax) {
-        // Each connection (flow) is split over qpsPerConnection queue pairs of (nearly) equal shares.
-        List<QpContext> qps = new java.util.ArrayList<>();
-        List<Integer> connectionOf = new java.util.ArrayList<>();
-        // A host's queue pairs that start together, in flow order: rank and count give each its phase.
-        // Dependent flows start together when they wait for the same flows with the same gap.
-        record HostStart(int src, long startPs, List<Integer> deps, long gapPs) {
-            static HostStart of(Flow f) {
-                return new HostStart(f.src(), f.startPs(), java.util.Arrays.stream(f.deps()).sorted().boxed().toList(), f.gapPs());
-            }
-        }
-        java.util.Map<HostStart, int[]> together = new java.util.HashMap<>();
-        for (Flow f : flows) {
-            together.computeIfAbsent(HostStart.of(f), k -> new int[2])[1] += (int) Math.min(qpsPer, f.bytes());
-        }
-        java.util.Map<Long, Long> rttOfPair = new java.util.HashMap<>();
-        for (int i = 0; i < flows.size(); i++) {
-            Flow f = flows.get(i);
-            long rtt = rttOfPair.computeIfAbsent(((long) f.src() << 32) | f.dst(), k -> Bounds.baseRttPs(topology, healthy, f.src(), f.dst(), pk));
-            int n = (int) Math.min(qpsPer, f.bytes());
-            int[] rankCount = together.get(HostStart.of(f));
-            for (int j = 0; j < n; j++) {
-                long share = f.bytes() / n + (j < f.bytes() % n ? 1 : 0);
-                int packets = (int) Math.max(1, (share + pk.mtuBytes() - 1) / pk.mtuBytes());
-                double phase = (double) rankCount[0]++ / rankCount[1];
-                qps.add(new QpContext(qps.size(), f.src(), f.dst(), share, packets, pk.mtuBytes(), pk.headerBytes(),
-                        pk.interFrameGapBytes(), topology.rateMbps(topology.hostPort(f.src())), rtt, rhoMax, f.startPs(), phase,
-                        f.trafficClass(), j, qpsPer));
-                connectionOf.add(i);
-            }
-        }
-        return new QueuePairs(qps, connectionOf.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static BufferModel bufferModel(BufferSpec spec) {

@@ -18,6 +18,8 @@ public final class HostStack implements PacketSource {
     private final Nic nic;
     private final PacketPool pool;
     private final Transport transport;
+    private final QueuePairLifecycle queuePairs;
+    private final FlowScheduler starts;
     private final PacketQueue control = new PacketQueue();
     /**
      * The round-robin ring of queue pairs with something to send, in serving order from slot 0 (circular):
@@ -70,12 +72,14 @@ public final class HostStack implements PacketSource {
         return deliveredPayloadBytes;
     }
 
-    HostStack(int host, Nic nic, PacketPool pool, Transport transport, int batchPackets) {
+    HostStack(int host, Nic nic, PacketPool pool, Transport transport, QueuePairLifecycle queuePairs, FlowScheduler starts, int batchPackets) {
         this.batchPackets = batchPackets;
         this.host = host;
         this.nic = nic;
         this.pool = pool;
         this.transport = transport;
+        this.queuePairs = queuePairs;
+        this.starts = starts;
         nic.attach(this);
     }
 
@@ -83,8 +87,8 @@ public final class HostStack implements PacketSource {
         return host;
     }
 
-    Transport transport() {
-        return transport;
+    QueuePairLifecycle queuePairs() {
+        return queuePairs;
     }
 
     @Override
@@ -222,7 +226,7 @@ public final class HostStack implements PacketSource {
 
     /** No timer of this host and no start of any queue pair is due at or before {@code tPs}, nor can one be made due by others. */
     private boolean quietThrough(long tPs) {
-        return timerFloorPs > tPs && transport.noStartThrough(host, tPs);
+        return timerFloorPs > tPs && starts.noStartThrough(host, tPs);
     }
 
     /** A timer of this host went from none to {@code atPs}. */
@@ -247,17 +251,17 @@ public final class HostStack implements PacketSource {
     public void deliver(Packet p) {
         long now = transport.simulator().nowPs();
         if (p.kind == Packet.DATA) {
-            transport.receiver(p.flow).onData(p, now);
+            queuePairs.receiver(p.flow).onData(p, now);
             dataArrivals++;
             deliveredPayloadBytes += p.payloadBytes;
-            transport.gone(p.flow);
+            queuePairs.gone(p.flow);
             pool.release(p);
             if (!control.isEmpty()) {
                 nic.kick();
             }
             return;
         }
-        SenderQueuePair qp = transport.sender(p.flow);
+        SenderQueuePair qp = queuePairs.sender(p.flow);
         switch (p.kind) {
             case Packet.ACK -> qp.onAck(p, now);
             case Packet.NACK -> qp.onNack(p, now);
@@ -267,7 +271,7 @@ public final class HostStack implements PacketSource {
                 kickIfControlWaiting(); // a receiver may have answered
             }
         }
-        transport.gone(p.flow);
+        queuePairs.gone(p.flow);
         pool.release(p);
     }
 
@@ -355,7 +359,7 @@ public final class HostStack implements PacketSource {
 
     private boolean quietAtNow() {
         long now = transport.simulator().nowPs();
-        return timerFloorPs > now && transport.noStartPendingThrough(host, now);
+        return timerFloorPs > now && starts.noStartPendingThrough(host, now);
     }
 
     /** Activations that needed no wake-up of the NIC. */

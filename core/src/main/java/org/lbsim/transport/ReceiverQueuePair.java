@@ -29,7 +29,7 @@ public final class ReceiverQueuePair implements ReceiverQp {
     /** PSNs held ({@link Bits}). */
     private long[] received;
     private final AckPolicy ackPolicy;
-    private final Transport.OutOfOrderStats ooo;
+    private final OutOfOrderStats ooo;
     private final PacketPool pool;
     private final HostStack stack;
     private final PacketQueue out;
@@ -59,7 +59,7 @@ public final class ReceiverQueuePair implements ReceiverQp {
     private long timerPs = Long.MAX_VALUE;
 
     ReceiverQueuePair(int qp, int host, int peer, long messageBytes, int packets, int ackBytes, int trafficClass, AckPolicy ackPolicy,
-               ReceiverPolicy policy, long cnpIntervalPs, Transport.OutOfOrderStats ooo, HostStack stack, PacketPool pool, Simulator sim) {
+               ReceiverPolicy policy, long cnpIntervalPs, OutOfOrderStats ooo, HostStack stack, PacketPool pool, Simulator sim) {
         this.qp = qp;
         this.host = host;
         this.peer = peer;
@@ -75,7 +75,7 @@ public final class ReceiverQueuePair implements ReceiverQp {
         this.pool = pool;
         this.sim = sim;
         this.received = Bits.words(packets + 64);
-        this.handlerId = stack.transport().receiverTimerHandler();
+        this.handlerId = stack.queuePairs().receiverTimerHandler();
     }
 
     /**
@@ -202,7 +202,7 @@ public final class ReceiverQueuePair implements ReceiverQp {
 
     private Packet header(byte kind) {
         Packet p = pool.acquire();
-        stack.transport().made(qp);
+        stack.queuePairs().made(qp);
         p.kind = kind;
         p.flow = qp;
         p.src = host;

@@ -48,7 +48,7 @@ public final class SenderQueuePair implements SenderQp {
     private boolean ccUnpaced;
     private final int headerBytes;
     private final byte trafficClass;
-    private final Transport transport;
+    private final QueuePairLifecycle queuePairs;
     private final int handlerId;
     private final long startPs;
     private long timerPs = Long.MAX_VALUE;
@@ -109,8 +109,8 @@ public final class SenderQueuePair implements SenderQp {
         this.headerBytes = ctx.headerBytes();
         this.trafficClass = (byte) ctx.trafficClass();
         this.startPs = startPs;
-        this.transport = host.transport();
-        this.handlerId = transport.senderTimerHandler();
+        this.queuePairs = host.queuePairs();
+        this.handlerId = queuePairs.senderTimerHandler();
         this.entropyLength = ctx.packets();
         this.entropyByPsn = fixedLabel ? null : new int[entropyLength];
         this.reportLoss = psn -> {
@@ -224,7 +224,7 @@ public final class SenderQueuePair implements SenderQp {
     private Packet dataPacket(int psn) {
         int payload = QpContext.payloadOf(psn, packets, mtuBytes, messageBytes);
         Packet p = pool.acquire();
-        transport.made(qpId);
+        queuePairs.made(qpId);
         p.kind = Packet.DATA;
         p.flow = qpId;
         p.src = src;
@@ -239,7 +239,7 @@ public final class SenderQueuePair implements SenderQp {
     @Override
     public Packet newControl(byte kind) {
         Packet p = pool.acquire();
-        transport.made(qpId);
+        queuePairs.made(qpId);
         p.kind = kind;
         p.flow = qpId;
         p.src = src;
@@ -252,7 +252,7 @@ public final class SenderQueuePair implements SenderQp {
     @Override
     public void inject(Packet p) {
         if (completedPs >= 0) {
-            transport.gone(qpId);
+            queuePairs.gone(qpId);
             pool.release(p);
             return;
         }
@@ -305,7 +305,7 @@ public final class SenderQueuePair implements SenderQp {
                 completedPs = nowPs;
                 uncountTimer(); // a complete queue pair's timer wakes nothing, and it may be released before it fires
                 while (!extras.isEmpty()) {
-                    transport.gone(qpId);
+                    queuePairs.gone(qpId);
                     pool.release(extras.poll());
                 }
                 extrasQueued = 0;
