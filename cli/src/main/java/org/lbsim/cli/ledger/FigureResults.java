@@ -31,9 +31,34 @@ public final class FigureResults implements AutoCloseable {
 
     /** Loads {@code dir}'s files (see {@link ResultsCsv}); the caller closes the result. */
     public static FigureResults load(FigureDef def, Path dir) throws SQLException {
+        return load(def, dir, List.of());
+    }
+
+    /**
+     * As {@link #load(FigureDef, Path)}, with every column of {@code sweepColumns} (the scenario columns of the figure's
+     * full sweep, {@link Probe#scenarioColumns}) that the committed runs lack added, empty: a part of the figure not run
+     * yet may be the only one to set a field, and a reading's condition on it then selects no run instead of failing.
+     */
+    public static FigureResults load(FigureDef def, Path dir, List<Map<String, Object>> sweepColumns) throws SQLException {
         Connection c = DriverManager.getConnection("jdbc:duckdb:");
         try {
             ResultsCsv.load(c, dir);
+            try (Statement s = c.createStatement()) {
+                Set<String> present = new HashSet<>();
+                try (ResultSet rs = s.executeQuery("SELECT lower(column_name) FROM information_schema.columns WHERE table_name = 'runs'")) {
+                    while (rs.next()) {
+                        present.add(rs.getString(1));
+                    }
+                }
+                for (Map<String, Object> point : sweepColumns) {
+                    for (Map.Entry<String, Object> col : point.entrySet()) {
+                        String type = org.lbsim.cli.store.ScenarioColumns.sqlType(col.getValue());
+                        if (type != null && present.add(col.getKey().toLowerCase(java.util.Locale.ROOT))) {
+                            s.execute("ALTER TABLE runs ADD COLUMN " + ResultsCsv.ident(col.getKey()) + " " + type);
+                        }
+                    }
+                }
+            }
             return open(c, def);
         } catch (RuntimeException | SQLException e) {
             c.close();

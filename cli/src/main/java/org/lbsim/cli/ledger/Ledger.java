@@ -84,7 +84,7 @@ public final class Ledger {
             List<ClaimResult> claims = def.claims().stream().map(c -> new ClaimResult(c, Map.of(), "not run", Status.NOT_RUN)).toList();
             return new FigureResult(entry, def, folder, null, claims, Status.NOT_RUN, "not run: no committed results in " + folder, "", null);
         }
-        try (FigureResults r = FigureResults.load(def, dir)) {
+        try (FigureResults r = FigureResults.load(def, dir, Probe.scenarioColumns(raw, false))) {
             Facts facts = facts(r, ResultsCsv.digest(dir), Probe.expectedRunIds(raw));
             List<ClaimResult> claims = new ArrayList<>();
             for (FigureDef.ClaimDef c : def.claims()) {

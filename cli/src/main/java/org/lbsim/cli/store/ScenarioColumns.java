@@ -76,7 +76,7 @@ public final class ScenarioColumns {
     }
 
     /** The DuckDB column type of a flattened value; null for null (no column needed). */
-    static String sqlType(Object value) {
+    public static String sqlType(Object value) {
         if (value instanceof Long) {
             return "BIGINT";
         }

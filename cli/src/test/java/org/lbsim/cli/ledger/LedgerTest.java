@@ -201,4 +201,40 @@ class LedgerTest {
         assertThat(part.facts().partial()).isTrue();
         assertThat(part.verdict()).startsWith("partial results (" + (whole.facts().runs() - 1) + " of the figure's " + whole.facts().figureRuns() + " runs)");
     }
+
+    /**
+     * A figure whose committed part lacks a scenario column that only its unrun part sets (themis-fig5's
+     * Themis-D reading point, set by the Themis runs alone) is judged on what was run, never "the metric failed".
+     */
+    @Test
+    void aColumnOnlyTheUnrunPartSetsSelectsNoRunInsteadOfFailing(@TempDir Path tmp) throws IOException {
+        Path dir = tmp.resolve("themis-fig5");
+        Files.createDirectories(dir);
+        try (Stream<Path> files = Files.list(ROOT.resolve("results/themis/themis-fig5"))) {
+            for (Path p : files.filter(x -> x.toString().endsWith(".csv")).toList()) {
+                Files.copy(p, dir.resolve(p.getFileName()));
+            }
+        }
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:"); java.sql.Statement st = c.createStatement()) {
+            ResultsCsv.load(c, dir);
+            st.execute("DELETE FROM runs WHERE \"loadBalancing.type\" = 'themis'");
+            try (java.sql.ResultSet rs = st.executeQuery("SELECT count(*) FROM information_schema.columns WHERE table_name = 'runs'"
+                    + " AND column_name = 'loadBalancing.observeDataAt'")) {
+                rs.next();
+                if (rs.getInt(1) > 0) {
+                    st.execute("ALTER TABLE runs DROP COLUMN \"loadBalancing.observeDataAt\"");
+                }
+            }
+            ResultsCsv.export(c, "TRUE", dir);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+        Map<String, Object> raw = ReproduceCommand.definition("themis-fig5");
+        Ledger.FigureResult r = Ledger.evaluateAt(new PaperDef.Entry("Fig. 5", "themis-fig5", null), raw, "fig", dir, null);
+        List<String> whys = r.claims().stream().flatMap(c -> c.byReading().values().stream()).map(Expectation.Outcome::why)
+                .filter(java.util.Objects::nonNull).toList();
+        assertThat(whys).noneMatch(w -> w.contains("the metric failed"));
+        assertThat(r.claims().stream().filter(c -> c.claim().id().equals("ar-worst-at-recommended")).findFirst().orElseThrow().byReading()
+                .get("per-message").judged()).as("AR's own claim, judged on the AR runs").isTrue();
+    }
 }
