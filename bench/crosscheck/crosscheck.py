@@ -174,11 +174,11 @@ HTSIM_PATCHES = {
 
 # htsim's oblivious sender cycles through a fixed set of entropies per flow; with 8192 (the most
 # main_uec.cpp:968-971 allows) a flow of a thousand packets sees as many distinct ones as packets
-for _base in ("perm-1mib-spray", "perm-4mib-spray", "perm-4mib-spray-degraded"):
+for _base in ("perm-1mib-spray", "perm-4mib-spray", "perm-4mib-spray-degraded", "perm-1mib-spray-1024"):
     variant(_base, "htsim-paths-8192", "htsim `-paths 8192` instead of 64 (the largest power of two its ECMP check allows): as many distinct entropies as "
             "packets, like lbsim's fresh random entropy per packet", htsim_extra=["-paths", "8192"])
 HTSIM_MIN_RTO_US = 62.9232   # htsim's auto min RTO here: 15 us + 6 x 798,720 B at 800 Gb/s
-for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to1-4mib"):
+for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to1-4mib", "perm-1mib-ecmp-1024"):
     variant(_base, "lbsim-sack-rto", "lbsim `lossRecovery: {type: sack, rtoUs: 62.9232}` (htsim's "
             "automatic minimum RTO) instead of the erasure sender: lost packets are resent, a lost tail waits "
             "for a timer, as in htsim", lbsim_set={"lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})

@@ -245,12 +245,20 @@ LARGE_SPRAY = (
     "The mechanism of `perm-1mib-spray` and `perm-4mib-spray` (each flow sprays over 64 fixed entropies in "
     "htsim), stronger at k = 16: a switch has 8 uplinks, so 64 entropies split more unevenly over them "
     "(8 +- 2.6 each) and the queues behind the overloaded uplinks grow faster; nothing is dropped here "
-    "(htsim {perm-1mib-spray-1024|1|htsim_drops} drops), so the cost is queueing delay alone. Not measured with one change at this size (the "
-    "128-host `[htsim-paths-8192]` rows are).")
+    "(htsim {perm-1mib-spray-1024|1|htsim_drops} drops), so the cost is queueing delay alone. **Measured**: only "
+    "htsim's entropy count changed to 8,192 (`[htsim-paths-8192]`) brings its max to "
+    "{perm-1mib-spray-1024 [htsim-paths-8192]|1|htsim_fct_max_us} us ({perm-1mib-spray-1024 [htsim-paths-8192]|1|diff_max_pct} "
+    "from lbsim), its median to {perm-1mib-spray-1024 [htsim-paths-8192]|1|diff_p50_pct} and its p99 to "
+    "{perm-1mib-spray-1024 [htsim-paths-8192]|1|diff_p99_pct}.")
 LARGE_ECMP = (
     "The mechanism of `perm-1mib-ecmp` (collisions drawn by two different hashes; lost tails wait a "
-    "62.9 us timer in htsim and about one round trip in lbsim). Not measured with one change at this size "
-    "(the 128-host `[lbsim-sack-rto]` row is).")
+    "62.9 us timer in htsim and about one round trip in lbsim). **Measured**: only lbsim's loss recovery changed "
+    "to selective repeat with htsim's timer (`[lbsim-sack-rto]`) brings the drops to "
+    "{perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|lbsim_drops} (htsim {perm-1mib-ecmp-1024|1|htsim_drops}), lbsim's max to "
+    "{perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|lbsim_fct_max_us} us ({perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|diff_max_pct} "
+    "from htsim) and its p99 to {perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|diff_p99_pct}; the median stays apart "
+    "({perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|diff_p50_pct}), the finding of `perm-1mib-ecmp`: more of htsim's flows "
+    "wait a timeout.")
 
 RI = "roce-incast-3to1-4mib"
 ROCE_INCAST = (
