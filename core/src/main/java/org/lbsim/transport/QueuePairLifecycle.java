@@ -339,33 +339,26 @@ final class QueuePairLifecycle {
     }
 
     long nacksSent() {
-        long n = retired.nacks();
-        for (ReceiverQueuePair r : receivers) {
-            n += r == null ? 0 : r.nacks();
-        }
-        return n;
+        return retired.nacks() + sum(receivers, ReceiverQueuePair::nacks);
     }
 
     long cnpsSent() {
-        long n = retired.cnps();
-        for (ReceiverQueuePair r : receivers) {
-            n += r == null ? 0 : r.cnps();
-        }
-        return n;
+        return retired.cnps() + sum(receivers, ReceiverQueuePair::cnps);
     }
 
     long duplicatesSentTotal() {
-        long n = retired.duplicatesSentTotal();
-        for (SenderQueuePair s : senders) {
-            n += s == null ? 0 : s.duplicatesSent();
-        }
-        return n;
+        return retired.duplicatesSentTotal() + sum(senders, SenderQueuePair::duplicatesSent);
     }
 
     long notificationsSent() {
-        long n = retired.notifications();
-        for (SenderQueuePair s : senders) {
-            n += s == null ? 0 : s.notificationsSent();
+        return retired.notifications() + sum(senders, SenderQueuePair::notificationsSent);
+    }
+
+    /** {@code count} summed over the queue pairs still live (released ones are null; {@link RetiredQueuePairs} keeps theirs). */
+    private static <T> long sum(T[] live, java.util.function.ToLongFunction<T> count) {
+        long n = 0;
+        for (T q : live) {
+            n += q == null ? 0 : count.applyAsLong(q);
         }
         return n;
     }
