@@ -356,6 +356,32 @@ class SweepTest {
     }
 
     @Test
+    void a_resume_of_one_part_fills_the_new_parameters_column_of_the_runs_outside_its_selection() throws Exception {
+        Path sweep = file("q.yaml", "name: q\nbase: {topology: {k: 4}, workload: {messageBytes: 8192}}\ngrid: {loadBalancing.type: [ecmp, host-spray]}\n");
+        Path out = dir.resolve("q");
+        ok("sweep", sweep.toString(), "--out", out.toString(), "--quiet", "--jobs", "1");
+        String gap = "interFrameGapBytes: " + org.lbsim.scenario.PacketSpec.defaults().interFrameGapBytes();
+        String column = "\"packets.interFrameGapBytes\"";
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + out.resolve("results.duckdb"));
+             java.sql.Statement st = c.createStatement()) {
+            // both points as an older lbsim stored them: the parameter neither spelt out nor a column value
+            st.execute("UPDATE runs SET scenario_yaml = regexp_replace(scenario_yaml, '\\n *" + gap + "', ''), " + column + " = NULL");
+        }
+        MainTest.Result part = lbsim("sweep", sweep.toString(), "--out", out.toString(), "--only", "loadBalancing.type=ecmp", "--jobs", "1");
+        assertThat(part.code()).as(part.err()).isZero();
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:" + out.resolve("results.duckdb"));
+             java.sql.Statement st = c.createStatement()) {
+            var rs = st.executeQuery("SELECT \"loadBalancing.type\", " + column + " FROM runs ORDER BY 1");
+            for (String scheme : List.of("ecmp", "host-spray")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString(1)).isEqualTo(scheme);
+                assertThat(rs.getLong(2)).as(scheme + " (outside the selection for host-spray) holds the default it ran with")
+                        .isEqualTo((long) org.lbsim.scenario.PacketSpec.defaults().interFrameGapBytes());
+            }
+        }
+    }
+
+    @Test
     void only_runs_the_matching_points_under_the_full_sweeps_run_ids_and_the_full_sweep_resumes() throws IOException {
         Path sweep = file("s.yaml", SWEEP);
         Path out = dir.resolve("only");

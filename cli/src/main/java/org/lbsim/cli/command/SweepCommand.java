@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -372,12 +373,41 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
      * a new parameter's default keeps what was simulated before. Text compared first, so this reads only such runs.
      */
     static boolean bindsToSame(String recordedYaml, Scenario scenario) {
+        return scenario.equals(boundToday(recordedYaml));
+    }
+
+    /** A run's stored scenario as today's binder reads it; null if a field was since removed or renamed, or a value is no longer allowed. */
+    private static Scenario boundToday(String recordedYaml) {
         String text = recordedYaml.endsWith(PARTITIONED_MARK)
                 ? recordedYaml.substring(0, recordedYaml.length() - PARTITIONED_MARK.length()) : recordedYaml;
         try {
-            return new SweepRun("recorded", text, ".", 0).scenario().equals(scenario);
+            return new SweepRun("recorded", text, ".", 0).scenario();
         } catch (RuntimeException e) {
-            return false; // a field since removed or renamed, or a value no longer allowed: not the same scenario
+            return null;
+        }
+    }
+
+    /**
+     * Fills the empty parameter columns of the sweep's recorded runs that this invocation's --only leaves out: a run
+     * recorded before a parameter existed ran with its default, so a later report over the whole folder finds no point
+     * whose runs differ in a column only the newer runs set. A run whose stored text today's writer spells the same
+     * way has every column set already and is skipped; trace-driven runs keep their columns as recorded.
+     */
+    private static void fillOutsideSelection(Map<String, String> recorded, List<Job> selected, ResultsStore store) {
+        Set<String> inSelection = new HashSet<>();
+        for (Job j : selected) {
+            inSelection.add(j.runId());
+        }
+        for (Map.Entry<String, String> r : recorded.entrySet()) {
+            String yaml = r.getValue();
+            if (inSelection.contains(r.getKey()) || yaml.contains(TRACE_SHA)) {
+                continue;
+            }
+            Scenario today = boundToday(yaml);
+            String text = yaml.endsWith(PARTITIONED_MARK) ? yaml.substring(0, yaml.length() - PARTITIONED_MARK.length()) : yaml;
+            if (today != null && !text.equals(Yaml.write(ScenarioTree.toTree(today)))) {
+                store.fillEmptyColumns(r.getKey(), ScenarioColumns.of(today));
+            }
         }
     }
 
@@ -419,6 +449,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         for (Job j : rebound) {
             store.fillEmptyColumns(j.runId(), ScenarioColumns.of(j.scenario()));
         }
+        fillOutsideSelection(recorded, all, store);
 
         boolean terminal = Progress.stdoutIsTerminal() && org.lbsim.cli.errors.ControlCharacters.isStdout(main.out());
         Progress progress = new Progress(quiet ? nullStream() : main.out(), terminal && !quiet, "sweep " + sweep.name, all.size(), already);
