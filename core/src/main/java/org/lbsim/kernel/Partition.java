@@ -67,7 +67,7 @@ final class Partition {
                     if (o.payload[i] != null) {
                         ((PayloadHandler) handlers[(int) (o.handlerKind[i] >>> 32)]).accept(o.payload[i]);
                     }
-                    in.add(o.timePs[i], o.target[i], o.seq[i], o.handlerKind[i], o.tag[i]);
+                    in.append(o.timePs[i], o.target[i], o.seq[i], o.handlerKind[i], o.tag[i]);
                 }
                 o.clear();
             }

@@ -15,43 +15,24 @@ import java.util.Arrays;
  * arrivals span more than {@link #MAX_SPAN_PS} or number more than {@link #MAX_ENTRIES} cannot be
  * packed and goes into the heap, one push per arrival.
  */
-final class WindowIntake {
+final class WindowIntake extends EventColumns {
     private static final int INDEX_BITS = 21;
     private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
     static final int MAX_ENTRIES = 1 << INDEX_BITS;
     /** The largest time span that leaves the packed key non-negative (about 4.4 s). */
     static final long MAX_SPAN_PS = (1L << (63 - INDEX_BITS)) - 1;
 
-    private long[] timePs = new long[64];
-    private long[] target = new long[64];
-    private long[] seq = new long[64];
-    private long[] handlerKind = new long[64];
-    private long[] tag = new long[64];
     /** After {@link #sort}: (time - earliest) << INDEX_BITS | index, in key order. */
     private long[] order = new long[64];
-    private int size;
     private int next;
     /** Whether {@link #order} holds the entries in key order (set by {@link #sort}). */
     private boolean sorted;
     /** The entry at {@link #next}, or -1 when none is left. */
     private int head = -1;
 
-    void add(long t, long tgt, long s, long hk, long g) {
-        if (size == timePs.length) {
-            int n = size * 2;
-            timePs = Arrays.copyOf(timePs, n);
-            target = Arrays.copyOf(target, n);
-            seq = Arrays.copyOf(seq, n);
-            handlerKind = Arrays.copyOf(handlerKind, n);
-            tag = Arrays.copyOf(tag, n);
-            order = new long[n];
-        }
-        timePs[size] = t;
-        target[size] = tgt;
-        seq[size] = s;
-        handlerKind[size] = hk;
-        tag[size] = g;
-        size++;
+    @Override
+    void grown(int capacity) {
+        order = new long[capacity];
     }
 
     /**

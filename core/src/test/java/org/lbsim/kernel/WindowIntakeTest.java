@@ -39,7 +39,7 @@ class WindowIntakeTest {
                 long s = ((long) rng.nextInt(50) << 40) | seq++;
                 long[] e = {t, targetKey, s, rng.nextInt(1_000), rng.nextInt(4), rng.nextLong()};
                 pending.add(e);
-                intake.add(e[0], e[1], e[2], (e[3] << 32) | e[4], e[5]);
+                intake.append(e[0], e[1], e[2], (e[3] << 32) | e[4], e[5]);
             }
             intake.sort(heap);
             if (wide && arrivals > 0) {
