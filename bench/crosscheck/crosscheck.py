@@ -182,6 +182,24 @@ for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to
     variant(_base, "lbsim-sack-rto", "lbsim `lossRecovery: {type: sack, rtoUs: 62.9232}` (htsim's "
             "automatic minimum RTO) instead of the erasure sender: lost packets are resent, a lost tail waits "
             "for a timer, as in htsim", lbsim_set={"lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
+# htsim_uec as run here (-disable_trim: no NACKs; no -sleek: no out-of-order threshold, no probes,
+# uec.cpp:82, 1159, 1955) finds a loss only by its retransmission timer (rtxTimerExpired,
+# uec.cpp:2639-2709), set per packet: the oldest unacknowledged packet's send time plus the minimum
+# RTO, again for the next oldest after each expiry (startRTO, recalculateRTO: uec.cpp:2316-2343,
+# 2627-2637). Two steps from [lbsim-sack-rto], one change each: the fast resend off (`threshold` a
+# 1 MiB flow's 256 packets, which the ack gap never exceeds), then the timer per packet (`rtoFrom: send`).
+SACK_TIMER_ONLY_PKTS = 1048576 // PAYLOAD_BYTES
+for _base in ("perm-1mib-ecmp", "perm-1mib-ecmp-1024"):
+    variant(_base, "lbsim-sack-rto-timer-only", "lbsim `lossRecovery: {type: sack, threshold: 256, rtoUs: 62.9232}`: "
+            "`[lbsim-sack-rto]` with the fast resend off (the ack gap of a 256-packet flow never exceeds 256), so only "
+            "the timer finds a loss, as in htsim run without trimming and without `-sleek`; the timer still runs from "
+            "the last ACK progress", lbsim_set={"lossRecovery": {"type": "sack", "threshold": SACK_TIMER_ONLY_PKTS,
+                                                               "rtoUs": HTSIM_MIN_RTO_US}})
+    variant(_base, "lbsim-sack-rto-timer-per-packet", "lbsim `lossRecovery: {type: sack, threshold: 256, rtoUs: 62.9232, "
+            "rtoFrom: send}`: `[lbsim-sack-rto-timer-only]` with the timer per packet as htsim's (a packet is resent "
+            "62.9 us after it was sent, whatever ACKs arrived since): htsim's loss detection",
+            lbsim_set={"lossRecovery": {"type": "sack", "threshold": SACK_TIMER_ONLY_PKTS, "rtoUs": HTSIM_MIN_RTO_US,
+                                        "rtoFrom": "send"}})
 for _base in ("roce-perm-1mib", "roce-incast-3to1-4mib"):
     variant(_base, "lbsim-strict-go-back-n", "lbsim `lossRecovery: go-back-n` (receiver keeps only the expected packet and "
             "NACKs the first gap, sender rewinds to it) instead of `sack` with a 64-packet threshold: go-back-N without "
@@ -202,6 +220,17 @@ variant("roce-incast-3to1-4mib", "htsim-both-dcqcn-changes-lbsim-window-64", "ht
         "with go-back-N and htsim's 64-packet reorder window (`[lbsim-go-back-n-window-64]`): the three measured "
         "differences removed at once, to see what is left", htsim_patch=["dcqcn-bytecounter-forward-only", "dcqcn-no-deferred-cnp"],
         lbsim_set={"lossRecovery": {"type": "go-back-n", "rtoUs": ROCE_END_US, "reorderWindowPackets": ROCE_REORDER_PKTS}})
+# the collision pattern alone: the same matrix with buffers no queue here fills (100,000 packets per port
+# on both sides; htsim parses the later -q, main_uec.cpp:569-572), so nothing is dropped and each FCT is
+# set by how many flows each simulator's hash put on the links a flow crosses
+NO_DROP_QUEUE_PKTS = 100000
+for _base in ("perm-1mib-ecmp", "perm-1mib-ecmp-1024"):
+    variant(_base, "both-no-drop", "both simulators with 100,000-packet buffers per port (htsim `-q 100000`, "
+            "lbsim `bytesPerPort` the same in bytes), lbsim with `[lbsim-sack-rto]`'s `sack`: one change from `[lbsim-sack-rto]` "
+            "(the buffers), on both sides; nothing is dropped, so the FCTs show each simulator's own collision pattern alone",
+            htsim_extra=["-q", str(NO_DROP_QUEUE_PKTS)],
+            lbsim_set={"switches.buffer.bytesPerPort": NO_DROP_QUEUE_PKTS * FRAME_BYTES,
+                       "lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])

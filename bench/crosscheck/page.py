@@ -29,13 +29,18 @@ PARAMETERS = [
     ("ECN", "`-no_ecn`", "`switches.ecn.enabled: false`", "datacenter/main_uec.cpp:616-619"),
     ("sender", "`-sender_cc_algo constant`: a UEC source whose congestion control never changes anything; for "
      "every algorithm but NSCC this htsim ignores the window (`can_send_NSCC`: \"rate-based CCs\"), so it sends "
-     "whenever its NIC is free, at line rate, and during loss recovery only resends",
+     "whenever its NIC is free, at line rate; in loss-recovery mode it would send only resends, but only `-sleek` "
+     "enters that mode (uec.cpp:1159-1187, 1770-1775), and these rows run without it",
      "`congestionControl: fixed-rate` at line rate",
      "datacenter/main_uec.cpp:351-372; uec.cpp:614-616, 1426-1434"),
-    ("loss recovery", "UEC selective repeat with drops (no trimming, so no NACKs): losses found by an "
-     "out-of-order threshold, probes after one base RTT plus the target delay, and the RTO (auto minimum "
-     "15 us + 6 queue drains = 62.9 us here)", "`lossRecovery: {type: erasure, endOfMessage: srtt-after-pass}` (the OFAN "
-     "authors' ideal erasure sender; never resends a PSN)", "datacenter/main_uec.cpp:1159-1167; uec.cpp:1160-1180, 1760-1780"),
+    ("loss recovery", "UEC selective repeat with drops: no trimming (`-disable_trim`), so no NACKs, and no "
+     "`-sleek`, so no out-of-order threshold, probes or loss-recovery mode (uec.cpp:82, 1159-1187, 1955); a loss is "
+     "found only by the RTO, set per packet: the oldest unacknowledged packet is resent its minimum RTO after it was "
+     "sent (auto minimum 15 us + 6 queue drains = 62.9 us here), then the timer is set for the next oldest",
+     "`lossRecovery: {type: erasure, endOfMessage: srtt-after-pass}` (the OFAN "
+     "authors' ideal erasure sender; never resends a PSN); htsim's loss detection: `{type: sack, threshold: 256, "
+     "rtoUs: 62.9232, rtoFrom: send}` (variant `[lbsim-sack-rto-timer-per-packet]`)",
+     "datacenter/main_uec.cpp:612-614, 1159-1167; uec.cpp:2316-2343, 2627-2709"),
     ("spraying", "`-load_balancing_algo oblivious -paths 64`: each packet takes the next of 64 entropies, in an "
      "order XOR-permuted at random every 64 packets; switches hash (flow, entropy)",
      "`loadBalancing: host-spray`: a fresh random entropy per packet, switches hash it",
@@ -161,26 +166,46 @@ SPRAY_4 = (
     "{perm-4mib-spray [htsim-paths-8192]|1|htsim_fct_max_us} us, {perm-4mib-spray [htsim-paths-8192]|1|diff_max_pct} "
     "from lbsim's (median {perm-4mib-spray [htsim-paths-8192]|1|diff_p50_pct}).")
 ECMP_1 = (
-    "**Mechanism: the same collisions cost a timeout in htsim and one round trip in lbsim.** Per-flow ECMP "
-    "puts colliding line-rate senders on one link in both simulators, whose queues overflow (drops "
-    "{perm-1mib-ecmp|1|htsim_drops} in htsim, {perm-1mib-ecmp|1|lbsim_drops} in lbsim). lbsim's ideal erasure "
-    "sender never resends: it sends fresh symbols one smoothed RTT after its first pass, so a flow that lost "
-    "packets finishes about one round trip after its share of the link is done. htsim's UEC sender resends, "
-    "and a flow whose last packets were lost (nothing behind them to reveal the hole) waits for its "
-    "retransmission timer, 62.9 us here (datacenter/main_uec.cpp:1166): htsim's median "
-    "({perm-1mib-ecmp|1|htsim_fct_p50_us} us) lies beyond one timer after the about 18 us a flow takes alone, "
-    "so more than half of its flows waited one, and its max ({perm-1mib-ecmp|1|htsim_fct_max_us} us) is about two. "
-    "**Measured**: only lbsim's loss recovery changed to selective repeat with htsim's timer "
-    "(`[lbsim-sack-rto]`: `sack`, `rtoUs: 62.9232`) takes lbsim's max from {perm-1mib-ecmp|1|lbsim_fct_max_us} "
-    "to {perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_max_us} us ({perm-1mib-ecmp [lbsim-sack-rto]|1|diff_max_pct} "
-    "from htsim) and its p99 to {perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_p99_us} us "
-    "({perm-1mib-ecmp [lbsim-sack-rto]|1|diff_p99_pct}). **Finding**: the median stays apart "
-    "({perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_p50_us} against {perm-1mib-ecmp|1|htsim_fct_p50_us} us): more "
-    "than half of htsim's flows wait a timeout, fewer than half of lbsim's with `sack`. Which flows collide depends on each simulator's hash (htsim: a "
-    "FreeBSD hash of flow id and entropy with a per-switch salt; lbsim: its own per-flow entropy), and how "
-    "many losses a selective-repeat sender repairs before its timer depends on its loss detection (lbsim "
-    "`sack`: a hole more than 32 packets below the highest ACK; htsim UEC: its own out-of-order threshold "
-    "and probes, uec.cpp:1160-1180, 1760-1780); neither was varied alone here. `[htsim-switch-ar]` shows "
+    "**Mechanism: htsim, run as here, finds a loss only by its retransmission timer, set per packet; measured "
+    "one change at a time.** Per-flow ECMP puts colliding line-rate senders on one link in both simulators, whose "
+    "queues overflow (drops {perm-1mib-ecmp|1|htsim_drops} in htsim, {perm-1mib-ecmp|1|lbsim_drops} in lbsim). "
+    "lbsim's ideal erasure sender never resends: it sends fresh symbols one smoothed RTT after its first pass, so "
+    "a flow that lost packets finishes about one round trip after its share of the link is done. htsim's UEC "
+    "sender resends, and with trimming off (`-disable_trim`: no NACKs) and without `-sleek` (its out-of-order "
+    "threshold, probes and loss-recovery mode run only with it, uec.cpp:82, 1159-1187) a loss is found only by "
+    "the retransmission timer (uec.cpp:2639-2709), which is set for the oldest unacknowledged packet's send time "
+    "plus the minimum RTO, 62.9 us here (datacenter/main_uec.cpp:1166), and after each expiry for the next oldest "
+    "(uec.cpp:2316-2343, 2627-2637). Every flow that lost a packet waits for it: htsim's median "
+    "({perm-1mib-ecmp|1|htsim_fct_p50_us} us) lies one timer after the about 18 us a flow takes alone, and in both "
+    "simulators more than half of the flows lose a packet (per flow: htsim's `rtx`, lbsim's `retransmissions` "
+    "under `sack`), so the median flow is one that lost. "
+    "**(1) Selective repeat with htsim's timer** (`[lbsim-sack-rto]`: `sack`, `rtoUs: 62.9232`) takes lbsim's max "
+    "from {perm-1mib-ecmp|1|lbsim_fct_max_us} to {perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_max_us} us "
+    "({perm-1mib-ecmp [lbsim-sack-rto]|1|diff_max_pct} from htsim) and its p99 to "
+    "{perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_p99_us} us ({perm-1mib-ecmp [lbsim-sack-rto]|1|diff_p99_pct}), "
+    "but its median only to {perm-1mib-ecmp [lbsim-sack-rto]|1|lbsim_fct_p50_us} us "
+    "({perm-1mib-ecmp [lbsim-sack-rto]|1|diff_p50_pct}): lbsim's `sack` also resends a hole as soon as the ack gap "
+    "exceeds 32 packets, so fewer than half of its flows wait for the timer. "
+    "**(2) That fast resend off** (`[lbsim-sack-rto-timer-only]`: `threshold: 256`, which a 256-packet flow's ack gap "
+    "never exceeds) makes every losing flow wait, and the median overshoots: "
+    "{perm-1mib-ecmp [lbsim-sack-rto-timer-only]|1|lbsim_fct_p50_us} us "
+    "({perm-1mib-ecmp [lbsim-sack-rto-timer-only]|1|diff_p50_pct}), since lbsim's timer runs from the last ACK "
+    "progress and so starts only once the flow's last packets are acknowledged. "
+    "**(3) The timer per packet as htsim's** (`[lbsim-sack-rto-timer-per-packet]`: `rtoFrom: send`, a packet resent "
+    "62.9 us after it was sent, whatever ACKs arrived since; with (2) this is htsim's loss detection) brings "
+    "lbsim's median to {perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p50_us} us "
+    "({perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]|1|diff_p50_pct}), its p99 to "
+    "{perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]|1|diff_p99_pct} and its max to "
+    "{perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_max_us} us "
+    "({perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]|1|diff_max_pct}): the median gap was loss detection. "
+    "**(4) The collision pattern alone** (`[both-no-drop]`: 100,000-packet buffers on both sides, nothing dropped): "
+    "each simulator's own hash draw gives a median of {perm-1mib-ecmp [both-no-drop]|1|htsim_fct_p50_us} us in htsim "
+    "against {perm-1mib-ecmp [both-no-drop]|1|lbsim_fct_p50_us} us in lbsim "
+    "({perm-1mib-ecmp [both-no-drop]|1|diff_p50_pct}) and a max of "
+    "{perm-1mib-ecmp [both-no-drop]|1|htsim_fct_max_us} against {perm-1mib-ecmp [both-no-drop]|1|lbsim_fct_max_us} us "
+    "({perm-1mib-ecmp [both-no-drop]|1|diff_max_pct}). With drops the median flow is one that lost a packet in both "
+    "simulators, and its FCT is set by the timer it waits, not by how many flows share its link: which flows "
+    "collide is not what separated the medians. `[htsim-switch-ar]` shows "
     "what this htsim runs without `-fg_ar ecmp`: per-packet adaptive routing in the switches, max "
     "{perm-1mib-ecmp [htsim-switch-ar]|1|htsim_fct_max_us} us, a different scheme than ECMP.")
 ECMP_4 = (
@@ -251,14 +276,30 @@ LARGE_SPRAY = (
     "from lbsim), its median to {perm-1mib-spray-1024 [htsim-paths-8192]|1|diff_p50_pct} and its p99 to "
     "{perm-1mib-spray-1024 [htsim-paths-8192]|1|diff_p99_pct}.")
 LARGE_ECMP = (
-    "The mechanism of `perm-1mib-ecmp` (collisions drawn by two different hashes; lost tails wait a "
-    "62.9 us timer in htsim and about one round trip in lbsim). **Measured**: only lbsim's loss recovery changed "
-    "to selective repeat with htsim's timer (`[lbsim-sack-rto]`) brings the drops to "
-    "{perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|lbsim_drops} (htsim {perm-1mib-ecmp-1024|1|htsim_drops}), lbsim's max to "
-    "{perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|lbsim_fct_max_us} us ({perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|diff_max_pct} "
-    "from htsim) and its p99 to {perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|diff_p99_pct}; the median stays apart "
-    "({perm-1mib-ecmp-1024 [lbsim-sack-rto]|1|diff_p50_pct}), the finding of `perm-1mib-ecmp`: more of htsim's flows "
-    "wait a timeout.")
+    "The mechanism of `perm-1mib-ecmp`: htsim finds each loss only by its per-packet retransmission timer; "
+    "lbsim's erasure sender needs no loss detection. **Measured, the same steps, one change each**: "
+    "(1) `[lbsim-sack-rto]` brings the drops to {R [lbsim-sack-rto]|1|lbsim_drops} (htsim {R|1|htsim_drops}), "
+    "lbsim's max to {R [lbsim-sack-rto]|1|lbsim_fct_max_us} us ({R [lbsim-sack-rto]|1|diff_max_pct} from htsim) and its "
+    "p99 to {R [lbsim-sack-rto]|1|diff_p99_pct}, the median stays apart ({R [lbsim-sack-rto]|1|diff_p50_pct}); "
+    "(2) with the fast resend off (`[lbsim-sack-rto-timer-only]`) the median overshoots, "
+    "{R [lbsim-sack-rto-timer-only]|1|lbsim_fct_p50_us} us ({R [lbsim-sack-rto-timer-only]|1|diff_p50_pct}); "
+    "(3) with the timer per packet too (`[lbsim-sack-rto-timer-per-packet]`, htsim's loss detection) the median is "
+    "{R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p50_us} us ({R [lbsim-sack-rto-timer-per-packet]|1|diff_p50_pct}) "
+    "and the max {R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_max_us} us "
+    "({R [lbsim-sack-rto-timer-per-packet]|1|diff_max_pct}), about two timers in both: flows whose resends were "
+    "dropped again. **Finding**: the p99 stays apart ({R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p99_us} against "
+    "{R|1|htsim_fct_p99_us} us, {R [lbsim-sack-rto-timer-per-packet]|1|diff_p99_pct}). It is the 11th slowest of "
+    "1,024 flows, and more of lbsim's flows than htsim's waited a second timer, enough to reach it in lbsim and not in "
+    "htsim (per flow, seed 1: in both they are flows from the same few ToRs, whose uplink the hash draw loaded with "
+    "several flows, so their resends, all due one timer after the same burst, collide again). "
+    "(4) The collision pattern alone (`[both-no-drop]`, nothing dropped): median "
+    "{R [both-no-drop]|1|htsim_fct_p50_us} us in htsim against {R [both-no-drop]|1|lbsim_fct_p50_us} us in lbsim "
+    "({R [both-no-drop]|1|diff_p50_pct}), p99 {R [both-no-drop]|1|diff_p99_pct}, max "
+    "{R [both-no-drop]|1|htsim_fct_max_us} against {R [both-no-drop]|1|lbsim_fct_max_us} us "
+    "({R [both-no-drop]|1|diff_max_pct}): lbsim's draw puts more flows on its most loaded links, which is where "
+    "the second timers are waited. Whether the draw alone sets how many flows wait a second timer was not "
+    "varied alone: giving both the same flow-to-path assignment would need htsim's switch hash (datacenter/"
+    "fat_tree_switch.cpp:371-374) in lbsim, not done here; seeds 2 and 3 would show how much the draw moves the p99.").replace("{R", "{" + "perm-1mib-ecmp-1024")
 
 RI = "roce-incast-3to1-4mib"
 ROCE_INCAST = (
@@ -425,11 +466,11 @@ def over10(r):
     return any(r[k] not in ("", None) and abs(float(r[k])) > 10 for k in ("diff_max_pct", "diff_p50_pct", "diff_p99_pct"))
 
 
-def max_abs_diff(rows, scenario):
-    """The largest difference of a row over its seeds and max, p50 and p99, as "3.0 %"."""
-    diffs = [abs(float(r[k])) for r in rows if r["scenario"] == scenario
-             for k in ("diff_max_pct", "diff_p50_pct", "diff_p99_pct") if r[k] not in ("", None)]
-    return "%.1f %%" % max(diffs) if diffs else "(no row %s)" % scenario
+def max_abs_diff(rows, *scenarios, fields=("diff_max_pct", "diff_p50_pct", "diff_p99_pct")):
+    """The largest difference of some rows over their seeds and the given fields (max, p50 and p99), as "3.0 %"."""
+    diffs = [abs(float(r[k])) for r in rows if r["scenario"] in scenarios
+             for k in fields if r[k] not in ("", None)]
+    return "%.1f %%" % max(diffs) if diffs else "(no row %s)" % ", ".join(scenarios)
 
 
 def fill(text, rows):
@@ -500,11 +541,15 @@ def render(rows, csv_rel):
       "measured below is mostly in the hosts: this htsim sprays each flow over 64 fixed entropies "
       "where lbsim draws a fresh one per packet, and it has no sender like lbsim's ideal erasure sender, so "
       "queue imbalance, losses and how losses are recovered separate the two. With htsim's entropies raised "
-      "to 8,192 the sprayed permutations come close (\"One change at a time\"). Per-flow ECMP rows also "
+      "to 8,192 the sprayed permutations come close (\"One change at a time\"). In the 1 MiB per-flow ECMP "
+      "rows htsim, run without trimming and without `-sleek`, finds each loss only by a per-packet timer; with "
+      "lbsim given that loss detection the medians agree within %s. Per-flow ECMP rows also "
       "differ by each simulator's own hash draw, which the seeds show. The RoCE rows (DCQCN + PFC + go-back-N, "
       "`htsim_roce`): the permutation agrees; the incast differs by two behaviours of htsim's DCQCN code and by "
       "htsim's go-back-N receiver window against lbsim's selective resends, and with all three matched the two "
       "agree within %s." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none",
+                            max_abs_diff(rows, "perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]", "perm-1mib-ecmp-1024 [lbsim-sack-rto-timer-per-packet]",
+                                         fields=("diff_p50_pct",)),
                             max_abs_diff(rows, "roce-incast-3to1-4mib [htsim-both-dcqcn-changes-lbsim-window-64]")))
     w("")
     w("| scenario | seed | flows | FCT max us htsim / lbsim | diff | p50 htsim / lbsim | diff | p99 htsim / lbsim | diff | drops htsim / lbsim | resends htsim / lbsim |")

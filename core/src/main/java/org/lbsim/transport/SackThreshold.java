@@ -14,22 +14,37 @@ import org.lbsim.spi.QpContext;
  * selective-ack bitmap) and resends every missing PSN once the gap between the lowest unacknowledged
  * and the highest acknowledged PSN exceeds {@code threshold}. Only packets that were sent before
  * the highest acknowledged one count as missing, so one trigger resends each hole once. A timeout
- * (no ACK progress for {@code rtoUs}) resends everything unacknowledged. Retransmissions never
- * change the pacing rate.
+ * (no ACK progress for {@code rtoUs}) resends everything unacknowledged. With {@code rtoFrom: send}
+ * the timer runs per packet instead, as htsim's UEC sender's does (uec.cpp UecSrc::startRTO,
+ * recalculateRTO, rtxTimerExpired): each unacknowledged packet is resent {@code rtoUs} after it was
+ * last sent, whatever ACKs arrived meanwhile. Retransmissions never change the pacing rate.
  */
 public final class SackThreshold implements LossRecovery {
     public record Params(
             @Doc("resend holes when highest acked PSN - lowest unacked PSN exceeds this many packets") int threshold,
-            @Doc("microseconds without ACK progress before all unacknowledged packets are resent") double rtoUs) {
+            @Doc("microseconds without ACK progress before all unacknowledged packets are resent (rtoFrom 'send': after a packet was sent)") double rtoUs,
+            @Doc("what the timer counts from: 'progress' (the default: the last ACK progress; then every unacknowledged packet is resent) "
+                    + "or 'send' (htsim's UEC sender: each unacknowledged packet is resent rtoUs after it was last sent, oldest first)") String rtoFrom) {
         public Params {
             ScenarioException.require(threshold >= 1, "threshold", "must be >= 1 packet, got " + threshold);
             org.lbsim.scenario.Checks.periodUs(rtoUs, "rtoUs");
+            ScenarioException.require(RTO_FROM_PROGRESS.equals(rtoFrom) || RTO_FROM_SEND.equals(rtoFrom), "rtoFrom",
+                    "must be '" + RTO_FROM_PROGRESS + "' or '" + RTO_FROM_SEND + "', got '" + rtoFrom + "'");
+        }
+
+        /** The timer counting from the last ACK progress. */
+        public Params(int threshold, double rtoUs) {
+            this(threshold, rtoUs, RTO_FROM_PROGRESS);
         }
     }
 
+    public static final String RTO_FROM_PROGRESS = "progress";
+    public static final String RTO_FROM_SEND = "send";
+
     public static LossRecoveryFactory factory(Params p) {
         long rtoPs = Time.us(p.rtoUs());
-        return qp -> new SackThreshold(qp, p.threshold(), rtoPs);
+        boolean fromSend = RTO_FROM_SEND.equals(p.rtoFrom());
+        return qp -> new SackThreshold(qp, p.threshold(), rtoPs, fromSend);
     }
 
     private final QpContext qp;
@@ -50,14 +65,26 @@ public final class SackThreshold implements LossRecovery {
     private long lastProgressPs;
     private long retransmissions;
     private long timeouts;
+    // rtoFrom 'send' only (null otherwise): each PSN's last send time, the PSNs in the order they were
+    // sent (an entry is stale once its PSN is acknowledged or sent again), and how many entries each PSN has there
+    private final long[] sentPs;
+    private final IntFifo sentQueue;
+    private final int[] entries;
 
     SackThreshold(QpContext qp, int threshold, long rtoPs) {
+        this(qp, threshold, rtoPs, false);
+    }
+
+    SackThreshold(QpContext qp, int threshold, long rtoPs, boolean rtoFromSend) {
         this.qp = qp;
         this.threshold = threshold;
         this.rtoPs = rtoPs;
         this.acked = new BitSet64(qp.packets());
         this.queued = new BitSet64(qp.packets());
         this.sendOrder = new long[qp.packets()];
+        this.sentPs = rtoFromSend ? new long[qp.packets()] : null;
+        this.sentQueue = rtoFromSend ? new IntFifo(Math.min(qp.packets(), 1024)) : null;
+        this.entries = rtoFromSend ? new int[qp.packets()] : null;
     }
 
     @Override
@@ -98,6 +125,24 @@ public final class SackThreshold implements LossRecovery {
             lastProgressPs = nowPs;
         }
         sendOrder[psn] = sendSeq++;
+        if (sentQueue != null) {
+            sentPs[psn] = nowPs;
+            sentQueue.add(psn);
+            entries[psn]++;
+            dropStaleSent();
+        }
+    }
+
+    /** Drops the oldest entries of {@link #sentQueue} whose PSN is acknowledged or was sent again since. */
+    private void dropStaleSent() {
+        while (!sentQueue.isEmpty()) {
+            int psn = sentQueue.peek();
+            if (!acked.get(psn) && entries[psn] == 1) {
+                return;
+            }
+            sentQueue.poll();
+            entries[psn]--;
+        }
     }
 
     @Override
@@ -132,6 +177,9 @@ public final class SackThreshold implements LossRecovery {
         cumAck = acked.nextClear(cumAck);
         if (progress) {
             lastProgressPs = nowPs;
+            if (sentQueue != null) {
+                dropStaleSent();
+            }
         }
         if (highestAcked - cumAck > threshold) {
             for (int p = Math.max(scanFrom, cumAck); p < highestAcked; p++) {
@@ -163,6 +211,9 @@ public final class SackThreshold implements LossRecovery {
 
     @Override
     public long timerDeadlinePs() {
+        if (sentQueue != null) {
+            return complete() || sentQueue.isEmpty() ? Long.MAX_VALUE : sentPs[sentQueue.peek()] + rtoPs;
+        }
         return !complete() && nextNew > 0 ? lastProgressPs + rtoPs : Long.MAX_VALUE;
     }
 
@@ -172,6 +223,18 @@ public final class SackThreshold implements LossRecovery {
             return false;
         }
         timeouts++;
+        if (sentQueue != null) {
+            // every packet whose timer expired, oldest first: htsim's expiries at the same instant, one per packet
+            while (!sentQueue.isEmpty() && sentPs[sentQueue.peek()] + rtoPs <= nowPs) {
+                int p = sentQueue.peek();
+                sentQueue.poll();
+                entries[p]--;
+                lost.accept(p);
+                pushRetx(p);
+                dropStaleSent();
+            }
+            return !retx.isEmpty();
+        }
         for (int p = cumAck; p < nextNew; p++) {
             if (!acked.get(p)) {
                 lost.accept(p);

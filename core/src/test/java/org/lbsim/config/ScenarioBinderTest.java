@@ -129,7 +129,7 @@ class ScenarioBinderTest {
         assertThat(error(map("packets", map("frobnicate", 1))))
                 .isEqualTo("packets.frobnicate: unknown key (allowed keys: mtuBytes, headerBytes, ackBytes, interFrameGapBytes)");
         assertThat(error(map("lossRecovery", map("type", "sack", "treshold", 3))))
-                .isEqualTo("lossRecovery.treshold: unknown key, did you mean 'threshold'? (allowed keys for sack: type, threshold, rtoUs)");
+                .isEqualTo("lossRecovery.treshold: unknown key, did you mean 'threshold'? (allowed keys for sack: type, threshold, rtoUs, rtoFrom)");
         assertThat(error(map("failures", map("links", list(map("a", "e0", "b", "a0"), map("a", "e0", "bb", "a1"))))))
                 .isEqualTo("failures.links[1].bb: unknown key, did you mean 'b'? (allowed keys: a, b, index)");
     }

@@ -58,7 +58,7 @@ class ScenarioTreeTest {
                 "leafSpineLink", Map.of("rateGbps", 400.0, "delayNs", 1e-3)));
         assertThat(((Map<?, ?>) tree.get("topology")).keySet().iterator().next()).isEqualTo("type");
         assertThat(tree.get("loadBalancing")).isEqualTo(Map.of("type", "host-spray"));
-        assertThat(tree.get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 3, "rtoUs", 12.75));
+        assertThat(tree.get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 3, "rtoUs", 12.75, "rtoFrom", "progress"));
         assertThat(tree.get("workload")).isEqualTo(Map.of("type", "trace", "file", "traces/a b.csv"));
         assertThat(tree.get("failures")).isEqualTo(Map.of("links", List.of(Map.of("a", "l0", "b", "s1", "index", 1),
                 Map.of("a", "l2", "b", "s0", "index", 0)), "linkProbability", 0.01, "convergenceDelayNs", -1.0, "dropPackets", List.of(), "convergenceDelayRtts", -1.0,
