@@ -266,7 +266,8 @@ class ReproduceTest {
             an unknown key of the file | 'tables: []' | 'tables: []\\nplotz: []' | plotz | plotz: unknown key, did you mean 'plots'?
             a claim's kind | 'kind: shape' | 'kind: shapely' | kind | claims[0].kind: expected shape (an order or a sign) or magnitude (the paper's numbers)
             a plot's y of an unknown column | 'y: cct_increase_pct}' | 'y: cct_increse_pct}' | y: cct_increse | plots[0].y: no such column in the figure's runs, did you mean 'cct_increase_pct'?
-            a plot's y expression that does not bind | 'y: cct_increase_pct}' | 'y: "cct_ps / lower_bond_ps"}' | y: "cct_ps | plots[0].y: the query fails on the figure's runs: Binder Error: Referenced column "lower_bond_ps" not found
+            a plot's y expression without its axis title | 'y: cct_increase_pct}' | 'y: "cct_ps / lower_bound_ps"}' | y: "cct_ps | plots[0].ytitle: missing: y is an expression, so its axis needs a title (the axis would show the SQL)
+            a plot's y expression that does not bind | 'y: cct_increase_pct}' | 'y: "cct_ps / lower_bond_ps", ytitle: slowdown}' | y: "cct_ps | plots[0].y: the query fails on the figure's runs: Binder Error: Referenced column "lower_bond_ps" not found
             a plot's where that does not bind | 'y: cct_increase_pct}' | 'y: cct_increase_pct, where: "hots = 16"}' | 'where: "hots' | plots[0].where: the query fails on the figure's runs: Binder Error: Referenced column "hots" not found
             a measure that does not bind | 'avg(fct_ps)' | 'avg(fct_pz)' | mean_fct | measures.mean_fct: the query fails on the figure's runs: Binder Error: Referenced column "fct_pz" not found
             a claim's metric that does not bind | 'cct_increase_pct AS value' | 'cct_increase_pcz AS value' | metric | claims[0].metric: the metric failed: Binder Error: Referenced column "cct_increase_pcz" not found

@@ -37,6 +37,8 @@ public final class ReproductionFile {
     static final List<String> KEYS = List.of("title", "paper", "notes", "files", "sweep", "quickSweep", "sweepOf", "ledger", "readings",
             "measures", "claims", "tables", "plots");
     static final List<String> PLOT_KEYS = List.of("file", "x", "y", "by", "log", "fit", "where", "title", "ytitle");
+    /** A y that names a column or a layer's metric (max_queue_bytes@E->A), which can be its own axis title. */
+    private static final java.util.regex.Pattern PLAIN_METRIC = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*(@\\S+)?");
     private static final List<String> LOG_AXES = List.of("x", "y", "xy", "yx", "both", "none");
     /** A file a reproduction writes into its folder: a plain name, never a path out of it. */
     private static final java.util.regex.Pattern FILE_NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_][A-Za-z0-9._-]{0,200}");
@@ -114,7 +116,10 @@ public final class ReproductionFile {
                 throw UserError.at(at.apply(p + ".file"), p + ".file", "expected a file name of the reproduction's folder ending in .png or .svg, got '"
                         + file + "'");
             }
-            text(plot.get("y"), at, p + ".y");
+            String y = text(plot.get("y"), at, p + ".y");
+            if (!plot.containsKey("ytitle") && !PLAIN_METRIC.matcher(y).matches()) {
+                throw UserError.at(at.apply(p + ".y"), p + ".ytitle", "missing: y is an expression, so its axis needs a title (the axis would show the SQL)");
+            }
             for (String k : List.of("where", "title", "ytitle")) {
                 if (plot.containsKey(k)) {
                     text(plot.get(k), at, p + "." + k);
