@@ -169,6 +169,18 @@ HTSIM_PATCHES = {
         "    if (eventlist().now() - _last_cnp_sent_time >= _cnp_interval &&\n"
         "        _marked_packets_since_last_cnp > 0) {",
         "    if (false) {"),
+    # uec.cpp:2711-2719: at a retransmission timer expiry with more than the window in flight the sender
+    # also sends an RTS control packet (sendRTS, uec.cpp:2493-2523: a sequence number and a send record
+    # under the same timer); without it only the resend goes (queueForRtx has already asked the NIC, 2542-2548)
+    "uec-no-rts-on-timeout": (
+        "uec.cpp",
+        "                cout << \"sendRTS 3\"\n"
+        "                     << \" flow \" << _flow.str() << endl;\n"
+        "            sendRTS();  \n"
+        "            return;",
+        "                cout << \"sendRTS 3\"\n"
+        "                     << \" flow \" << _flow.str() << endl;\n"
+        "            return;"),
 }
 
 
@@ -246,6 +258,12 @@ for _base in ("perm-1mib-ecmp", "a2a-128kib-ecmp", "perm-1mib-ecmp-1024"):
             htsim_extra=["-q", str(NO_DROP_QUEUE_PKTS)],
             lbsim_set={"switches.buffer.bytesPerPort": NO_DROP_QUEUE_PKTS * FRAME_BYTES,
                        "lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
+variant("a2a-128kib-ecmp", "htsim-no-rts-lbsim-timer-per-packet", "htsim without the RTS its sender sends at a timer "
+        "expiry with more than its window in flight (uec.cpp:2711-2719 changed in a copy), lbsim with "
+        "`[lbsim-sack-rto-timer-per-packet]`: one change from that row, on htsim's side",
+        htsim_patch=["uec-no-rts-on-timeout"],
+        lbsim_set={"lossRecovery": {"type": "sack", "threshold": 131072 // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US,
+                                    "rtoFrom": "send"}})
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])
