@@ -282,11 +282,15 @@ A2A_ECMP = (
     "306 and 310 us, about two 62.9 us timers after the median flow ({a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|htsim_fct_p50_us} us; "
     "no flow finishes between 255 and 306 us), while no lbsim flow finishes after 254 us, about one timer after its "
     "median ({a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p50_us} us). Why htsim's resends from that ToR wait a "
-    "second timer and lbsim's do not was not measured. One difference of the senders is known and not varied "
-    "alone: at a timer expiry with more than its window in flight htsim's sender also sends a 64 B RTS control "
-    "packet that takes a sequence number and a send record under the same timer (at most once per network RTT; "
-    "uec.cpp:2493-2523, 2711-2719), {a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|htsim_retx} resends and 5,494 RTS in "
-    "this run; lbsim sends none.")
+    "second timer and lbsim's do not was not measured further than this: it is not the RTS, a difference of the "
+    "senders: at a timer "
+    "expiry with more than its window in flight htsim's sender also sends a 64 B RTS control packet that takes a "
+    "sequence number and a send record under the same timer (at most once per network RTT; uec.cpp:2493-2523, "
+    "2711-2719), {a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|htsim_retx} resends and 5,494 RTS in this "
+    "run, and lbsim sends none. Only that changed (`[htsim-no-rts-lbsim-timer-per-packet]`: htsim without the RTS, "
+    "lbsim as in (2)): htsim's max {a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|htsim_fct_max_us} us, "
+    "median {a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|htsim_fct_p50_us} us (lbsim's max "
+    "{a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|diff_max_pct} from it).")
 INCAST = (
     "**Mechanism: loss detection; with htsim's, lbsim agrees.** Three line-rate senders share one 800 Gb/s host "
     "link; both simulators drop what exceeds the buffer (htsim {incast-3to1-4mib|1|htsim_drops}, lbsim "
