@@ -169,6 +169,18 @@ HTSIM_PATCHES = {
         "    if (eventlist().now() - _last_cnp_sent_time >= _cnp_interval &&\n"
         "        _marked_packets_since_last_cnp > 0) {",
         "    if (false) {"),
+    # uec.cpp:2711-2719: at a retransmission timer expiry with more than the window in flight the sender
+    # also sends an RTS control packet (sendRTS, uec.cpp:2493-2523: a sequence number and a send record
+    # under the same timer); without it only the resend goes (queueForRtx has already asked the NIC, 2542-2548)
+    "uec-no-rts-on-timeout": (
+        "uec.cpp",
+        "                cout << \"sendRTS 3\"\n"
+        "                     << \" flow \" << _flow.str() << endl;\n"
+        "            sendRTS();  \n"
+        "            return;",
+        "                cout << \"sendRTS 3\"\n"
+        "                     << \" flow \" << _flow.str() << endl;\n"
+        "            return;"),
 }
 
 
@@ -186,20 +198,35 @@ for _base in ("perm-1mib-ecmp", "perm-4mib-ecmp", "a2a-128kib-ecmp", "incast-3to
 # uec.cpp:82, 1159, 1955) finds a loss only by its retransmission timer (rtxTimerExpired,
 # uec.cpp:2639-2709), set per packet: the oldest unacknowledged packet's send time plus the minimum
 # RTO, again for the next oldest after each expiry (startRTO, recalculateRTO: uec.cpp:2316-2343,
-# 2627-2637). Two steps from [lbsim-sack-rto], one change each: the fast resend off (`threshold` a
-# 1 MiB flow's 256 packets, which the ack gap never exceeds), then the timer per packet (`rtoFrom: send`).
-SACK_TIMER_ONLY_PKTS = 1048576 // PAYLOAD_BYTES
-for _base in ("perm-1mib-ecmp", "perm-1mib-ecmp-1024"):
-    variant(_base, "lbsim-sack-rto-timer-only", "lbsim `lossRecovery: {type: sack, threshold: 256, rtoUs: 62.9232}`: "
-            "`[lbsim-sack-rto]` with the fast resend off (the ack gap of a 256-packet flow never exceeds 256), so only "
-            "the timer finds a loss, as in htsim run without trimming and without `-sleek`; the timer still runs from "
-            "the last ACK progress", lbsim_set={"lossRecovery": {"type": "sack", "threshold": SACK_TIMER_ONLY_PKTS,
-                                                               "rtoUs": HTSIM_MIN_RTO_US}})
-    variant(_base, "lbsim-sack-rto-timer-per-packet", "lbsim `lossRecovery: {type: sack, threshold: 256, rtoUs: 62.9232, "
-            "rtoFrom: send}`: `[lbsim-sack-rto-timer-only]` with the timer per packet as htsim's (a packet is resent "
-            "62.9 us after it was sent, whatever ACKs arrived since): htsim's loss detection",
-            lbsim_set={"lossRecovery": {"type": "sack", "threshold": SACK_TIMER_ONLY_PKTS, "rtoUs": HTSIM_MIN_RTO_US,
-                                        "rtoFrom": "send"}})
+# 2627-2637). Two steps from [lbsim-sack-rto], one change each: the fast resend off (`threshold` the
+# flow's packet count, which its ack gap never exceeds; for 128 KiB flows the default 32 already is),
+# then the timer per packet (`rtoFrom: send`).
+TIMER_ONLY_WHAT = (
+    "lbsim `lossRecovery: {type: sack, threshold: P, rtoUs: 62.9232}`, P the flow's packet count (256 for 1 MiB, "
+    "1,024 for 4 MiB): `[lbsim-sack-rto]` with the fast resend off (a flow's ack gap never exceeds its packet count), "
+    "so only the timer finds a loss, as in htsim run without trimming and without `-sleek`; the timer still runs from "
+    "the last ACK progress")
+TIMER_PER_PACKET_WHAT = (
+    "lbsim `lossRecovery: {type: sack, threshold: P, rtoUs: 62.9232, rtoFrom: send}`, P the flow's packet count "
+    "(256 for 1 MiB, 1,024 for 4 MiB, 32 for 128 KiB): `[lbsim-sack-rto-timer-only]` with the timer per packet as "
+    "htsim's (a packet is resent 62.9 us after it was sent, whatever ACKs arrived since): htsim's loss detection. "
+    "For 128 KiB flows `[lbsim-sack-rto]`'s default threshold, 32, is already the packet count, so there it is "
+    "`[lbsim-sack-rto]` with the timer per packet")
+
+
+def sack_timer(base, flow_bytes, per_packet):
+    recovery = {"type": "sack", "threshold": flow_bytes // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US}
+    if per_packet:
+        recovery["rtoFrom"] = "send"
+    variant(base, "lbsim-sack-rto-timer-per-packet" if per_packet else "lbsim-sack-rto-timer-only",
+            TIMER_PER_PACKET_WHAT if per_packet else TIMER_ONLY_WHAT, lbsim_set={"lossRecovery": recovery})
+
+
+for _base, _flow_bytes in (("perm-1mib-ecmp", 1048576), ("perm-4mib-ecmp", 4194304), ("a2a-128kib-ecmp", 131072),
+                           ("incast-3to1-4mib", 4194304), ("perm-1mib-ecmp-1024", 1048576)):
+    if _flow_bytes > 32 * PAYLOAD_BYTES:
+        sack_timer(_base, _flow_bytes, per_packet=False)
+    sack_timer(_base, _flow_bytes, per_packet=True)
 for _base in ("roce-perm-1mib", "roce-incast-3to1-4mib"):
     variant(_base, "lbsim-strict-go-back-n", "lbsim `lossRecovery: go-back-n` (receiver keeps only the expected packet and "
             "NACKs the first gap, sender rewinds to it) instead of `sack` with a 64-packet threshold: go-back-N without "
@@ -224,13 +251,19 @@ variant("roce-incast-3to1-4mib", "htsim-both-dcqcn-changes-lbsim-window-64", "ht
 # on both sides; htsim parses the later -q, main_uec.cpp:569-572), so nothing is dropped and each FCT is
 # set by how many flows each simulator's hash put on the links a flow crosses
 NO_DROP_QUEUE_PKTS = 100000
-for _base in ("perm-1mib-ecmp", "perm-1mib-ecmp-1024"):
+for _base in ("perm-1mib-ecmp", "a2a-128kib-ecmp", "perm-1mib-ecmp-1024"):
     variant(_base, "both-no-drop", "both simulators with 100,000-packet buffers per port (htsim `-q 100000`, "
             "lbsim `bytesPerPort` the same in bytes), lbsim with `[lbsim-sack-rto]`'s `sack`: one change from `[lbsim-sack-rto]` "
             "(the buffers), on both sides; nothing is dropped, so the FCTs show each simulator's own collision pattern alone",
             htsim_extra=["-q", str(NO_DROP_QUEUE_PKTS)],
             lbsim_set={"switches.buffer.bytesPerPort": NO_DROP_QUEUE_PKTS * FRAME_BYTES,
                        "lossRecovery": {"type": "sack", "rtoUs": HTSIM_MIN_RTO_US}})
+variant("a2a-128kib-ecmp", "htsim-no-rts-lbsim-timer-per-packet", "htsim without the RTS its sender sends at a timer "
+        "expiry with more than its window in flight (uec.cpp:2711-2719 changed in a copy), lbsim with "
+        "`[lbsim-sack-rto-timer-per-packet]`: one change from that row, on htsim's side",
+        htsim_patch=["uec-no-rts-on-timeout"],
+        lbsim_set={"lossRecovery": {"type": "sack", "threshold": 131072 // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US,
+                                    "rtoFrom": "send"}})
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])
