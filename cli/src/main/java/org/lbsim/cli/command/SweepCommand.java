@@ -32,13 +32,14 @@ import org.lbsim.cli.store.ScenarioColumns;
 import org.lbsim.cli.store.StoreException;
 import org.lbsim.cli.sweep.SweepEngine;
 import org.lbsim.cli.sweep.SweepRun;
-import org.lbsim.config.ScenarioTree;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.Run;
+import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.sim.Simulation;
-import org.lbsim.workload.TraceFormatException;
+import org.lbsim.scenario.TraceFormatException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -198,7 +199,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 for (int i = 0; i < sweep.seeds; i++) {
                     long seed = p.scenario().seed() + i;
                     Scenario s = p.scenario().withSeed(seed);
-                    all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint
+                    all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(Lbsim.tree(s)) + fingerprint
                             + (threadsPerRun == null ? "" : PARTITIONED_MARK)));
                 }
             }
@@ -304,8 +305,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     }
 
     /** A run of this sweep, prepared on the kernel --threads asks for. */
-    private org.lbsim.sim.PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return threadsPerRun == null ? Simulation.prepare(scenario, baseDir) : Simulation.prepare(scenario, baseDir, threadsPerRun);
+    private Run prepare(Scenario scenario, Path baseDir) {
+        return Lbsim.prepare(scenario, RunOptions.of(baseDir, threadsPerRun));
     }
 
     /**
@@ -316,7 +317,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         List<Future<?>> checks = new ArrayList<>();
         for (SweepFile.Point p : sweep.points) {
             checks.add(pool.submit(() -> {
-                prepare(p.scenario(), sweep.baseDir);
+                Lbsim.check(p.scenario(), RunOptions.of(sweep.baseDir, threadsPerRun));
                 return null;
             }));
         }
@@ -405,7 +406,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             }
             Scenario today = boundToday(yaml);
             String text = yaml.endsWith(PARTITIONED_MARK) ? yaml.substring(0, yaml.length() - PARTITIONED_MARK.length()) : yaml;
-            if (today != null && !text.equals(Yaml.write(ScenarioTree.toTree(today)))) {
+            if (today != null && !text.equals(Yaml.write(Lbsim.tree(today)))) {
                 store.fillEmptyColumns(r.getKey(), ScenarioColumns.of(today));
             }
         }
@@ -600,7 +601,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         for (Job j : pending) {
             SweepRun r = new SweepRun(j.runId(), j.yaml(), sweep.baseDir.toString(), wallSeconds);
             // the worker rebuilds the scenario from this text: it must be the very scenario of the job
-            String again = Yaml.write(ScenarioTree.toTree(r.scenario()));
+            String again = Yaml.write(Lbsim.tree(r.scenario()));
             int sha = j.yaml().indexOf(TRACE_SHA);
             if (!again.equals(sha < 0 ? j.yaml() : j.yaml().substring(0, sha))) {
                 throw new IllegalStateException("run " + j.runId() + ": its scenario reads back from YAML as another scenario:\n" + again);

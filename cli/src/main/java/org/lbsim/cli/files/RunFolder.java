@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.lbsim.config.ScenarioTree;
+import org.lbsim.api.Lbsim;
 import org.lbsim.metrics.FailureEventStats;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.JobResult;
@@ -142,7 +142,7 @@ public final class RunFolder {
     }
 
     private static void fill(Path dir, Scenario scenario, Path baseDir, RunResult result, Map<String, Object> meta) throws IOException {
-        Map<String, Object> tree = ScenarioTree.toTree(scenario);
+        Map<String, Object> tree = Lbsim.tree(scenario);
         List<String> header = new ArrayList<>();
         header.add("# The effective scenario of this run: every field, after --set and --seed.");
         header.add("# Run it again with: lbsim run " + SCENARIO);
