@@ -531,12 +531,19 @@ public final class Simulation {
         }
     }
 
+    /** The switches' buffer model: built here, not asked of the spec, since scenario records know nothing of net. */
     private static BufferModel bufferModel(BufferSpec spec) {
-        if (spec instanceof BufferSpec.PerPort p) {
-            return BufferModel.perPort(p.bytesPerPort());
-        }
-        BufferSpec.SharedDynamic s = (BufferSpec.SharedDynamic) spec;
-        return BufferModel.sharedDynamic(s.totalBytes(), s.alpha());
+        return spec.match(new BufferSpec.Cases<>() {
+            @Override
+            public BufferModel perPort(BufferSpec.PerPort p) {
+                return BufferModel.perPort(p.bytesPerPort());
+            }
+
+            @Override
+            public BufferModel sharedDynamic(BufferSpec.SharedDynamic s) {
+                return BufferModel.sharedDynamic(s.totalBytes(), s.alpha());
+            }
+        });
     }
 
     /** The run's overflow policy ({@code switches.overflow}), by name from {@link OverflowPolicies}. */

@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -38,7 +39,6 @@ import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
-import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.scenario.TraceFormatException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -279,10 +279,11 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
      * scenario: a trace edited between two invocations then no longer matches its recorded runs.
      */
     private static String traceFingerprint(SweepFile sweep, SweepFile.Point p, Map<Path, String> cache) {
-        if (!(p.scenario().workload() instanceof WorkloadSpec.FromFile t)) {
+        Optional<String> file = p.scenario().workload().sourceFile();
+        if (file.isEmpty()) {
             return "";
         }
-        Path f = sweep.baseDir.resolve(t.file()).toAbsolutePath().normalize();
+        Path f = sweep.baseDir.resolve(file.get()).toAbsolutePath().normalize();
         String hex = cache.get(f);
         if (hex == null) {
             try {
@@ -432,7 +433,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             } else if (sha >= 0 && yaml.contains(TRACE_SHA) && yaml.substring(0, yaml.indexOf(TRACE_SHA)).equals(j.yaml().substring(0, sha))
                     && !yaml.equals(j.yaml())) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another version of its"
-                        + " trace (workload.file " + ((WorkloadSpec.FromFile) j.scenario().workload()).file() + " changed since; its SHA-256 differs);"
+                        + " trace (workload.file " + j.scenario().workload().sourceFile().orElseThrow() + " changed since; its SHA-256 differs);"
                         + " restore the trace, or use another --out or another name: in the sweep file");
             } else if (!yaml.equals(j.yaml()) && !(sha < 0 && bindsToSame(yaml, j.scenario()))) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"
