@@ -7,7 +7,6 @@ import org.lbsim.api.Lbsim;
 import org.lbsim.api.ScenarioBuilder;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
-import org.lbsim.config.ScenarioTree;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
@@ -61,6 +60,6 @@ public final class LbsimFiles {
 
     /** As {@link #record(Path, String, Scenario, RunResult)}, for a run of the given kernel ({@link RunRecord#kernel()}). */
     public static String record(Path db, String name, Scenario scenario, RunResult result, String kernel) {
-        return ResultsStore.recordRun(db, name, scenario, Yaml.write(ScenarioTree.toTree(scenario)), result, kernel);
+        return ResultsStore.recordRun(db, name, scenario, Yaml.write(Lbsim.tree(scenario)), result, kernel);
     }
 }

@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.lbsim.config.Suggestions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -29,6 +28,7 @@ import org.lbsim.cli.command.ValidateCommand;
 import org.lbsim.cli.errors.ControlCharacters;
 import org.lbsim.cli.errors.ExitCode;
 import org.lbsim.cli.errors.Failures;
+import org.lbsim.api.ScenarioText;
 
 /**
  * The {@code lbsim} command line. Exit codes: 0 success, 2 bad input (one line on stderr:
@@ -118,7 +118,7 @@ public final class Main implements Callable<Integer>, Console {
                     && a.length > 0 && a[0].equals(u.getUnmatched().get(0)) && !a[0].startsWith("-")) {
                 List<String> commands = List.copyOf(cmd.getSubcommands().keySet());
                 err.println("lbsim: unknown command '" + ControlCharacters.escape(a[0]) + "'"
-                        + Suggestions.closest(a[0], commands).map(x -> ", did you mean '" + x + "'?").orElse("")
+                        + ScenarioText.closest(a[0], commands).map(x -> ", did you mean '" + x + "'?").orElse("")
                         + " (commands: " + String.join(", ", commands) + "; see '" + help + "')");
                 return ExitCode.BAD_INPUT.status();
             }

@@ -39,16 +39,7 @@ public record Scenario(
             ScenarioException.require(classes.add(trafficClasses.get(i).trafficClass()), "trafficClasses[" + i + "].trafficClass",
                     "class " + trafficClasses.get(i).trafficClass() + " is listed twice; give each class one scheme");
         }
-        if (!(workload instanceof WorkloadSpec.FromFile) && topology.hostCount() < 2) {
-            throw new ScenarioException("workload", (workload instanceof WorkloadSpec.Permutation ? "a permutation" : "an all-to-all")
-                    + " needs at least 2 hosts, the topology has " + topology.hostCount());
-        }
-        if (workload instanceof WorkloadSpec.Permutation p && p.hosts() > topology.hostCount()) {
-            throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + p.hosts());
-        }
-        if (workload instanceof WorkloadSpec.AllToAll a && a.hosts() > topology.hostCount()) {
-            throw new ScenarioException("workload.hosts", "must be <= the " + topology.hostCount() + " hosts of the topology, got " + a.hosts());
-        }
+        workload.checkHosts(topology.hostCount());
     }
 
     /** Longest scenario name. */

@@ -16,7 +16,7 @@ public record SwitchSpec(
         ScenarioException.require(buffer != null, "buffer", "is required");
         ScenarioException.require(ecn != null, "ecn", "is required");
         ScenarioException.require(pfc != null, "pfc", "is required");
-        if (pfc.enabled() && pfc.dynamicAlpha() > 0 && !(buffer instanceof BufferSpec.SharedDynamic)) {
+        if (pfc.enabled() && pfc.dynamicAlpha() > 0 && !buffer.shared()) {
             throw new ScenarioException("pfc.dynamicAlpha", "needs buffer type shared-dynamic (dynamic XOFF is a share of the free shared buffer)");
         }
     }

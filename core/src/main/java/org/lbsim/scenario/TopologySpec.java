@@ -23,6 +23,15 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
     /** Ports of switches and NICs: each link counted at both its ends. */
     long portCount();
 
+    /** The links from hosts to their switches (a custom graph's one link setting). */
+    LinkSpec hostLink();
+
+    /** The link setting of every tier of the fabric (a custom graph's one setting), host links first. */
+    java.util.List<LinkSpec> linkTiers();
+
+    /** Whether routes are given as static routes ({@code routes} of a custom graph) rather than all computed as shortest paths. */
+    boolean staticRoutes();
+
     /** {@code cases}' answer for this kind of fabric. */
     <R> R match(Cases<R> cases);
 
@@ -100,6 +109,16 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         }
 
         @Override
+        public java.util.List<LinkSpec> linkTiers() {
+            return java.util.List.of(hostLink, edgeAggLink, aggCoreLink);
+        }
+
+        @Override
+        public boolean staticRoutes() {
+            return false;
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.fatTree(this);
         }
@@ -160,6 +179,16 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         }
 
         @Override
+        public java.util.List<LinkSpec> linkTiers() {
+            return java.util.List.of(hostLink, leafSpineLink);
+        }
+
+        @Override
+        public boolean staticRoutes() {
+            return false;
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.leafSpine(this);
         }
@@ -217,6 +246,16 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         @Override
         public long portCount() {
             return 2L * hostCount() + 2L * leaves() * spines * linksPerLeafSpine;
+        }
+
+        @Override
+        public java.util.List<LinkSpec> linkTiers() {
+            return java.util.List.of(hostLink, leafSpineLink);
+        }
+
+        @Override
+        public boolean staticRoutes() {
+            return false;
         }
 
         @Override
@@ -303,6 +342,21 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         @Override
         public long portCount() {
             return 2L * links.size();
+        }
+
+        @Override
+        public LinkSpec hostLink() {
+            return new LinkSpec(linkRateGbps, linkDelayNs);
+        }
+
+        @Override
+        public java.util.List<LinkSpec> linkTiers() {
+            return java.util.List.of(hostLink());
+        }
+
+        @Override
+        public boolean staticRoutes() {
+            return !routes.isEmpty();
         }
 
         @Override

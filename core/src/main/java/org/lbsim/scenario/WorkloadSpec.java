@@ -31,6 +31,26 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         R ns3Flow(Ns3Flow t);
     }
 
+    /** The file the workload is read from (relative to the scenario file's folder), or empty for a generated workload. */
+    java.util.Optional<String> sourceFile();
+
+    /**
+     * Checks what the scenario alone tells of the workload against a fabric of {@code hostCount} host endpoints: at
+     * least 2 hosts for a generated workload, no more hosts asked for than there are. A file's hosts are checked once it
+     * is read. @throws ScenarioException naming {@code workload} or the field under it
+     */
+    void checkHosts(int hostCount);
+
+    /** A generated workload's hosts: at least 2 on the fabric, and {@code hostsAsked} (0 = all) no more than it has. */
+    private static void fits(String what, int hostsAsked, int hostCount) {
+        if (hostCount < 2) {
+            throw new ScenarioException("workload", what + " needs at least 2 hosts, the topology has " + hostCount);
+        }
+        if (hostsAsked > hostCount) {
+            throw new ScenarioException("workload.hosts", "must be <= the " + hostCount + " hosts of the topology, got " + hostsAsked);
+        }
+    }
+
     /** A workload read from a file; a relative path is resolved against the scenario file's folder. */
     interface FromFile {
         String file();
@@ -63,6 +83,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            fits("a permutation", hosts, hostCount);
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.permutation(this);
         }
@@ -84,6 +114,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            fits("an all-to-all", hosts, hostCount);
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.allToAll(this);
         }
@@ -94,6 +134,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record Trace(@Doc("path of the CSV file") String file) implements WorkloadSpec, FromFile {
         public Trace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns src,dst,bytes,start_ns)");
+        }
+
+        @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.of(file);
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            // the file's hosts are checked once it is read
         }
 
         @Override
@@ -206,6 +256,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            fits("an all-to-all", 0, hostCount); // its ranks (hosts) are checked when placed on the built fabric
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.collective(this);
         }
@@ -226,6 +286,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
         public static Jobs defaults() {
             return new Jobs(java.util.List.of(JobSpec.defaults()), java.util.List.of());
+        }
+
+        @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            fits("an all-to-all", 0, hostCount); // its ranks (hosts) are checked when placed on the built fabric
         }
 
         @Override
@@ -314,6 +384,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.empty();
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            fits("an all-to-all", 0, hostCount); // its ranks (hosts) are checked when placed on the built fabric
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.fsdp(this);
         }
@@ -324,6 +404,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record DagTrace(@Doc("path of the CSV file") String file) implements WorkloadSpec, FromFile {
         public DagTrace {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of a CSV with columns id,src,dst,bytes,deps,gap_ns)");
+        }
+
+        @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.of(file);
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            // the file's hosts are checked once it is read
         }
 
         @Override
@@ -340,6 +430,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.of(file);
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            // the file's hosts are checked once it is read
+        }
+
+        @Override
         public <R> R match(Cases<R> cases) {
             return cases.htsimCm(this);
         }
@@ -350,6 +450,16 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record Ns3Flow(@Doc("path of the flow file") String file) implements WorkloadSpec, FromFile {
         public Ns3Flow {
             ScenarioException.require(file != null && !file.isBlank(), "file", "is required (path of an ns-3 flow file, flow.txt)");
+        }
+
+        @Override
+        public java.util.Optional<String> sourceFile() {
+            return java.util.Optional.of(file);
+        }
+
+        @Override
+        public void checkHosts(int hostCount) {
+            // the file's hosts are checked once it is read
         }
 
         @Override

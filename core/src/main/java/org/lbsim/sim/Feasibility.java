@@ -222,7 +222,7 @@ final class Feasibility {
      * estimated as two levels of the dependency graph's widest level (one finishing, the next starting).
      */
     static void flows(Scenario s, List<Flow> flows, Topology topology, Fib healthy) {
-        String field = s.workload() instanceof WorkloadSpec.FromFile ? "workload.file" : "workload.messageBytes";
+        String field = s.workload().sourceFile().isPresent() ? "workload.file" : "workload.messageBytes";
         int qpsPer = s.nic().qpsPerConnection();
         int mtu = s.packets().mtuBytes();
         long maxTimePs = s.limits().maxTimePs();
@@ -249,7 +249,7 @@ final class Feasibility {
             Flow f = flows.get(i);
             for (int[] pair : new int[][] {{f.src(), f.dst()}, {f.dst(), f.src()}}) {
                 if (PathFacts.path(topology, healthy, pair[0], pair[1]).length == 0) {
-                    String where = s.topology() instanceof TopologySpec.Custom c && !c.routes().isEmpty() ? "topology.routes" : "topology.links";
+                    String where = s.topology().staticRoutes() ? "topology.routes" : "topology.links";
                     throw new ScenarioException(where, "host " + topology.nodeName(pair[0]) + " has no route to host " + topology.nodeName(pair[1])
                             + " (flow " + i + (pair[0] == f.src() ? "" : ", its ACKs") + "): the hosts are not connected, or static routes loop"
                             + " or lead elsewhere");

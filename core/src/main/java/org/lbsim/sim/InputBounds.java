@@ -93,7 +93,7 @@ final class InputBounds {
      * to build is refused before the run rather than at its first cross-rack packet.
      */
     static void themisRings(Scenario s) {
-        long hostMbps = hostLinkMbps(s.topology());
+        long hostMbps = s.topology().hostLink().rateMbps();
         List<ScenarioException> errors = new ArrayList<>();
         ring(s.loadBalancing(), "loadBalancing", hostMbps, s.packets(), errors);
         for (int i = 0; i < s.trafficClasses().size(); i++) {
@@ -112,19 +112,6 @@ final class InputBounds {
                 errors.add(e.under(path));
             }
         }
-    }
-
-    /** The rate of the links from hosts to their switches (a custom fabric's link rate). */
-    private static long hostLinkMbps(TopologySpec t) {
-        if (t instanceof TopologySpec.Custom c) {
-            return Math.round(c.linkRateGbps() * 1000);
-        }
-        for (RecordComponent field : t.getClass().getRecordComponents()) {
-            if (field.getName().equals("hostLink") && read(field, (Record) t) instanceof LinkSpec l) {
-                return l.rateMbps();
-            }
-        }
-        return Fabric.of(t, PacketSpec.defaults()).fastestMbps();
     }
 
     /**
@@ -186,16 +173,9 @@ final class InputBounds {
         static Fabric of(TopologySpec t, PacketSpec p) {
             long fastest = 0;
             long shortest = Long.MAX_VALUE;
-            if (t instanceof TopologySpec.Custom c) {
-                fastest = Math.round(c.linkRateGbps() * 1000);
-                shortest = Math.round(c.linkDelayNs() * 1000);
-            } else {
-                for (RecordComponent field : t.getClass().getRecordComponents()) {
-                    if (read(field, (Record) t) instanceof LinkSpec l) {
-                        fastest = Math.max(fastest, l.rateMbps());
-                        shortest = Math.min(shortest, l.delayPs());
-                    }
-                }
+            for (LinkSpec l : t.linkTiers()) {
+                fastest = Math.max(fastest, l.rateMbps());
+                shortest = Math.min(shortest, l.delayPs());
             }
             return new Fabric(Math.max(1, fastest), shortest == Long.MAX_VALUE ? 0 : shortest,
                     (long) p.mtuBytes() + p.headerBytes() + p.interFrameGapBytes());

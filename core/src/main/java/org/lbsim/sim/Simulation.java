@@ -83,6 +83,18 @@ public final class Simulation {
     }
 
     /**
+     * The checks every prepare starts with, before anything is built: what a partitioned run supports when
+     * {@code threads} > 0 ({@link Partitioning}), then {@link #checkBeforeBuilding}. The built fabric and workload are
+     * checked next, as they are built (failed links that exist, trace hosts in range, flows that fit).
+     */
+    public static void check(Scenario scenario, int threads) {
+        if (threads > 0) {
+            Partitioning.checkSupported(scenario);
+        }
+        checkBeforeBuilding(scenario);
+    }
+
+    /**
      * {@code threads} for "as many as pay": a partitioned run on every core for fabrics of
      * {@value Partitioning#HOSTS_WHERE_THREADS_PAY} hosts or more that it supports, else the sequential
      * run. Both give the same flows, so the choice only changes the wall time.
@@ -158,11 +170,8 @@ public final class Simulation {
     private static PreparedRun prepare(Scenario scenario, Path baseDir, LoadBalancer scheme,
                                        BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> bundle, boolean exactPorts, int threads,
                                        int partitionsAsked, java.util.function.Supplier<Simulator> sequentialKernel) {
-        if (threads > 0) {
-            Partitioning.checkSupported(scenario);
-        }
+        check(scenario, threads);
         RandomStreams rng = new RandomStreams(scenario.seed());
-        checkBeforeBuilding(scenario);
         Fabric fabric = fabric(scenario, rng);
         Workload workload = workload(scenario, baseDir, fabric.topology(), rng);
         threads = resolveThreads(threads, scenario, workload, fabric.topology());
@@ -531,12 +540,19 @@ public final class Simulation {
         }
     }
 
+    /** The switches' buffer model: built here, not asked of the spec, since scenario records know nothing of net. */
     private static BufferModel bufferModel(BufferSpec spec) {
-        if (spec instanceof BufferSpec.PerPort p) {
-            return BufferModel.perPort(p.bytesPerPort());
-        }
-        BufferSpec.SharedDynamic s = (BufferSpec.SharedDynamic) spec;
-        return BufferModel.sharedDynamic(s.totalBytes(), s.alpha());
+        return spec.match(new BufferSpec.Cases<>() {
+            @Override
+            public BufferModel perPort(BufferSpec.PerPort p) {
+                return BufferModel.perPort(p.bytesPerPort());
+            }
+
+            @Override
+            public BufferModel sharedDynamic(BufferSpec.SharedDynamic s) {
+                return BufferModel.sharedDynamic(s.totalBytes(), s.alpha());
+            }
+        });
     }
 
     /** The run's overflow policy ({@code switches.overflow}), by name from {@link OverflowPolicies}. */

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.lbsim.scenario.TraceFormatException;
 
 /**
  * Dependency graphs as CSV (docs/cli.md, "Dependency-graph traces"): a header naming the columns

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
+import org.lbsim.scenario.TraceFormatException;
 
 /**
  * Reads flows from CSV: a header row naming the columns src, dst, bytes and start_ns (in any

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.lbsim.scenario.TraceFormatException;
 
 /**
  * htsim connection matrices (.cm), as htsim's own parser reads them ({@code ConnectionMatrix::load},

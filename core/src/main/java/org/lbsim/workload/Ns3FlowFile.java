@@ -5,6 +5,7 @@ import java.io.Reader;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.lbsim.scenario.TraceFormatException;
 
 /**
  * ns-3 RDMA flow files ({@code flow.txt}), as the HPCC simulator reads them (alibaba-edu/High-Precision-Congestion-Control,

@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.List;
+import org.lbsim.scenario.TraceFormatException;
 
 /** What the CSV trace readers share: the row loop, a header naming columns in any order, and bounded integer cells. */
 final class TraceColumns {

@@ -22,7 +22,7 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.workload.TraceFormatException;
+import org.lbsim.scenario.TraceFormatException;
 
 /**
  * Flows that wait for each other (collective steps): analytic completion times on idle fabrics, the

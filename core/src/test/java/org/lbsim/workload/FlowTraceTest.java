@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lbsim.scenario.ScenarioException;
+import org.lbsim.scenario.TraceFormatException;
 import org.lbsim.scenario.WorkloadSpec;
 
 class FlowTraceTest {

@@ -7,6 +7,7 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.lbsim.scenario.TraceFormatException;
 
 /** CSV traces read as spreadsheets write them, and endless or huge inputs refused with the line at fault. */
 class TraceLimitsTest {

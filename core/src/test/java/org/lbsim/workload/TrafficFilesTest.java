@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.lbsim.scenario.TraceFormatException;
 
 /**
  * htsim connection matrices and ns-3 flow files written by those projects' own generators

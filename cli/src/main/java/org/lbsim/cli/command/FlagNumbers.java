@@ -1,6 +1,7 @@
 package org.lbsim.cli.command;
 
 import picocli.CommandLine;
+import org.lbsim.api.ScenarioText;
 
 /** Numbers given in flags, read as in scenario files and {@code --set}: 010, 0x10 or 1_000 are refused, not read one way. */
 public final class FlagNumbers {
@@ -8,15 +9,15 @@ public final class FlagNumbers {
     }
 
     /**
-     * A flag's number, read as {@link org.lbsim.config.Scalars} reads an unquoted value in a file: decimal only;
+     * A flag's number, read as {@link ScenarioText#plain} reads an unquoted value in a file: decimal only;
      * a leading zero, another radix or digit separators are refused (picocli reports the flag and the value).
      */
     public static <T> T parse(String text, Class<T> type) {
         Object v;
         try {
-            v = org.lbsim.config.Scalars.plain(text.strip());
-        } catch (org.lbsim.config.Scalars.Refused e) {
-            throw new CommandLine.TypeConversionException(e.getMessage().replace("; " + org.lbsim.config.Scalars.ALLOWED, "; " + FLAG_NUMBERS));
+            v = ScenarioText.plain(text.strip());
+        } catch (ScenarioText.Refused e) {
+            throw new CommandLine.TypeConversionException(e.getMessage().replace("; " + ScenarioText.ALLOWED, "; " + FLAG_NUMBERS));
         }
         if (type == Double.class && v instanceof Number n) {
             return type.cast(n.doubleValue());

@@ -13,12 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.lbsim.config.Overrides;
-import org.lbsim.config.ScenarioBinder;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.RunOptions;
+import org.lbsim.api.SetException;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
-import org.lbsim.sim.Simulation;
-import org.lbsim.workload.TraceFormatException;
+import org.lbsim.scenario.TraceFormatException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -88,16 +88,13 @@ public final class InitCommand implements Callable<Integer> {
             }
         }
         try {
-            tree = Overrides.apply(tree, sets);
-        } catch (Overrides.OverrideException e) {
-            throw UserError.at("--set " + e.argument(), e.field(), e.problem());
-        }
-        try {
-            Scenario s = ScenarioBinder.bind(tree);
-            Simulation.prepare(s, target == null ? Path.of("").toAbsolutePath() : target.getParent());
+            Scenario s = Lbsim.bind(tree, sets, null);
+            Lbsim.check(s, RunOptions.sequential(target == null ? Path.of("").toAbsolutePath() : target.getParent()));
             return s;
+        } catch (SetException e) {
+            throw UserError.at("--set " + e.argument(), e.field(), e.problem());
         } catch (ScenarioException e) {
-            String where = Overrides.blame(sets, e).map(a -> "--set " + a).orElse("init");
+            String where = Lbsim.blame(sets, e).map(a -> "--set " + a).orElse("init");
             throw UserError.at(where, e.field(), Yaml.oneLine(e.problem()));
         } catch (TraceFormatException e) {
             throw UserError.at(e.file() + ":" + e.line(), e.column(), Yaml.oneLine(e.problem()));

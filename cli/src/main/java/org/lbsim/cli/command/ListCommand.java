@@ -2,11 +2,11 @@ package org.lbsim.cli.command;
 
 import org.lbsim.cli.errors.ExitCode;
 import java.util.concurrent.Callable;
+import org.lbsim.api.ScenarioText;
 import org.lbsim.api.CapabilityTable;
 import org.lbsim.api.Catalog;
 import org.lbsim.api.Catalog.Kind;
 import org.lbsim.api.ExtensionPoints;
-import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -65,7 +65,7 @@ public final class ListCommand implements Callable<Integer> {
             return ExitCode.OK.status();
         }
         Kind k = Kind.byWord(kind).orElseThrow(() -> UserError.at("list", "", "unknown kind '" + kind + "'"
-                + Suggestions.closest(kind, Kind.words()).map(s -> ", did you mean '" + s + "'?").orElse("")
+                + ScenarioText.closest(kind, Kind.words()).map(s -> ", did you mean '" + s + "'?").orElse("")
                 + " (kinds: " + String.join(", ", Kind.words()) + ", hooks)"));
         main.out().print(Catalog.list(k));
         return ExitCode.OK.status();

@@ -20,8 +20,6 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
-import org.lbsim.config.ScenarioBinder;
-import org.lbsim.config.Suggestions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -38,6 +36,7 @@ import org.lbsim.cli.ledger.LedgerRuns;
 import org.lbsim.cli.ledger.PaperDef;
 import org.lbsim.cli.ledger.Probe;
 import org.lbsim.cli.ledger.ResultsCsv;
+import org.lbsim.api.ScenarioText;
 
 /**
  * {@code lbsim reproduce NAME}: one command per paper figure. A reproduction is a resource file
@@ -194,7 +193,7 @@ public final class ReproduceCommand implements Callable<Integer> {
             Map<String, String> aliases = aliases();
             if (!aliases.containsKey(name)) {
                 throw new UserError("reproduce: unknown reproduction '" + name + "'"
-                        + Suggestions.closest(name, List.copyOf(aliases.keySet())).map(x -> ", did you mean '" + x + "'?").orElse("")
+                        + ScenarioText.closest(name, List.copyOf(aliases.keySet())).map(x -> ", did you mean '" + x + "'?").orElse("")
                         + " (available: " + String.join(", ", names) + "; or a reproduction file NAME.yaml)");
             }
             name = aliases.get(name);
@@ -469,9 +468,9 @@ public final class ReproduceCommand implements Callable<Integer> {
             }
         }
         if (!(def.get("sweepOf") instanceof String of) || !known.contains(of)) {
-            String given = def.get("sweepOf") instanceof String s ? "'" + s + "'" : ScenarioBinder.describe(def.get("sweepOf"));
+            String given = def.get("sweepOf") instanceof String s ? "'" + s + "'" : ScenarioText.describe(def.get("sweepOf"));
             throw UserError.at(file, "sweepOf", "expected the name of a reproduction in reproduce/index.txt that has its own sweep, got " + given
-                    + (def.get("sweepOf") instanceof String s ? Suggestions.closest(s, known).map(x -> " (did you mean '" + x + "'?)").orElse("") : ""));
+                    + (def.get("sweepOf") instanceof String s ? ScenarioText.closest(s, known).map(x -> " (did you mean '" + x + "'?)").orElse("") : ""));
         }
         if (of.equals(n)) {
             throw UserError.at(file, "sweepOf", "names this reproduction itself; expected another reproduction with its own sweep");

@@ -23,8 +23,8 @@ import org.lbsim.cli.plot.PlotException;
 import org.lbsim.cli.plot.ResultsReader;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.ScenarioColumns;
-import org.lbsim.config.ScenarioBinder;
-import org.lbsim.config.Suggestions;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.ScenarioText;
 import org.lbsim.scenario.ScenarioException;
 
 /**
@@ -53,7 +53,7 @@ public final class ReproductionFile {
             return (Map<String, Object>) m;
         }
         throw UserError.at(doc.where(file, ""), "", "expected a reproduction: a map of " + String.join(", ", KEYS)
-                + " (docs/reproductions.md), got " + ScenarioBinder.describe(doc.tree()));
+                + " (docs/reproductions.md), got " + ScenarioText.describe(doc.tree()));
     }
 
     /**
@@ -64,22 +64,22 @@ public final class ReproductionFile {
     public static void check(Map<String, Object> def, UnaryOperator<String> at) {
         for (String k : def.keySet()) {
             if (!KEYS.contains(k)) {
-                throw UserError.at(at.apply(k), k, "unknown key" + Suggestions.closest(k, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
+                throw UserError.at(at.apply(k), k, "unknown key" + ScenarioText.closest(k, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
                         + " (allowed keys: " + String.join(", ", KEYS) + ")");
             }
         }
         text(def.get("title"), at, "title");
         if (!(def.get("sweep") instanceof Map<?, ?>)) {
             throw UserError.at(at.apply("sweep"), "sweep", "expected the sweep the figure runs (a map of name, base, grid, points, seeds, quick:"
-                    + " docs/sweeps.md), got " + ScenarioBinder.describe(def.get("sweep")));
+                    + " docs/sweeps.md), got " + ScenarioText.describe(def.get("sweep")));
         }
         if (def.containsKey("quickSweep") && !(def.get("quickSweep") instanceof Map<?, ?>)) {
             throw UserError.at(at.apply("quickSweep"), "quickSweep", "expected a map of the sweep's keys that --quick replaces, got "
-                    + ScenarioBinder.describe(def.get("quickSweep")));
+                    + ScenarioText.describe(def.get("quickSweep")));
         }
         if (def.containsKey("files")) {
             if (!(def.get("files") instanceof Map<?, ?> files)) {
-                throw UserError.at(at.apply("files"), "files", "expected a map of file name -> content, got " + ScenarioBinder.describe(def.get("files")));
+                throw UserError.at(at.apply("files"), "files", "expected a map of file name -> content, got " + ScenarioText.describe(def.get("files")));
             }
             for (Map.Entry<?, ?> f : files.entrySet()) {
                 String field = "files." + f.getKey();
@@ -87,7 +87,7 @@ public final class ReproductionFile {
                     throw UserError.at(at.apply(field), field, "a file of the reproduction's folder: letters, digits, '.', '_' and '-', no folder");
                 }
                 if (!(f.getValue() instanceof String)) {
-                    throw UserError.at(at.apply(field), field, "expected the file's text, got " + ScenarioBinder.describe(f.getValue()));
+                    throw UserError.at(at.apply(field), field, "expected the file's text, got " + ScenarioText.describe(f.getValue()));
                 }
             }
         }
@@ -96,18 +96,18 @@ public final class ReproductionFile {
         }
         if (!(def.get("plots") instanceof List<?> plots)) {
             throw UserError.at(at.apply("plots"), "plots", "expected a list of plots such as {file: cct.png, x: loadBalancing.type, y: cct_increase_pct},"
-                    + " got " + ScenarioBinder.describe(def.get("plots")));
+                    + " got " + ScenarioText.describe(def.get("plots")));
         }
         Set<String> columns = null;
         for (int i = 0; i < plots.size(); i++) {
             String p = "plots[" + i + "]";
             if (!(plots.get(i) instanceof Map<?, ?> plot)) {
-                throw UserError.at(at.apply(p), p, "expected a map of " + String.join(", ", PLOT_KEYS) + ", got " + ScenarioBinder.describe(plots.get(i)));
+                throw UserError.at(at.apply(p), p, "expected a map of " + String.join(", ", PLOT_KEYS) + ", got " + ScenarioText.describe(plots.get(i)));
             }
             for (Object k : plot.keySet()) {
                 if (!PLOT_KEYS.contains(String.valueOf(k))) {
                     String field = p + "." + k;
-                    throw UserError.at(at.apply(field), field, "unknown key" + Suggestions.closest(String.valueOf(k), PLOT_KEYS)
+                    throw UserError.at(at.apply(field), field, "unknown key" + ScenarioText.closest(String.valueOf(k), PLOT_KEYS)
                             .map(s -> ", did you mean '" + s + "'?").orElse("") + " (allowed keys: " + String.join(", ", PLOT_KEYS) + ")");
                 }
             }
@@ -126,10 +126,10 @@ public final class ReproductionFile {
                 }
             }
             if (plot.containsKey("log") && !LOG_AXES.contains(String.valueOf(plot.get("log")))) {
-                throw UserError.at(at.apply(p + ".log"), p + ".log", "expected x, y, xy or none, got " + ScenarioBinder.describe(plot.get("log")));
+                throw UserError.at(at.apply(p + ".log"), p + ".log", "expected x, y, xy or none, got " + ScenarioText.describe(plot.get("log")));
             }
             if (plot.containsKey("fit") && !(plot.get("fit") instanceof Boolean)) {
-                throw UserError.at(at.apply(p + ".fit"), p + ".fit", "expected true or false, got " + ScenarioBinder.describe(plot.get("fit")));
+                throw UserError.at(at.apply(p + ".fit"), p + ".fit", "expected true or false, got " + ScenarioText.describe(plot.get("fit")));
             }
             String x = text(plot.get("x"), at, p + ".x");
             columns = columns != null ? columns : runColumns(def);
@@ -259,7 +259,7 @@ public final class ReproductionFile {
     static Set<String> runColumns(Map<String, Object> def) {
         Set<String> out = new LinkedHashSet<>(ResultsStore.runColumns());
         out.addAll(ResultsReader.AGGREGATES.keySet());
-        out.addAll(ScenarioColumns.of(ScenarioBinder.bind(Map.of())).keySet());
+        out.addAll(ScenarioColumns.of(Lbsim.bind(Map.of())).keySet());
         List<Map<String, Object>> sweeps = new ArrayList<>();
         sweeps.add((Map<String, Object>) def.get("sweep"));
         if (def.get("quickSweep") instanceof Map<?, ?> q) {
@@ -269,7 +269,7 @@ public final class ReproductionFile {
             if (sweep.get("base") instanceof Map<?, ?> base) {
                 paths("", base, out);
                 try {
-                    out.addAll(ScenarioColumns.of(ScenarioBinder.bind(base)).keySet());
+                    out.addAll(ScenarioColumns.of(Lbsim.bind(base)).keySet());
                 } catch (ScenarioException e) {
                     // a base its points complete: its fields as written are counted above; the sweep says what is wrong with it
                 }
@@ -308,7 +308,7 @@ public final class ReproductionFile {
             return;
         }
         throw UserError.at(at.apply(field), field, "'" + given + "' is not a column of the figure's runs"
-                + Suggestions.closest(given, List.copyOf(columns)).map(c -> ", did you mean '" + c + "'?").orElse("")
+                + ScenarioText.closest(given, List.copyOf(columns)).map(c -> ", did you mean '" + c + "'?").orElse("")
                 + " (a scenario field such as loadBalancing.type, or a column of runs such as scenario_name; docs/results.md)");
     }
 
@@ -316,6 +316,6 @@ public final class ReproductionFile {
         if (o instanceof String s && !s.isBlank()) {
             return s;
         }
-        throw UserError.at(at.apply(field), field, "expected a non-empty text, got " + ScenarioBinder.describe(o));
+        throw UserError.at(at.apply(field), field, "expected a non-empty text, got " + ScenarioText.describe(o));
     }
 }

@@ -17,14 +17,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.FutureTask;
-import org.lbsim.kernel.Simulator;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.Run;
+import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.TypeName;
-import org.lbsim.sim.PreparedRun;
-import org.lbsim.sim.Simulation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -37,7 +37,6 @@ import org.lbsim.cli.files.ScenarioLoader;
 import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.store.ResultsStore;
 import org.lbsim.cli.store.RunRecord;
-import org.lbsim.config.ScenarioTree;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.store.StoreException;
 
@@ -83,7 +82,7 @@ public final class RunCommand implements Callable<Integer> {
                     + " hosts or more that a partitioned run supports, else sequential.")
     Integer threads;
 
-    /** {@code --threads auto} is {@link Simulation#AUTO_THREADS}; numbers read as every numeric flag does. */
+    /** {@code --threads auto} is {@link RunOptions#AUTO_THREADS}; numbers read as every numeric flag does. */
     static final class ThreadsConverter implements picocli.CommandLine.ITypeConverter<Integer> {
         @Override
         public Integer convert(String value) {
@@ -93,7 +92,7 @@ public final class RunCommand implements Callable<Integer> {
 
     static Integer threadsOf(String value) {
         if (value.equals("auto")) {
-            return Simulation.AUTO_THREADS;
+            return RunOptions.AUTO_THREADS;
         }
         Integer n = FlagNumbers.parse(value, Integer.class);
         if (n < 0) {
@@ -192,10 +191,10 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         long wallStart = System.nanoTime();
         double wall = wallLimit(maxWallSeconds);
-        if (threads != null && threads != Simulation.AUTO_THREADS && (threads < 0 || threads > 64)) {
+        if (threads != null && threads != RunOptions.AUTO_THREADS && (threads < 0 || threads > 64)) {
             throw UserError.at("--threads " + threads, "", "must be auto or between 0 and 64");
         }
-        int threadsAsked = threads == null ? Simulation.AUTO_THREADS : threads;
+        int threadsAsked = threads == null ? RunOptions.AUTO_THREADS : threads;
         ScenarioLoader.Loaded loaded;
         // on the process's own stderr only: a caller that passed its streams reads what it asked for
         try (BuildTicker ticker = BuildTicker.start(main.err(), !quiet && main.err() == System.err, scenario.file)) {
@@ -233,9 +232,9 @@ public final class RunCommand implements Callable<Integer> {
                 && org.lbsim.cli.errors.ControlCharacters.isStdout(main.out()))) {
             result = loaded.prepared().run(wall, wallStart);
         }
-        Simulator kernel = loaded.prepared().simulator();
-        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, kernel, started, BuildInfo.await(source)));
-        String runId = db == null ? null : record(written, s, result, kernel.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
+        Run run = loaded.prepared();
+        Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, run, started, BuildInfo.await(source)));
+        String runId = db == null ? null : record(written, s, result, run.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
         if (!quiet && format != Format.text) {
             Map<String, Object> m = new LinkedHashMap<>(RunFolder.summary(result));
             m.put("output", ScenarioLoader.shownPath(written));
@@ -320,16 +319,16 @@ public final class RunCommand implements Callable<Integer> {
     /** Records the run under its folder's name (with -2, -3 ... if taken); waits up to a minute for another writer. */
     private String record(Path folder, Scenario s, RunResult result, String kernelName) {
         try {
-            return ResultsStore.recordRun(db, folder.getFileName().toString(), s, Yaml.write(ScenarioTree.toTree(s)), result, kernelName);
+            return ResultsStore.recordRun(db, folder.getFileName().toString(), s, Yaml.write(Lbsim.tree(s)), result, kernelName);
         } catch (IllegalStateException e) {
             throw new UserError(e.getMessage() + " (the run folder " + ScenarioLoader.shownPath(folder) + " was written)");
         }
     }
 
-    private static Map<String, Object> meta(RunResult r, Simulator kernel, Instant started, BuildInfo.Source source) {
+    private static Map<String, Object> meta(RunResult r, Run run, Instant started, BuildInfo.Source source) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kernel", kernel.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
-        m.put("threads", kernel.threadCount());
+        m.put("kernel", run.partitioned() ? RunRecord.PARTITIONED : RunRecord.SEQUENTIAL);
+        m.put("threads", run.threadCount());
         m.put("lbsimVersion", BuildInfo.version());
         m.put("gitCommit", source.commit());
         m.put("gitDirty", source.dirty());
@@ -343,7 +342,7 @@ public final class RunCommand implements Callable<Integer> {
         return m;
     }
 
-    static void printSummary(PrintStream o, PreparedRun prepared, RunResult r, String folder) {
+    static void printSummary(PrintStream o, Run prepared, RunResult r, String folder) {
         Scenario s = prepared.scenario();
         RunResult.Counters c = r.counters();
         o.printf(Locale.ROOT, "scenario     %s (seed %d)%n", ControlCharacters.escape(s.name()), s.seed());
@@ -351,14 +350,14 @@ public final class RunCommand implements Callable<Integer> {
         o.printf(Locale.ROOT, "scheme       %s / %s / %s%n", s.loadBalancing().type(), s.congestionControl().type(), s.lossRecovery().type());
         o.printf(Locale.ROOT, "flows        %d of %d finished%n", r.flowsFinished(), r.flows());
         o.printf(Locale.ROOT, "ending       %s%s%n", r.ending(), r.endingDetail().isEmpty() ? "" : ": " + r.endingDetail());
-        o.printf(Locale.ROOT, "CCT          %s%n", PreparedRun.formatPs(r.cctPs()));
+        o.printf(Locale.ROOT, "CCT          %s%n", Run.formatPs(r.cctPs()));
         double inc = r.cctIncreasePct();
-        o.printf(Locale.ROOT, "lower bound  %s%s%s%n", PreparedRun.formatPs(r.lowerBoundPs()),
+        o.printf(Locale.ROOT, "lower bound  %s%s%s%n", Run.formatPs(r.lowerBoundPs()),
                 Double.isNaN(inc) ? "" : String.format(Locale.ROOT, " (CCT %+.3f %%)", inc),
                 r.oversubscribed() ? ", counts the " + ratio(r) + ":1 oversubscribed uplinks" : "");
         for (org.lbsim.metrics.JobResult j : r.jobs()) {
             o.printf(Locale.ROOT, "job %-8s %s, %d ranks: JCT %s, ideal %s (x%.4f)%s%n", ControlCharacters.escape(j.name()), j.collective(), j.ranks(),
-                    PreparedRun.formatPs(j.jctPs()), PreparedRun.formatPs(j.idealPs()), j.slowdown(),
+                    Run.formatPs(j.jctPs()), Run.formatPs(j.idealPs()), j.slowdown(),
                     j.background() || j.jctPs() <= 0 ? "" : String.format(Locale.ROOT, ", algbw %.2f GB/s, busbw %.2f GB/s", j.algbwGBps(), j.busbwGBps()));
         }
         if (r.oversubscribed() && !r.jobs().isEmpty()) {

@@ -4,7 +4,7 @@ import org.lbsim.cli.errors.ControlCharacters;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.function.LongSupplier;
-import org.lbsim.sim.PreparedRun;
+import org.lbsim.api.Run;
 
 /**
  * Progress of one long {@code lbsim run} on a terminal: a line rewritten in place with the simulated
@@ -50,12 +50,11 @@ final class RunProgress implements AutoCloseable {
     }
 
     /** Starts showing the progress of {@code run} on {@code out} if {@code show}; a no-op otherwise. */
-    static RunProgress start(PreparedRun run, PrintStream out, boolean show) {
+    static RunProgress start(Run run, PrintStream out, boolean show) {
         if (!show) {
             return null;
         }
-        RunProgress p = new RunProgress(out, run.simulator()::nowPs, run.simulator()::eventsProcessed, run.transport()::completedFlows,
-                run.transport().flowCount(), run.lowerBoundPs());
+        RunProgress p = new RunProgress(out, run::simulatedPs, run::eventsProcessed, run::queuePairsDone, run.queuePairCount(), run.lowerBoundPs());
         p.thread.start();
         return p;
     }
@@ -66,9 +65,9 @@ final class RunProgress implements AutoCloseable {
      * the least time left ("at least"); past the bound nothing is estimated.
      */
     static String line(double wallSeconds, long simPs, long events, int flowsDone, int flows, long boundPs) {
-        StringBuilder sb = new StringBuilder("simulated ").append(PreparedRun.formatPs(simPs));
+        StringBuilder sb = new StringBuilder("simulated ").append(Run.formatPs(simPs));
         if (boundPs > 0) {
-            sb.append(" (lower bound ").append(PreparedRun.formatPs(boundPs)).append(')');
+            sb.append(" (lower bound ").append(Run.formatPs(boundPs)).append(')');
         }
         sb.append(String.format(Locale.ROOT, ", %.2f M events/s, %d/%d flows done", wallSeconds > 0 ? events / wallSeconds / 1e6 : 0.0,
                 flowsDone, flows));

@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -32,13 +33,13 @@ import org.lbsim.cli.store.ScenarioColumns;
 import org.lbsim.cli.store.StoreException;
 import org.lbsim.cli.sweep.SweepEngine;
 import org.lbsim.cli.sweep.SweepRun;
-import org.lbsim.config.ScenarioTree;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.Run;
+import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
-import org.lbsim.scenario.WorkloadSpec;
-import org.lbsim.sim.Simulation;
-import org.lbsim.workload.TraceFormatException;
+import org.lbsim.scenario.TraceFormatException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -198,7 +199,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
                 for (int i = 0; i < sweep.seeds; i++) {
                     long seed = p.scenario().seed() + i;
                     Scenario s = p.scenario().withSeed(seed);
-                    all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(ScenarioTree.toTree(s)) + fingerprint
+                    all.add(new Job(p, seed, sweep.runId(p, seed), s, Yaml.write(Lbsim.tree(s)) + fingerprint
                             + (threadsPerRun == null ? "" : PARTITIONED_MARK)));
                 }
             }
@@ -278,10 +279,11 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
      * scenario: a trace edited between two invocations then no longer matches its recorded runs.
      */
     private static String traceFingerprint(SweepFile sweep, SweepFile.Point p, Map<Path, String> cache) {
-        if (!(p.scenario().workload() instanceof WorkloadSpec.FromFile t)) {
+        Optional<String> file = p.scenario().workload().sourceFile();
+        if (file.isEmpty()) {
             return "";
         }
-        Path f = sweep.baseDir.resolve(t.file()).toAbsolutePath().normalize();
+        Path f = sweep.baseDir.resolve(file.get()).toAbsolutePath().normalize();
         String hex = cache.get(f);
         if (hex == null) {
             try {
@@ -304,8 +306,8 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
     }
 
     /** A run of this sweep, prepared on the kernel --threads asks for. */
-    private org.lbsim.sim.PreparedRun prepare(Scenario scenario, Path baseDir) {
-        return threadsPerRun == null ? Simulation.prepare(scenario, baseDir) : Simulation.prepare(scenario, baseDir, threadsPerRun);
+    private Run prepare(Scenario scenario, Path baseDir) {
+        return Lbsim.prepare(scenario, RunOptions.of(baseDir, threadsPerRun));
     }
 
     /**
@@ -316,7 +318,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         List<Future<?>> checks = new ArrayList<>();
         for (SweepFile.Point p : sweep.points) {
             checks.add(pool.submit(() -> {
-                prepare(p.scenario(), sweep.baseDir);
+                Lbsim.check(p.scenario(), RunOptions.of(sweep.baseDir, threadsPerRun));
                 return null;
             }));
         }
@@ -405,7 +407,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             }
             Scenario today = boundToday(yaml);
             String text = yaml.endsWith(PARTITIONED_MARK) ? yaml.substring(0, yaml.length() - PARTITIONED_MARK.length()) : yaml;
-            if (today != null && !text.equals(Yaml.write(ScenarioTree.toTree(today)))) {
+            if (today != null && !text.equals(Yaml.write(Lbsim.tree(today)))) {
                 store.fillEmptyColumns(r.getKey(), ScenarioColumns.of(today));
             }
         }
@@ -431,7 +433,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
             } else if (sha >= 0 && yaml.contains(TRACE_SHA) && yaml.substring(0, yaml.indexOf(TRACE_SHA)).equals(j.yaml().substring(0, sha))
                     && !yaml.equals(j.yaml())) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another version of its"
-                        + " trace (workload.file " + ((WorkloadSpec.FromFile) j.scenario().workload()).file() + " changed since; its SHA-256 differs);"
+                        + " trace (workload.file " + j.scenario().workload().sourceFile().orElseThrow() + " changed since; its SHA-256 differs);"
                         + " restore the trace, or use another --out or another name: in the sweep file");
             } else if (!yaml.equals(j.yaml()) && !(sha < 0 && bindsToSame(yaml, j.scenario()))) {
                 throw UserError.at(shownDb, "", "run '" + j.runId() + "' of sweep '" + sweep.name + "' was recorded with another scenario"
@@ -600,7 +602,7 @@ public final class SweepCommand implements java.util.concurrent.Callable<Integer
         for (Job j : pending) {
             SweepRun r = new SweepRun(j.runId(), j.yaml(), sweep.baseDir.toString(), wallSeconds);
             // the worker rebuilds the scenario from this text: it must be the very scenario of the job
-            String again = Yaml.write(ScenarioTree.toTree(r.scenario()));
+            String again = Yaml.write(Lbsim.tree(r.scenario()));
             int sha = j.yaml().indexOf(TRACE_SHA);
             if (!again.equals(sha < 0 ? j.yaml() : j.yaml().substring(0, sha))) {
                 throw new IllegalStateException("run " + j.runId() + ": its scenario reads back from YAML as another scenario:\n" + again);

@@ -24,8 +24,8 @@ public final class ValidateCommand implements Callable<Integer> {
         try (BuildTicker ticker = BuildTicker.start(main.err(), main.err() == System.err, scenario.file)) {
             loaded = scenario.load();
         }
-        int hosts = loaded.prepared().topology().hostCount();
-        int flows = loaded.prepared().flows().size();
+        int hosts = loaded.prepared().hostCount();
+        int flows = loaded.prepared().flowCount();
         main.out().println(scenario.file + ": ok (" + hosts + " hosts, " + flows + " flows)");
         return ExitCode.OK.status();
     }

@@ -16,9 +16,10 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.lbsim.config.ScenarioTree;
+import org.lbsim.api.Lbsim;
 import org.lbsim.metrics.FailureEventStats;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.JobResult;
@@ -26,7 +27,6 @@ import org.lbsim.metrics.OutOfOrder;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.metrics.TimeSeries;
 import org.lbsim.scenario.Scenario;
-import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.cli.errors.UserError;
 
 /**
@@ -142,13 +142,14 @@ public final class RunFolder {
     }
 
     private static void fill(Path dir, Scenario scenario, Path baseDir, RunResult result, Map<String, Object> meta) throws IOException {
-        Map<String, Object> tree = ScenarioTree.toTree(scenario);
+        Map<String, Object> tree = Lbsim.tree(scenario);
         List<String> header = new ArrayList<>();
         header.add("# The effective scenario of this run: every field, after --set and --seed.");
         header.add("# Run it again with: lbsim run " + SCENARIO);
-        if (scenario.workload() instanceof WorkloadSpec.FromFile t) {
-            Path source = baseDir == null ? Path.of(t.file()) : baseDir.resolve(t.file());
-            String copy = Path.of(t.file()).getFileName().toString();
+        Optional<String> file = scenario.workload().sourceFile();
+        if (file.isPresent()) {
+            Path source = baseDir == null ? Path.of(file.get()) : baseDir.resolve(file.get());
+            String copy = Path.of(file.get()).getFileName().toString();
             if (RESERVED.contains(copy) || copy.startsWith(".")) {
                 copy = "trace-" + copy;
             }
@@ -156,7 +157,7 @@ public final class RunFolder {
             @SuppressWarnings("unchecked")
             Map<String, Object> workload = (Map<String, Object>) tree.get("workload");
             workload.put("file", copy);
-            header.add("# workload.file names the copy of the trace kept in this folder (the scenario said: " + t.file() + ")");
+            header.add("# workload.file names the copy of the trace kept in this folder (the scenario said: " + file.get() + ")");
         }
         writeText(dir.resolve(SCENARIO), String.join("\n", header) + "\n" + Yaml.write(tree));
         writeText(dir.resolve(SUMMARY), Json.write(summary(result)));

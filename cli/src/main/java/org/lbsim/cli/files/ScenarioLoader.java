@@ -4,13 +4,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.lbsim.config.Overrides;
-import org.lbsim.config.ScenarioBinder;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.Run;
+import org.lbsim.api.RunOptions;
+import org.lbsim.api.SetException;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
-import org.lbsim.sim.PreparedRun;
-import org.lbsim.sim.Simulation;
-import org.lbsim.workload.TraceFormatException;
+import org.lbsim.scenario.TraceFormatException;
 import org.lbsim.cli.errors.UserError;
 
 /** Everything between a scenario file on the command line and a run ready to start. */
@@ -22,7 +22,7 @@ public final class ScenarioLoader {
      * @param shownName the file as the user wrote it (used in messages)
      * @param file      the scenario file; relative trace paths resolve against its folder
      */
-    public record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, PreparedRun prepared) {
+    public record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, Run prepared) {
     }
 
     /** Reads, overrides, binds and prepares; any bad input is a {@link UserError}. */
@@ -38,27 +38,14 @@ public final class ScenarioLoader {
         Object tree = doc.tree();
         Scenario scenario;
         try {
-            if (!(tree instanceof Map)) {
-                ScenarioBinder.bind(tree); // throws the message for an empty or non-map document
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> map = (Map<String, Object>) tree;
-            Map<String, Object> effective;
-            try {
-                effective = Overrides.apply(map, sets);
-            } catch (Overrides.OverrideException e) {
-                throw UserError.at("--set " + e.argument(), e.field(), e.problem());
-            }
-            if (seed != null) {
-                effective.put("seed", seed);
-            }
-            scenario = ScenarioBinder.bind(effective);
+            scenario = Lbsim.bind(tree, sets, seed);
+        } catch (SetException e) {
+            throw UserError.at("--set " + e.argument(), e.field(), e.problem());
         } catch (ScenarioException e) {
             throw error(shownName, doc, sets, seed, e);
         }
         try {
-            return new Loaded(shownName, file, baseDir, scenario, threads != 0 ? Simulation.prepare(scenario, baseDir, threads)
-                    : Simulation.prepare(scenario, baseDir));
+            return new Loaded(shownName, file, baseDir, scenario, Lbsim.prepare(scenario, new RunOptions(baseDir, threads)));
         } catch (ScenarioException e) {
             throw error(shownName, doc, sets, seed, e);
         } catch (TraceFormatException e) {
@@ -84,7 +71,7 @@ public final class ScenarioLoader {
     private static UserError error(String shownName, Yaml.Document doc, List<String> sets, Long seed, ScenarioException e) {
         List<String> lines = new java.util.ArrayList<>();
         for (ScenarioException one : e.all()) {
-            String where = Overrides.blame(sets, one).map(a -> "--set " + a).orElseGet(() -> doc.where(shownName, one.field()));
+            String where = Lbsim.blame(sets, one).map(a -> "--set " + a).orElseGet(() -> doc.where(shownName, one.field()));
             if (seed != null && "seed".equals(one.field())) {
                 where = "--seed " + seed;
             }

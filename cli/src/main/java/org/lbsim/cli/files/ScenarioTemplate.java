@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.lbsim.api.Lbsim;
 import org.lbsim.api.Catalog;
-import org.lbsim.config.ScenarioTree;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.Doc;
 import org.lbsim.scenario.Scenario;
@@ -65,7 +65,7 @@ public final class ScenarioTemplate {
                 line(pad + key + ":", trailing);
                 fields(rec, p, indent + 1);
             } else {
-                line(pad + key + ": " + flow(ScenarioTree.toTreeValue(v)), trailing);
+                line(pad + key + ": " + flow(Lbsim.treeValue(v)), trailing);
             }
         }
     }

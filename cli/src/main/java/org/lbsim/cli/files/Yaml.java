@@ -22,7 +22,7 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.reader.ReaderException;
 import org.lbsim.cli.errors.UserError;
-import org.lbsim.config.Scalars;
+import org.lbsim.api.ScenarioText;
 
 /** Reading scenario files into generic trees, and writing trees back as YAML. */
 public final class Yaml {
@@ -199,8 +199,8 @@ public final class Yaml {
                 return true;
             }
             try {
-                return !value.equals(Scalars.plain(value));
-            } catch (Scalars.Refused e) {
+                return !value.equals(ScenarioText.plain(value));
+            } catch (ScenarioText.Refused e) {
                 return true;
             }
         }

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.lbsim.cli.errors.UserError;
-import org.lbsim.config.Scalars;
-import org.lbsim.config.ScenarioBinder;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.events.AliasEvent;
 import org.yaml.snakeyaml.events.CollectionStartEvent;
@@ -18,6 +16,7 @@ import org.yaml.snakeyaml.events.NodeEvent;
 import org.yaml.snakeyaml.events.ScalarEvent;
 import org.yaml.snakeyaml.parser.ParserImpl;
 import org.yaml.snakeyaml.reader.StreamReader;
+import org.lbsim.api.ScenarioText;
 
 /**
  * One YAML document as a tree of maps, lists, strings, numbers, booleans and nulls, built from
@@ -160,7 +159,7 @@ final class YamlReader {
         if (e instanceof AliasEvent a) {
             Object v = node(path, 0);
             if (v instanceof Map || v instanceof List) {
-                throw UserError.at(file + ":" + position(e), path, "the alias *" + a.getAnchor() + " used as a key stands for " + ScenarioBinder.describe(v)
+                throw UserError.at(file + ":" + position(e), path, "the alias *" + a.getAnchor() + " used as a key stands for " + ScenarioText.describe(v)
                         + "; keys must be names");
             }
             return String.valueOf(v);
@@ -188,15 +187,15 @@ final class YamlReader {
             default -> v == null;
         };
         if (!fits) {
-            throw UserError.at(file + ":" + position(s), path, "'" + text + "' is not a value of the tag " + shortTag(tag) + "; " + Scalars.ALLOWED);
+            throw UserError.at(file + ":" + position(s), path, "'" + text + "' is not a value of the tag " + shortTag(tag) + "; " + ScenarioText.ALLOWED);
         }
         return tag.equals(CORE + "float") ? (Object) ((Number) v).doubleValue() : v;
     }
 
     private Object plain(String text, ScalarEvent s, String path) {
         try {
-            return Scalars.plain(text);
-        } catch (Scalars.Refused r) {
+            return ScenarioText.plain(text);
+        } catch (ScenarioText.Refused r) {
             throw UserError.at(file + ":" + position(s), path, r.getMessage());
         }
     }

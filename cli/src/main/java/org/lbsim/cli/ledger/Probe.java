@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 import org.lbsim.cli.errors.UserError;
 import org.lbsim.cli.files.Yaml;
 import org.lbsim.cli.sweep.SweepFile;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.RunResult;
-import org.lbsim.sim.Simulation;
 
 /**
  * Whether today's code still gives a figure's committed numbers, without rerunning the figure: the
@@ -50,7 +51,7 @@ public final class Probe {
     public static Fingerprint run(String reproduction, Map<String, Object> raw) {
         return withSweep(raw, true, (s, dir) -> {
             SweepFile.Point p = s.points.get(0);
-            return Fingerprint.of(Simulation.prepare(p.scenario(), dir).run(0));
+            return Fingerprint.of(Lbsim.prepare(p.scenario(), RunOptions.sequential(dir)).run(0));
         });
     }
 

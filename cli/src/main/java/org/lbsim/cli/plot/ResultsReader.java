@@ -20,7 +20,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.lbsim.cli.store.ResultsStore;
-import org.lbsim.config.Suggestions;
+import org.lbsim.api.ScenarioText;
 import org.lbsim.metrics.TimeSeries;
 
 /**
@@ -198,7 +198,7 @@ public final class ResultsReader implements AutoCloseable {
         if (suffix.size() > 1) {
             throw new PlotException(option + " " + given + ": ambiguous, could be " + String.join(", ", suffix));
         }
-        Optional<String> close = Suggestions.closest(given, columns);
+        Optional<String> close = ScenarioText.closest(given, columns);
         throw new PlotException(option + " " + given + ": no such column in " + shown
                 + close.map(c -> ", did you mean '" + c + "'?").orElse("")
                 + " (columns: the scenario fields such as " + columns.stream().filter(c -> c.contains(".")).limit(3).toList()
@@ -235,7 +235,7 @@ public final class ResultsReader implements AutoCloseable {
             String col = g.substring(0, at);
             String layer = g.substring(at + 1);
             String c = layerColumns.stream().filter(x -> x.equalsIgnoreCase(col)).findFirst().orElseThrow(() -> new PlotException(
-                    "--y " + given + ": layers has no column '" + col + "'" + Suggestions.closest(col, layerColumns)
+                    "--y " + given + ": layers has no column '" + col + "'" + ScenarioText.closest(col, layerColumns)
                             .map(x -> ", did you mean '" + x + "'?").orElse("") + " (columns: " + String.join(", ", layerColumns) + ")"));
             List<String> layers = anyLayer ? List.of(layer) : layers();
             if (!layers.contains(layer)) {

@@ -480,7 +480,7 @@ public final class ResultsStore implements AutoCloseable {
         String lb = present.get("loadbalancing.type");
         if (lb != null && used.add("scheme")) {
             StringBuilder cases = new StringBuilder("CASE ").append(quote(lb));
-            for (org.lbsim.registry.Component<?> c : org.lbsim.registry.LoadBalancers.REGISTRY.all()) {
+            for (org.lbsim.api.Catalog.Entry c : org.lbsim.api.Catalog.Kind.SCHEMES.entries()) {
                 cases.append(" WHEN ").append(literal(c.name())).append(" THEN ").append(literal(c.displayName()));
             }
             out.add(cases.append(" ELSE ").append(quote(lb)).append(" END AS scheme").toString());

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.lbsim.config.ScenarioTree;
+import org.lbsim.api.Lbsim;
 import org.lbsim.scenario.Scenario;
 
 /**
@@ -24,7 +24,7 @@ public final class ScenarioColumns {
 
     public static Map<String, Object> of(Scenario scenario) {
         Map<String, Object> out = new LinkedHashMap<>();
-        Map<String, Object> tree = ScenarioTree.toTree(scenario);
+        Map<String, Object> tree = Lbsim.tree(scenario);
         for (Map.Entry<String, Object> e : tree.entrySet()) {
             if (e.getKey().equals("name") || e.getKey().equals("seed")) {
                 continue;
@@ -40,7 +40,7 @@ public final class ScenarioColumns {
      * when the scenario has no such field.
      */
     public static void addIndexed(Scenario scenario, List<Object> path, String pathText, Map<String, Object> out) {
-        Object at = ScenarioTree.toTree(scenario);
+        Object at = Lbsim.tree(scenario);
         for (Object seg : path) {
             if (seg instanceof String key && at instanceof Map<?, ?> m && m.containsKey(key)) {
                 at = m.get(key);

@@ -11,10 +11,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.lbsim.config.Overrides;
-import org.lbsim.config.Scalars;
-import org.lbsim.config.ScenarioBinder;
-import org.lbsim.config.Suggestions;
+import org.lbsim.api.FieldPath;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.ScenarioText;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.cli.files.ScenarioLoader;
@@ -126,7 +125,7 @@ public final class SweepFile {
         Object tree = doc.tree();
         if (!(tree instanceof Map<?, ?> top)) {
             throw UserError.at(shownName, "", (tree == null ? "the sweep file is empty" : "expected a map at the top level, got "
-                    + ScenarioBinder.describe(tree)) + "; expected keys " + String.join(", ", KEYS));
+                    + ScenarioText.describe(tree)) + "; expected keys " + String.join(", ", KEYS));
         }
         if (!top.containsKey("base") && !top.containsKey("baseFile") && (top.containsKey("topology") || top.containsKey("workload"))) {
             throw UserError.at(shownName, "", "this is a scenario file, not a sweep file: run it with 'lbsim run " + shownName
@@ -136,7 +135,7 @@ public final class SweepFile {
         for (Object k : top.keySet()) {
             String key = String.valueOf(k);
             if (!KEYS.contains(key)) {
-                errors.add(key, "unknown key" + Suggestions.closest(key, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
+                errors.add(key, "unknown key" + ScenarioText.closest(key, KEYS).map(s -> ", did you mean '" + s + "'?").orElse("")
                         + " (allowed keys: " + String.join(", ", KEYS) + ")");
             }
         }
@@ -144,7 +143,7 @@ public final class SweepFile {
         String name = stem(file);
         if (top.containsKey("name")) {
             if (!(top.get("name") instanceof String n) || !NAME.matcher(n).matches()) {
-                errors.add("name", "expected letters, digits, '.', '_' or '-' (it names the runs), got " + ScenarioBinder.describe(top.get("name")));
+                errors.add("name", "expected letters, digits, '.', '_' or '-' (it names the runs), got " + ScenarioText.describe(top.get("name")));
             } else if (n.length() > Scenario.MAX_NAME_LENGTH) {
                 errors.add("name", "must be at most " + Scenario.MAX_NAME_LENGTH + " characters (it names the runs and their folder), got " + n.length());
             } else {
@@ -162,7 +161,7 @@ public final class SweepFile {
             baseRead = false;
         } else if (top.containsKey("baseFile")) {
             if (!(top.get("baseFile") instanceof String bf) || bf.isBlank()) {
-                errors.add("baseFile", "expected the path of a scenario file, got " + ScenarioBinder.describe(top.get("baseFile")));
+                errors.add("baseFile", "expected the path of a scenario file, got " + ScenarioText.describe(top.get("baseFile")));
                 baseRead = false;
             } else {
                 Path baseFile = baseDir.resolve(bf).normalize();
@@ -172,7 +171,7 @@ public final class SweepFile {
                     Yaml.Document baseDoc = Yaml.readWithPositions(baseFile, baseShown);
                     Object b = baseDoc.tree();
                     if (!(b instanceof Map)) {
-                        ScenarioBinder.bind(b); // the binder's message for an empty or non-map scenario
+                        Lbsim.bind(b); // the binder's message for an empty or non-map scenario
                     }
                     base = stringMap(b);
                     baseDir = baseFile.getParent();
@@ -188,7 +187,7 @@ public final class SweepFile {
         } else if (top.containsKey("base")) {
             Object b = top.get("base");
             if (b != null && !(b instanceof Map)) {
-                errors.add("base", "expected a scenario (a map), got " + ScenarioBinder.describe(b));
+                errors.add("base", "expected a scenario (a map), got " + ScenarioText.describe(b));
                 baseRead = false;
             } else {
                 base = stringMap(b);
@@ -199,7 +198,7 @@ public final class SweepFile {
         if (top.containsKey("seeds")) {
             Object s = top.get("seeds");
             if (!(s instanceof Integer i) || i < 1) {
-                errors.add("seeds", "expected a positive integer (the number of seeds per point), got " + ScenarioBinder.describe(s));
+                errors.add("seeds", "expected a positive integer (the number of seeds per point), got " + ScenarioText.describe(s));
             } else {
                 seeds = i;
             }
@@ -217,7 +216,7 @@ public final class SweepFile {
         Map<String, List<Object>> grid = new LinkedHashMap<>();
         if (top.containsKey("grid") && top.get("grid") != null) {
             if (!(top.get("grid") instanceof Map<?, ?> g)) {
-                errors.add("grid", "expected a map of field paths to lists of values, got " + ScenarioBinder.describe(top.get("grid")));
+                errors.add("grid", "expected a map of field paths to lists of values, got " + ScenarioText.describe(top.get("grid")));
             } else {
                 for (Map.Entry<?, ?> e : g.entrySet()) {
                     String path = String.valueOf(e.getKey());
@@ -229,7 +228,7 @@ public final class SweepFile {
                         errors.add(field, "overlaps grid key '" + other + "' (both set " + (path.length() < other.length() ? other : path)
                                 + "); set each field once");
                     } else if (!(e.getValue() instanceof List<?> values) || values.isEmpty()) {
-                        errors.add(field, "expected a non-empty list of values, such as [1, 2], got " + ScenarioBinder.describe(e.getValue()));
+                        errors.add(field, "expected a non-empty list of values, such as [1, 2], got " + ScenarioText.describe(e.getValue()));
                     } else {
                         grid.put(path, new ArrayList<>(values));
                     }
@@ -240,14 +239,14 @@ public final class SweepFile {
         List<Map<String, Object>> listed = new ArrayList<>();
         if (top.containsKey("points") && top.get("points") != null) {
             if (!(top.get("points") instanceof List<?> ps)) {
-                errors.add("points", "expected a list of maps of field paths to values, got " + ScenarioBinder.describe(top.get("points")));
+                errors.add("points", "expected a list of maps of field paths to values, got " + ScenarioText.describe(top.get("points")));
             } else {
                 for (int i = 0; i < ps.size(); i++) {
                     Object p = ps.get(i);
                     Map<String, Object> point = new LinkedHashMap<>();
                     listed.add(point);
                     if (p != null && !(p instanceof Map)) {
-                        errors.add("points[" + i + "]", "expected a map of field paths to values, such as {topology.k: 8}, got " + ScenarioBinder.describe(p));
+                        errors.add("points[" + i + "]", "expected a map of field paths to values, such as {topology.k: 8}, got " + ScenarioText.describe(p));
                         continue;
                     }
                     if (p == null) {
@@ -287,7 +286,7 @@ public final class SweepFile {
 
         Object quickMap = top.get("quick");
         if (quickMap != null && !(quickMap instanceof Map)) {
-            errors.add("quick", "expected a map of field paths to values, got " + ScenarioBinder.describe(quickMap));
+            errors.add("quick", "expected a map of field paths to values, got " + ScenarioText.describe(quickMap));
         } else if (quick) {
             name = name + "-quick";
             if (quickMap != null) {
@@ -420,8 +419,8 @@ public final class SweepFile {
             }
             for (String v : values) {
                 try {
-                    Overrides.scalar(v); // the reading of --set: 010 or 0x10 are refused here too
-                } catch (Scalars.Refused e) {
+                    ScenarioText.setValue(v); // the reading of --set: 010 or 0x10 are refused here too
+                } catch (ScenarioText.Refused e) {
                     throw UserError.at(flag, key, e.getMessage());
                 }
                 if (columns.stream().noneMatch(c -> c.containsKey(key) && matches(c.get(key), v))) {
@@ -439,11 +438,7 @@ public final class SweepFile {
 
     /** The segments of a field path with list indices, or null when it is not a valid path. */
     private static List<Object> indexedPath(String key) {
-        try {
-            return Overrides.parse(key + "=0").path();
-        } catch (Overrides.OverrideException e) {
-            return null;
-        }
+        return FieldPath.parse(key).map(FieldPath::segments).orElse(null);
     }
 
     /** A stored column value against a command-line value: numbers by value (8 = 8.0), the rest as text. */
@@ -460,10 +455,7 @@ public final class SweepFile {
 
     /** Whether two field paths set the same field: equal, or one a prefix of the other (topology vs topology.k). */
     public static boolean overlap(String a, String b) {
-        List<Object> x = Overrides.parse(a + "=0").path();
-        List<Object> y = Overrides.parse(b + "=0").path();
-        int n = Math.min(x.size(), y.size());
-        return x.subList(0, n).equals(y.subList(0, n));
+        return FieldPath.of(a).overlaps(FieldPath.of(b));
     }
 
     /** Seed i of a point is its seed + i: a point whose last seed would pass Long.MAX_VALUE (and wrap to negative seeds) is refused. */
@@ -485,7 +477,7 @@ public final class SweepFile {
         for (int i = 0; i < points.size(); i++) {
             progress.step("comparing points", i, points.size());
             Point p = points.get(i);
-            String key = Yaml.write(org.lbsim.config.ScenarioTree.toTree(p.scenario().withSeed(0)));
+            String key = Yaml.write(Lbsim.tree(p.scenario().withSeed(0)));
             List<Point> same = byScenario.computeIfAbsent(key, k -> new ArrayList<>());
             for (Point q : same) {
                 long seed = Math.max(p.scenario().seed(), q.scenario().seed());
@@ -518,7 +510,7 @@ public final class SweepFile {
             }
         }
         try {
-            return new Point(index, assignments, ScenarioBinder.bind(tree));
+            return new Point(index, assignments, Lbsim.bind(tree));
         } catch (ScenarioException x) {
             for (ScenarioException one : x.all()) {
                 String where = origins.where(one.field(), assignments, sources) + ": " + point;
@@ -585,9 +577,7 @@ public final class SweepFile {
         if (field.isEmpty() || !isPath(field)) {
             return false;
         }
-        List<Object> k = Overrides.parse(key + "=0").path();
-        List<Object> f = Overrides.parse(field + "=0").path();
-        return k.size() <= f.size() && f.subList(0, k.size()).equals(k);
+        return FieldPath.of(key).covers(FieldPath.of(field));
     }
 
     /**
@@ -600,12 +590,7 @@ public final class SweepFile {
     }
 
     private static boolean isPath(String path) {
-        try {
-            Overrides.parse(path + "=0");
-            return true;
-        } catch (Overrides.OverrideException e) {
-            return false;
-        }
+        return FieldPath.parse(path).isPresent();
     }
 
     private static String notAPath(String path) {
@@ -618,7 +603,7 @@ public final class SweepFile {
      */
     @SuppressWarnings("unchecked")
     public static void set(Map<String, Object> root, String pathText, Object value) {
-        List<Object> path = Overrides.parse(pathText + "=0").path();
+        List<Object> path = FieldPath.of(pathText).segments();
         Object container = root;
         StringBuilder at = new StringBuilder();
         for (int i = 0; i < path.size(); i++) {
@@ -627,7 +612,7 @@ public final class SweepFile {
             Object fresh = last ? copy(value) : path.get(i + 1) instanceof Integer ? new ArrayList<>() : new LinkedHashMap<String, Object>();
             if (seg instanceof String key) {
                 if (!(container instanceof Map)) {
-                    throw new ScenarioException(at.toString(), "is " + ScenarioBinder.describe(container) + ", not a map, so it has no key '" + key + "'");
+                    throw new ScenarioException(at.toString(), "is " + ScenarioText.describe(container) + ", not a map, so it has no key '" + key + "'");
                 }
                 Map<String, Object> m = (Map<String, Object>) container;
                 if (last || m.get(key) == null) {
@@ -638,7 +623,7 @@ public final class SweepFile {
             } else {
                 int index = (Integer) seg;
                 if (!(container instanceof List)) {
-                    throw new ScenarioException(at.toString(), "is " + ScenarioBinder.describe(container) + ", not a list, so it has no element [" + index + "]");
+                    throw new ScenarioException(at.toString(), "is " + ScenarioText.describe(container) + ", not a list, so it has no element [" + index + "]");
                 }
                 List<Object> l = (List<Object>) container;
                 if (index > l.size()) {

@@ -10,7 +10,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.lbsim.cli.files.Yaml;
-import org.lbsim.config.ScenarioBinder;
+import org.lbsim.api.Lbsim;
+import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
 
@@ -36,13 +37,13 @@ public record SweepRun(String runId, String scenarioYaml, String baseDir, double
 
     /** The scenario the YAML describes, bound as {@code lbsim run} binds a file. */
     public Scenario scenario() {
-        return ScenarioBinder.bind(Yaml.parse(scenarioYaml, "run " + runId)); // read as lbsim reads a scenario file
+        return Lbsim.bind(Yaml.parse(scenarioYaml, "run " + runId)); // read as lbsim reads a scenario file
     }
 
     /** Simulates the run (the same calls as a local sweep's worker); never throws: a failure is the outcome's error. */
     public Outcome run() {
         try {
-            RunResult r = org.lbsim.sim.Simulation.prepare(scenario(), Path.of(baseDir)).run(wallSeconds);
+            RunResult r = Lbsim.prepare(scenario(), RunOptions.sequential(Path.of(baseDir))).run(wallSeconds);
             return new Outcome(runId, RunResultCodec.encode(r), null);
         } catch (Throwable t) {
             return new Outcome(runId, null, portable(t));

@@ -1,4 +1,4 @@
-package org.lbsim.workload;
+package org.lbsim.scenario;
 
 /** A flow trace that cannot be read; names the file, the line and the column. */
 public final class TraceFormatException extends RuntimeException {
