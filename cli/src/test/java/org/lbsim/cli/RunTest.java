@@ -152,7 +152,7 @@ class RunTest {
         assertThat(s.name()).isEqualTo("tuned");
         assertThat(s.loadBalancing().type()).isEqualTo("ecmp");
         assertThat(s.lossRecovery().type()).isEqualTo("sack");
-        assertThat(ScenarioTree.toTree(s).get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 4, "rtoUs", 80.0));
+        assertThat(ScenarioTree.toTree(s).get("lossRecovery")).isEqualTo(Map.of("type", "sack", "threshold", 4, "rtoUs", 80.0, "rtoFrom", "progress"));
         assertThat(read(out.resolve("summary.json"))).contains("\"scenarioName\": \"tuned\",").contains("\"flows\": 6,");
         assertThat(Files.readAllLines(out.resolve("flows.csv"))).hasSize(7);
     }
