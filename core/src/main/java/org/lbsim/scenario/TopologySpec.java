@@ -30,7 +30,9 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
     java.util.List<LinkSpec> linkTiers();
 
     /** Whether routes are given as static routes ({@code routes} of a custom graph) rather than all computed as shortest paths. */
-    boolean staticRoutes();
+    default boolean staticRoutes() {
+        return false;
+    }
 
     /** {@code cases}' answer for this kind of fabric. */
     <R> R match(Cases<R> cases);
@@ -114,11 +116,6 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         }
 
         @Override
-        public boolean staticRoutes() {
-            return false;
-        }
-
-        @Override
         public <R> R match(Cases<R> cases) {
             return cases.fatTree(this);
         }
@@ -184,11 +181,6 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         }
 
         @Override
-        public boolean staticRoutes() {
-            return false;
-        }
-
-        @Override
         public <R> R match(Cases<R> cases) {
             return cases.leafSpine(this);
         }
@@ -251,11 +243,6 @@ public sealed interface TopologySpec permits TopologySpec.FatTree, TopologySpec.
         @Override
         public java.util.List<LinkSpec> linkTiers() {
             return java.util.List.of(hostLink, leafSpineLink);
-        }
-
-        @Override
-        public boolean staticRoutes() {
-            return false;
         }
 
         @Override

@@ -32,7 +32,9 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     }
 
     /** The file the workload is read from (relative to the scenario file's folder), or empty for a generated workload. */
-    java.util.Optional<String> sourceFile();
+    default java.util.Optional<String> sourceFile() {
+        return java.util.Optional.empty();
+    }
 
     /**
      * Checks what the scenario alone tells of the workload against a fabric of {@code hostCount} host endpoints: at
@@ -83,11 +85,6 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
-        public java.util.Optional<String> sourceFile() {
-            return java.util.Optional.empty();
-        }
-
-        @Override
         public void checkHosts(int hostCount) {
             fits("a permutation", hosts, hostCount);
         }
@@ -111,11 +108,6 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         /** OFAN's all-to-all: 1 MiB per pair, every host. */
         public static AllToAll defaults() {
             return new AllToAll(1L << 20, 0);
-        }
-
-        @Override
-        public java.util.Optional<String> sourceFile() {
-            return java.util.Optional.empty();
         }
 
         @Override
@@ -256,11 +248,6 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
         }
 
         @Override
-        public java.util.Optional<String> sourceFile() {
-            return java.util.Optional.empty();
-        }
-
-        @Override
         public void checkHosts(int hostCount) {
             fits("an all-to-all", 0, hostCount); // its ranks (hosts) are checked when placed on the built fabric
         }
@@ -286,11 +273,6 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
 
         public static Jobs defaults() {
             return new Jobs(java.util.List.of(JobSpec.defaults()), java.util.List.of());
-        }
-
-        @Override
-        public java.util.Optional<String> sourceFile() {
-            return java.util.Optional.empty();
         }
 
         @Override
@@ -381,11 +363,6 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
                 case "llama-405b" -> new int[] {1570, 126};
                 default -> throw new IllegalArgumentException(model);
             };
-        }
-
-        @Override
-        public java.util.Optional<String> sourceFile() {
-            return java.util.Optional.empty();
         }
 
         @Override
