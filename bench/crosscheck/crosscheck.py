@@ -181,6 +181,15 @@ HTSIM_PATCHES = {
         "                cout << \"sendRTS 3\"\n"
         "                     << \" flow \" << _flow.str() << endl;\n"
         "            return;"),
+    # fat_tree_switch.cpp:308-315: a ToR shuffles its uplinks at the first packet it sends up (457-458),
+    # an aggregation switch its uplinks towards each destination at the first packet there (503-504),
+    # with draws from the generator every sender also draws from once per packet (uec_mp.cpp:55-58), so
+    # the order depends on how many packets htsim has sent by then; without the shuffle a switch's
+    # ECMP index counts its uplinks in the order the FIB lists them (440-449, 484-501)
+    "no-uplink-shuffle": (
+        "datacenter/fat_tree_switch.cpp",
+        "void FatTreeSwitch::permute_paths(vector<FibEntry *>* uproutes) {\n",
+        "void FatTreeSwitch::permute_paths(vector<FibEntry *>* uproutes) {\n    return;\n"),
 }
 
 
@@ -264,6 +273,21 @@ variant("a2a-128kib-ecmp", "htsim-no-rts-lbsim-timer-per-packet", "htsim without
         htsim_patch=["uec-no-rts-on-timeout"],
         lbsim_set={"lossRecovery": {"type": "sack", "threshold": 131072 // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US,
                                     "rtoFrom": "send"}})
+# the same flow-to-path assignment on both sides: lbsim with htsim's switch hash, its path ids and salts
+# (`loadBalancing: {type: ecmp, hash: htsim}`, org.lbsim.lb.HtsimEcmpHash; htsimSeed is the run's seed,
+# set in lbsim_scenario) and htsim without its uplink shuffle (no-uplink-shuffle above, whose draws depend
+# on htsim's event order), lbsim with htsim's loss detection ([lbsim-sack-rto-timer-per-packet])
+SAME_PATHS = "htsim-no-uplink-shuffle-lbsim-htsim-hash-timer-per-packet"
+for _base, _flow_bytes in (("perm-4mib-ecmp", 4194304), ("a2a-128kib-ecmp", 131072), ("perm-1mib-ecmp-1024", 1048576)):
+    variant(_base, SAME_PATHS, "both simulators with one flow-to-path assignment: htsim without the shuffle of each switch's "
+            "uplinks at its first packet (fat_tree_switch.cpp:308-315 changed in a copy; its draws depend on how many packets "
+            "htsim has sent by then, so lbsim cannot follow it), lbsim `loadBalancing: {type: ecmp, hash: htsim}` (htsim's "
+            "switch hash, fat_tree_switch.cpp:370-374, with htsim's path ids and salts for the same seed) and "
+            "`[lbsim-sack-rto-timer-per-packet]`'s loss recovery: one change on each side from that row",
+            htsim_patch=["no-uplink-shuffle"],
+            lbsim_set={"loadBalancing": {"type": "ecmp", "hash": "htsim"},
+                       "lossRecovery": {"type": "sack", "threshold": _flow_bytes // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US,
+                                        "rtoFrom": "send"}})
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])
@@ -319,16 +343,24 @@ def build_patched(sim, log, target, patches, work):
     """A copy of htsim's `target` with HTSIM_PATCHES `patches` applied: the patched files are compiled
     with the tree's CMake flags and linked before its libraries, so they replace the originals."""
     build = os.path.join(sim, "build")
-    flags_make = os.path.join(build, "CMakeFiles", "htsim.dir", "flags.make")
     link_txt = os.path.join(build, "datacenter", "CMakeFiles", target + ".dir", "link.txt")
-    if not (os.path.isfile(flags_make) and os.path.isfile(link_txt)):
-        raise SystemExit("crosscheck: patched htsim variants need the CMake build of %s (%s, %s)" % (target, flags_make, link_txt))
-    flags = {}
-    with open(flags_make) as f:
-        for line in f:
-            if " = " in line and not line.startswith("#"):
-                k, v = line.split(" = ", 1)
-                flags[k.strip()] = v.split()
+    if not os.path.isfile(link_txt):
+        raise SystemExit("crosscheck: patched htsim variants need the CMake build of %s (%s)" % (target, link_txt))
+
+    def cmake_flags(src):
+        # sim/X.cpp is built into libhtsim, sim/datacenter/X.cpp into libhtsim_dc, each with its own flags
+        in_dc = os.path.dirname(src) == "datacenter"
+        flags_make = os.path.join(build, *(["datacenter", "CMakeFiles", "htsim_dc.dir"] if in_dc else ["CMakeFiles", "htsim.dir"]),
+                                  "flags.make")
+        if not os.path.isfile(flags_make):
+            raise SystemExit("crosscheck: patched htsim variants need the CMake build of %s (%s)" % (target, flags_make))
+        flags = {}
+        with open(flags_make) as f:
+            for line in f:
+                if " = " in line and not line.startswith("#"):
+                    k, v = line.split(" = ", 1)
+                    flags[k.strip()] = v.split()
+        return flags
     out_dir = os.path.join(work, "%s+%s" % (target, "+".join(patches)))
     os.makedirs(out_dir, exist_ok=True)
     texts = {}
@@ -342,10 +374,11 @@ def build_patched(sim, log, target, patches, work):
         texts[src] = texts[src].replace(old, new)
     objs = []
     for src, text in sorted(texts.items()):
-        path = os.path.join(out_dir, src)
+        path = os.path.join(out_dir, os.path.basename(src))
         with open(path, "w") as f:
             f.write(text)
         obj = path + ".o"
+        flags = cmake_flags(src)
         run_logged(NICE + ["c++"] + flags.get("CXX_FLAGS", []) + flags.get("CXX_DEFINES", []) + flags.get("CXX_INCLUDES", [])
                    + ["-c", path, "-o", obj], out_dir, log)
         objs.append(obj)
@@ -521,7 +554,10 @@ def lbsim_scenario(sc, cm_name, seed, sets):
         # htsim -failed 1: the first core -> aggregation link (core 0 to aggregation 0) at 25 %
         s["failures"] = {"events": [{"atUs": 0, "link": {"a": "c0", "b": "a0", "index": 0},
                                      "action": "degrade", "rateGbps": LINK_GBPS // 4}]}
-    return apply_sets(s, sets)
+    s = apply_sets(s, sets)
+    if s["loadBalancing"].get("hash") == "htsim":
+        s["loadBalancing"]["htsimSeed"] = seed   # htsim runs with -seed SEED
+    return s
 
 
 def parse_lbsim(run_dir, stdout):

@@ -2,6 +2,8 @@
 the explanations live here; every number on the page comes from the CSV (crosscheck.py page)."""
 import re
 
+# the variant that gives both simulators one flow-to-path assignment (crosscheck.py SAME_PATHS)
+SAME_PATHS = "htsim-no-uplink-shuffle-lbsim-htsim-hash-timer-per-packet"
 HTSIM = "the-sure/htsim"
 HTSIM_AT = "953aec4"
 P = "htsim/sim/"
@@ -47,8 +49,11 @@ PARAMETERS = [
      "order XOR-permuted at random every 64 packets; switches hash (flow, entropy)",
      "`loadBalancing: host-spray`: a fresh random entropy per packet, switches hash it",
      "datacenter/main_uec.cpp:423-445, 665-668; uec_mp.cpp:30-44; datacenter/fat_tree_switch.cpp:371-374"),
-    ("per-flow ECMP", "`-load_balancing_algo oblivious -paths 1`: one entropy per flow", "`loadBalancing: ecmp`",
-     "uec_mp.cpp:30-44 (mask 0)"),
+    ("per-flow ECMP", "`-load_balancing_algo oblivious -paths 1`: one entropy per flow (its path id, drawn once); "
+     "a switch takes member freeBSDHash(flow id, path id, its salt) mod n of its uplinks, listed in an order it "
+     "shuffles at its first packet up", "`loadBalancing: ecmp` (lbsim's own hash and draw); variant `[" + SAME_PATHS + "]`: "
+     "`{type: ecmp, hash: htsim}`, htsim's hash, path ids and salts, against htsim "
+     "without the shuffle", "uec_mp.cpp:14-15, 30-63 (mask 0); datacenter/fat_tree_switch.cpp:18, 308-315, 370-374, 440-458, 484-504; rng.cpp:9-26"),
     ("degraded link", "`-failed 1`: the core 0 -> aggregation 0 direction runs at 25 % (200 Gb/s) and its queue "
      "shrinks to 25 %; the other direction and routing are unchanged",
      "`failures.events: [{atUs: 0, link: {a: c0, b: a0}, action: degrade, rateGbps: 200}]`: both directions at "
@@ -246,16 +251,28 @@ ECMP_4 = (
     "({perm-4mib-ecmp [lbsim-sack-rto-timer-per-packet]|2|diff_p50_pct}). **Finding**: the seed 3 median stays apart "
     "({perm-4mib-ecmp [lbsim-sack-rto-timer-per-packet]|3|htsim_fct_p50_us} us in htsim against "
     "{perm-4mib-ecmp [lbsim-sack-rto-timer-per-packet]|3|lbsim_fct_p50_us} in lbsim, "
-    "{perm-4mib-ecmp [lbsim-sack-rto-timer-per-packet]|3|diff_p50_pct}). In both simulators the FCTs fall into "
+    "{perm-4mib-ecmp [lbsim-sack-rto-timer-per-packet]|3|diff_p50_pct}), and it is not the hash draw: **(4)** with "
+    "one flow-to-path assignment on both sides (`[" + SAME_PATHS + "]`: htsim without its uplink shuffle, lbsim with "
+    "htsim's switch hash, path ids and salts, and htsim's loss detection as in (3)) the max and p99 agree on seed 1 "
+    "({perm-4mib-ecmp [" + SAME_PATHS + "]|1|diff_max_pct}, {perm-4mib-ecmp [" + SAME_PATHS + "]|1|diff_p99_pct}) "
+    "and seed 3 ({perm-4mib-ecmp [" + SAME_PATHS + "]|3|diff_max_pct}, {perm-4mib-ecmp [" + SAME_PATHS + "]|3|diff_p99_pct}), "
+    "the seed 1 median too ({perm-4mib-ecmp [" + SAME_PATHS + "]|1|diff_p50_pct}), and the seed 3 median stays as far apart: "
+    "{perm-4mib-ecmp [" + SAME_PATHS + "]|3|htsim_fct_p50_us} us in htsim against "
+    "{perm-4mib-ecmp [" + SAME_PATHS + "]|3|lbsim_fct_p50_us} in lbsim "
+    "({perm-4mib-ecmp [" + SAME_PATHS + "]|3|diff_p50_pct}). In both simulators the FCTs fall into "
     "groups one 62.9 us timer apart (about 45 us for the flows that lose nothing, then about 100-140, 160-200 and "
     "220-260 us), and the median lies where the second group ends: per flow (counted by hand in the run folders `--keep` keeps, not in the CSV), seed 3, 68 of htsim's 128 flows "
     "finish below 150 us and 53 of lbsim's, so the median is in htsim's second group and in lbsim's third (seed 1: "
     "50 and 60, seed 2: 63 and 53, all four medians in the third). How many flows wait two or more timers differs "
-    "by up to 15 of 128 either way with the seed; what sets it, flow by flow, was not measured.")
+    "by up to 15 of 128 either way with the seed. With one flow-to-path assignment (seed 3, `[" + SAME_PATHS + "]`, "
+    "counted the same way) 108 of the 128 flows end in the same group in both simulators, 14 one timer later in lbsim "
+    "and 6 one timer earlier: 64 of htsim's flows and 56 of lbsim's finish below 150 us, so htsim's median (the 64th "
+    "flow) is the last of its second group, and a few flows either way move it by a timer. Which packets of a "
+    "collision each simulator drops, flow by flow, was not compared.")
 
 A2A_ECMP = (
-    "**Mechanism: loss detection, measured one change at a time; one cluster of htsim's flows stays slower (a "
-    "finding).** Median and p99 agree in the base row ({a2a-128kib-ecmp|1|diff_p50_pct}, "
+    "**Mechanism: loss detection, measured one change at a time; one cluster of htsim's flows stays slower, also "
+    "with one flow-to-path assignment on both sides (a finding).** Median and p99 agree in the base row ({a2a-128kib-ecmp|1|diff_p50_pct}, "
     "{a2a-128kib-ecmp|1|diff_p99_pct}); the max does not. Per-flow ECMP puts more flows on some ToR uplinks than "
     "on others, and their queues overflow. " + HTSIM_TIMER + ". htsim drops {a2a-128kib-ecmp|1|htsim_drops} "
     "packets. lbsim's fixed-rate erasure sender sends fresh symbols one smoothed RTT after its first pass until the "
@@ -290,7 +307,12 @@ A2A_ECMP = (
     "run, and lbsim sends none. Only that changed (`[htsim-no-rts-lbsim-timer-per-packet]`: htsim without the RTS, "
     "lbsim as in (2)): htsim's max {a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|htsim_fct_max_us} us, "
     "median {a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|htsim_fct_p50_us} us (lbsim's max "
-    "{a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|diff_max_pct} from it).")
+    "{a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|diff_max_pct} from it). Nor is it the hash draw: with "
+    "one flow-to-path assignment on both sides (`[" + SAME_PATHS + "]`: htsim without its uplink shuffle, lbsim with "
+    "htsim's switch hash, path ids and salts, and htsim's loss detection as in (2)) the two drop about as many packets "
+    "({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|htsim_drops} and {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|lbsim_drops}), median and p99 agree ({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_p50_pct}, {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_p99_pct}), "
+    "and the max stays as far apart: {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|htsim_fct_max_us} us in htsim against {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|lbsim_fct_max_us} in lbsim "
+    "({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_max_pct}).")
 INCAST = (
     "**Mechanism: loss detection; with htsim's, lbsim agrees.** Three line-rate senders share one 800 Gb/s host "
     "link; both simulators drop what exceeds the buffer (htsim {incast-3to1-4mib|1|htsim_drops}, lbsim "
@@ -349,7 +371,7 @@ LARGE_ECMP = (
     "{R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p50_us} us ({R [lbsim-sack-rto-timer-per-packet]|1|diff_p50_pct}) "
     "and the max {R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_max_us} us "
     "({R [lbsim-sack-rto-timer-per-packet]|1|diff_max_pct}), about two timers in both: flows whose resends were "
-    "dropped again. **Finding**: the p99 stays apart ({R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p99_us} against "
+    "dropped again; the p99 stays apart ({R [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p99_us} against "
     "{R|1|htsim_fct_p99_us} us, {R [lbsim-sack-rto-timer-per-packet]|1|diff_p99_pct}). It is the 11th slowest of "
     "1,024 flows, and more of lbsim's flows than htsim's waited a second timer, enough to reach it in lbsim and not in "
     "htsim (per flow, seed 1, counted by hand in the run folders `--keep` keeps: in both they are flows from the same few ToRs, whose uplink the hash draw loaded with "
@@ -359,9 +381,19 @@ LARGE_ECMP = (
     "({R [both-no-drop]|1|diff_p50_pct}), p99 {R [both-no-drop]|1|diff_p99_pct}, max "
     "{R [both-no-drop]|1|htsim_fct_max_us} against {R [both-no-drop]|1|lbsim_fct_max_us} us "
     "({R [both-no-drop]|1|diff_max_pct}): lbsim's draw puts more flows on its most loaded links, which is where "
-    "the second timers are waited. Whether the draw alone sets how many flows wait a second timer was not "
-    "varied alone: giving both the same flow-to-path assignment would need htsim's switch hash (datacenter/"
-    "fat_tree_switch.cpp:371-374) in lbsim, not done here; seeds 2 and 3 would show how much the draw moves the p99.").replace("{R", "{" + "perm-1mib-ecmp-1024")
+    "the second timers are waited. **(5) The draw sets the p99**: with one flow-to-path assignment on both sides "
+    "(`[" + SAME_PATHS + "]`: htsim without its uplink shuffle, lbsim with htsim's switch hash, path ids and salts, "
+    "and htsim's loss detection as in (3)) the p99 is {R [" + SAME_PATHS + "]|1|htsim_fct_p99_us} us in htsim and "
+    "{R [" + SAME_PATHS + "]|1|lbsim_fct_p99_us} in lbsim ({R [" + SAME_PATHS + "]|1|diff_p99_pct}), the max "
+    "{R [" + SAME_PATHS + "]|1|diff_max_pct}, the median {R [" + SAME_PATHS + "]|1|diff_p50_pct}, drops "
+    "{R [" + SAME_PATHS + "]|1|htsim_drops} and {R [" + SAME_PATHS + "]|1|lbsim_drops}; on seeds 2 and 3 p99 "
+    "{R [" + SAME_PATHS + "]|2|diff_p99_pct} and {R [" + SAME_PATHS + "]|3|diff_p99_pct} (max "
+    "{R [" + SAME_PATHS + "]|2|diff_max_pct}, {R [" + SAME_PATHS + "]|3|diff_max_pct}; median "
+    "{R [" + SAME_PATHS + "]|2|diff_p50_pct}, {R [" + SAME_PATHS + "]|3|diff_p50_pct}). With each simulator's own draw "
+    "(`[lbsim-sack-rto-timer-per-packet]`) the p99 moves with the seed: {R [lbsim-sack-rto-timer-per-packet]|2|diff_p99_pct} "
+    "on seed 2 and {R [lbsim-sack-rto-timer-per-packet]|3|diff_p99_pct} on seed 3 (max "
+    "{R [lbsim-sack-rto-timer-per-packet]|2|diff_max_pct}, {R [lbsim-sack-rto-timer-per-packet]|3|diff_max_pct}; median "
+    "{R [lbsim-sack-rto-timer-per-packet]|2|diff_p50_pct}, {R [lbsim-sack-rto-timer-per-packet]|3|diff_p50_pct}).").replace("{R", "{" + "perm-1mib-ecmp-1024")
 
 RI = "roce-incast-3to1-4mib"
 ROCE_INCAST = (
@@ -607,9 +639,11 @@ def render(rows, csv_rel):
       "htsim, run without trimming and without `-sleek`, finds each loss only by a per-packet timer; with lbsim "
       "given that loss detection (`[lbsim-sack-rto-timer-per-packet]`) the incast agrees within %s, the 4 MiB "
       "per-flow ECMP permutation within %s on max and p99 (seeds 1-3), and the medians of the 1 MiB per-flow ECMP "
-      "permutations and of the per-flow ECMP all-to-all within %s; three differences stay findings (below): the "
-      "4 MiB permutation's seed 3 median, the 1,024-host permutation's p99 and the all-to-all's max. Per-flow ECMP rows also "
-      "differ by each simulator's own hash draw, which the seeds show. The RoCE rows (DCQCN + PFC + go-back-N, "
+      "permutations and of the per-flow ECMP all-to-all within %s. Per-flow ECMP rows also differ by each simulator's "
+      "own hash draw: with one flow-to-path assignment on both sides (htsim's switch hash, path ids and salts in lbsim, "
+      "htsim's shuffle of its uplinks off) the 1,024-host permutation agrees within %s on max, median and p99 (seeds "
+      "1-3), where its p99 was a timer apart with each simulator's own draw; two differences stay findings (below), "
+      "also with that one assignment: the 4 MiB permutation's seed 3 median and the all-to-all's max. The RoCE rows (DCQCN + PFC + go-back-N, "
       "`htsim_roce`): the permutation agrees; the incast differs by two behaviours of htsim's DCQCN code and by "
       "htsim's go-back-N receiver window against lbsim's selective resends, and with all three matched the two "
       "agree within %s." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none",
@@ -617,6 +651,7 @@ def render(rows, csv_rel):
                             max_abs_diff(rows, "perm-4mib-ecmp [lbsim-sack-rto-timer-per-packet]", fields=("diff_max_pct", "diff_p99_pct")),
                             max_abs_diff(rows, "perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]", "perm-1mib-ecmp-1024 [lbsim-sack-rto-timer-per-packet]",
                                          "a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]", fields=("diff_p50_pct",)),
+                            max_abs_diff(rows, "perm-1mib-ecmp-1024 [%s]" % SAME_PATHS),
                             max_abs_diff(rows, "roce-incast-3to1-4mib [htsim-both-dcqcn-changes-lbsim-window-64]")))
     w("")
     w("| scenario | seed | flows | FCT max us htsim / lbsim | diff | p50 htsim / lbsim | diff | p99 htsim / lbsim | diff | drops htsim / lbsim | resends htsim / lbsim |")

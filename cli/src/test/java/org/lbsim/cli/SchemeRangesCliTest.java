@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A parameter just outside its range in a scenario file, one per scheme (PRO, Themis, DCQCN) and for
+ * A parameter just outside its range in a scenario file, one per scheme (PRO, Themis, ECMP, DCQCN) and for
  * the packet sizes: {@code run} and {@code validate} print the same one line naming the file, the
  * position of the field's key, the field and the allowed range, exit with 2 and write no run folder; the
  * value just inside runs.
@@ -34,6 +34,7 @@ class SchemeRangesCliTest {
             loadBalancing: {type: pro, mprdmaProbe: 1.01}         | loadBalancing.mprdmaProbe: must be between 0 and 1, got 1.01 | 1
             loadBalancing: {type: themis, ringEntries: 65537}     | loadBalancing.ringEntries: must be between 0 (from the formula) and 65536, got 65537 | 65536
             loadBalancing: {type: themis, capacityFactor: 0.99}   | loadBalancing.capacityFactor: must be between 1 and 16, got 0.99 | 1
+            loadBalancing: {type: ecmp, htsimSeed: -1}            | loadBalancing.htsimSeed: must be a non-negative integer (htsim reads it with atoi), got -1 | 0
             congestionControl: {type: dcqcn, alphaGain: 0}        | congestionControl.alphaGain: must be in (0, 1], got 0 | 1
             congestionControl: {type: dcqcn, minRateGbps: 0.0009} | congestionControl.minRateGbps: must be a number of Gb/s between 0.001 and 1000000, got 0.0009 | 0.001
             packets: {mtuBytes: 0}                                | packets.mtuBytes: must be between 1 and 1048576, got 0 | 1024

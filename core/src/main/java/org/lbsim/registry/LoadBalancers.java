@@ -22,7 +22,7 @@ import org.lbsim.spi.LoadBalancer;
 public final class LoadBalancers {
     public static final Registry<LoadBalancer> REGISTRY = new Registry<>("load-balancing scheme", java.util.EnumSet.allOf(Capability.class),
             Component.of("ecmp", "ECMP", "per-flow ECMP (OFAN's FLOW), one fixed entropy per queue pair, switches hash", "OFAN 3.2 (1)",
-                    new FlowEcmp.Params(), p -> new FlowEcmp(), Capability.PARTITION_SAFE, Capability.FLOW_LEVEL),
+                    FlowEcmp.Params.defaults(), FlowEcmp::new, Capability.PARTITION_SAFE, Capability.FLOW_LEVEL),
             Component.of("subflow", "SUBFLOW", "packets dealt round-robin over n subflows with their own entropies, switches hash (MPTCP-like)",
                     "OFAN 3.2 (2)", new Subflows.Params(4), Subflows::new, Capability.PARTITION_SAFE, Capability.PACKET_LEVEL),
             Component.of("host-flowlet-ar", "HOST FLOWLET AR", "PLB-like; a new random entropy when over beta of a window of alpha ACKs echoed ECN",
