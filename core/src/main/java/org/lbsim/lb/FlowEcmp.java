@@ -7,6 +7,7 @@ import org.lbsim.spi.EntropyPolicy;
 import org.lbsim.spi.HostContext;
 import org.lbsim.spi.LoadBalancer;
 import org.lbsim.spi.SwitchContext;
+import org.lbsim.topology.Topology;
 
 /**
  * FLOW (OFAN 3.2 (1)): per-flow ECMP. Each queue pair draws one entropy and keeps it; switches hash.
@@ -61,7 +62,7 @@ public final class FlowEcmp implements LoadBalancer {
         return new EcmpHashSelector(sw.fib(), sw.rng().nextLong());
     }
 
-    private synchronized HtsimEcmpHash htsim(org.lbsim.topology.Topology topology) {
+    private synchronized HtsimEcmpHash htsim(Topology topology) {
         if (htsim == null) {
             htsim = new HtsimEcmpHash(topology, params.htsimSeed());
         }

@@ -1,5 +1,6 @@
 package org.lbsim.lb;
 
+import java.util.Arrays;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.topology.Topology;
 
@@ -95,7 +96,7 @@ public final class HtsimEcmpHash {
 
     private int draw(int index) {
         if (index >= draws.length) {
-            int[] more = java.util.Arrays.copyOf(draws, Math.max(index + 1, 2 * draws.length));
+            int[] more = Arrays.copyOf(draws, Math.max(index + 1, 2 * draws.length));
             for (int i = draws.length; i < more.length; i++) {
                 more[i] = rng.next() & 0x7fffffff;
             }
