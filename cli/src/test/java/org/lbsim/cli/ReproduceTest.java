@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -293,6 +294,37 @@ class ReproduceTest {
         assertThat(Files.readString(out.resolve("README.md"))).contains("lbsim reproduce " + file + " --quick", "spraying is no slower");
         assertThat(out.resolve("cct.png")).isRegularFile();
         assertThat(query(out.resolve("results.duckdb"), "SELECT count(*) AS n FROM runs")).containsExactly("n", "2");
+    }
+
+    /**
+     * A resume refused because the figure's definition changed since its runs were recorded leaves the folder
+     * as it was: its sweep file, README, tables and probe are not rewritten from the old runs under the new definition.
+     */
+    @Test
+    void a_refused_resume_leaves_the_folder_as_it_was() throws IOException {
+        Path file = dir.resolve("own.yaml");
+        Files.writeString(file, OWN);
+        Path out = dir.resolve("own-refused-resume");
+        assertThat(lbsim("reproduce", file.toString(), "--quick", "--out", out.toString()).code()).isZero();
+        Map<Path, byte[]> before = new TreeMap<>();
+        try (var files = Files.walk(out)) {
+            for (Path p : files.filter(p -> Files.isRegularFile(p) && !p.getFileName().toString().startsWith("results.duckdb")).toList()) {
+                before.put(p, Files.readAllBytes(p));
+            }
+        }
+        assertThat(before).containsKeys(out.resolve("sweep.yaml"), out.resolve("README.md"), out.resolve("probe.csv"), out.resolve("runs.csv"));
+
+        Files.writeString(file, OWN.replace("messageBytes: 65536", "messageBytes: 131072"));
+        MainTest.Result r = lbsim("reproduce", file.toString(), "--quick", "--out", out.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.errorLine()).contains("was recorded with another scenario");
+        try (var files = Files.walk(out)) {
+            assertThat(files.filter(p -> Files.isRegularFile(p) && !p.getFileName().toString().startsWith("results.duckdb")).sorted().toList())
+                    .containsExactlyElementsOf(before.keySet());
+        }
+        for (Map.Entry<Path, byte[]> f : before.entrySet()) {
+            assertThat(Files.readAllBytes(f.getKey())).as(f.getKey().getFileName().toString()).isEqualTo(f.getValue());
+        }
     }
 
     /**

@@ -213,8 +213,9 @@ public final class ReproduceCommand implements Callable<Integer> {
         boolean fresh = !Files.exists(dir);
         refuseForeignFolder(dir, out != null ? "--out " + out : ScenarioLoader.shownPath(dir));
         Files.createDirectories(dir);
-        Probe.writeFiles(def, dir);
         Path sweepFile = dir.resolve(SWEEP_FILE);
+        Map<Path, byte[]> overwritten = contents(dir, def, sweepFile);
+        Probe.writeFiles(def, dir);
         Files.writeString(sweepFile, MARKER + name + "\n" + Yaml.write(sweep), StandardCharsets.UTF_8);
 
         List<String> sweepArgs = new ArrayList<>(List.of("sweep", sweepFile.toString(), "--out", dir.toString()));
@@ -239,13 +240,17 @@ public final class ReproduceCommand implements Callable<Integer> {
         if (ResultsCsv.present(dir) && !Files.exists(db)) {
             LedgerRuns.importCommitted(dir, db);
         }
+        Set<String> recordedBefore = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
         int rc = main.runCommandLine(sweepArgs.toArray(String[]::new), main.out(), main.err());
         String missing = "";
         Set<String> recordedIds = Files.isRegularFile(db) ? recordedRunIds(db, sweepId) : Set.of();
-        if (rc != ExitCode.OK.status() && recordedIds.isEmpty()) {
-            // refused before running (nothing recorded): leave no folder behind that this command made
+        if (rc != ExitCode.OK.status() && recordedIds.equals(recordedBefore)) {
+            // refused before running (a resume of runs recorded with another definition, say), or every run it tried
+            // failed: nothing new to draw, so the folder is left as it was, and none is left behind that this command made
             if (fresh) {
                 removeRefused(dir);
+            } else {
+                restore(overwritten);
             }
             return rc;
         }
@@ -384,6 +389,30 @@ public final class ReproduceCommand implements Callable<Integer> {
     }
 
     /** A folder this command created for a sweep that was refused before running: left as it was found (absent). */
+    /** The files of {@code dir} that the definition's {@code files:} and the sweep file would replace, as they are (null: absent). */
+    @SuppressWarnings("unchecked")
+    private static Map<Path, byte[]> contents(Path dir, Map<String, Object> def, Path sweepFile) throws IOException {
+        Map<Path, byte[]> was = new LinkedHashMap<>();
+        for (String f : ((Map<String, Object>) def.getOrDefault("files", Map.of())).keySet()) {
+            was.put(dir.resolve(f), null);
+        }
+        was.put(sweepFile, null);
+        for (Map.Entry<Path, byte[]> e : was.entrySet()) {
+            e.setValue(Files.isRegularFile(e.getKey()) ? Files.readAllBytes(e.getKey()) : null);
+        }
+        return was;
+    }
+
+    private static void restore(Map<Path, byte[]> was) throws IOException {
+        for (Map.Entry<Path, byte[]> e : was.entrySet()) {
+            if (e.getValue() == null) {
+                Files.deleteIfExists(e.getKey());
+            } else {
+                Files.write(e.getKey(), e.getValue());
+            }
+        }
+    }
+
     private static void removeRefused(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
             for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
