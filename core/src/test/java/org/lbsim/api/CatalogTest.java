@@ -103,7 +103,7 @@ class CatalogTest {
             assertThat(text).contains("\n  " + c.getName() + " ");
         }
         assertThat(text).containsPattern("\n  rateIncreaseTimerUs +number +900 +rate increase timer T_I in microseconds");
-        assertThat(Catalog.explain("ecmp")).contains("\n  no parameters\n");
+        assertThat(Catalog.explain("host-spray")).contains("\n  no parameters\n");
     }
 
     @Test
