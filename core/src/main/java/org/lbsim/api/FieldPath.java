@@ -1,5 +1,6 @@
 package org.lbsim.api;
 
+import org.lbsim.scenario.SetException;
 import java.util.List;
 import java.util.Optional;
 import org.lbsim.config.Overrides;
@@ -20,7 +21,7 @@ public record FieldPath(String text, List<Object> segments) {
     public static Optional<FieldPath> parse(String text) {
         try {
             return Optional.of(new FieldPath(text, Overrides.parse(text + "=0").path()));
-        } catch (Overrides.OverrideException e) {
+        } catch (SetException e) {
             return Optional.empty();
         }
     }

@@ -1,5 +1,6 @@
 package org.lbsim.api;
 
+import org.lbsim.scenario.SetException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,12 +74,7 @@ public final class Lbsim {
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> map = (Map<String, Object>) tree;
-        Map<String, Object> effective;
-        try {
-            effective = Overrides.apply(map, sets);
-        } catch (Overrides.OverrideException e) {
-            throw new SetException(e.argument(), e.field(), e.problem());
-        }
+        Map<String, Object> effective = Overrides.apply(map, sets);
         if (seed != null) {
             effective.put("seed", seed);
         }

@@ -1,5 +1,6 @@
 package org.lbsim.api;
 
+import org.lbsim.scenario.SetException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ final class Resolver {
     static List<Object> segments(String path) {
         try {
             return Overrides.parse(path + "=").path();
-        } catch (Overrides.OverrideException e) {
+        } catch (SetException e) {
             throw new ScenarioException(path, "is not a valid path; expected keys separated by dots, such as switches.ecn.kminBytes"
                     + " or failures.links[0].a");
         }

@@ -1,5 +1,6 @@
 package org.lbsim.api;
 
+import org.lbsim.scenario.SetException;
 import java.lang.reflect.Array;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
@@ -321,7 +322,7 @@ public final class ScenarioBuilder {
     private Map<String, Object> applyOverrides(List<String> arguments, String shown) {
         try {
             return Overrides.apply(tree, arguments);
-        } catch (Overrides.OverrideException e) {
+        } catch (SetException e) {
             throw new ScenarioException(e.field().isEmpty() ? shown : e.field(), e.problem());
         }
     }

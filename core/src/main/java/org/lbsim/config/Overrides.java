@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.lbsim.scenario.SetException;
 import org.lbsim.scenario.ScenarioException;
 
 /**
@@ -27,46 +28,20 @@ public final class Overrides {
     public record Assignment(String argument, List<Object> path, String pathText, Object value) {
     }
 
-    /** A {@code --set} argument that cannot be parsed or applied; names the argument. */
-    public static final class OverrideException extends RuntimeException {
-        private final String argument;
-        private final String field;
-        private final String problem;
-
-        public OverrideException(String argument, String field, String problem) {
-            super("--set " + argument + ": " + (field.isEmpty() ? "" : field + ": ") + problem, null, false, false);
-            this.argument = argument;
-            this.field = field;
-            this.problem = problem;
-        }
-
-        public String argument() {
-            return argument;
-        }
-
-        public String field() {
-            return field;
-        }
-
-        public String problem() {
-            return problem;
-        }
-    }
-
     public static Assignment parse(String argument) {
         int eq = argument.indexOf('=');
         if (eq < 0) {
-            throw new OverrideException(argument, "", "expected PATH=VALUE, such as topology.k=4");
+            throw new SetException(argument, "", "expected PATH=VALUE, such as topology.k=4");
         }
         String pathText = argument.substring(0, eq).strip();
         List<Object> path = new ArrayList<>();
         if (pathText.isEmpty()) {
-            throw new OverrideException(argument, "", "the path before '=' is empty; expected PATH=VALUE, such as topology.k=4");
+            throw new SetException(argument, "", "the path before '=' is empty; expected PATH=VALUE, such as topology.k=4");
         }
         for (String part : pathText.split("\\.", -1)) {
             Matcher m = SEGMENT.matcher(part);
             if (!m.matches()) {
-                throw new OverrideException(argument, "", "'" + pathText + "' is not a valid path; expected keys separated by dots,"
+                throw new SetException(argument, "", "'" + pathText + "' is not a valid path; expected keys separated by dots,"
                         + " such as topology.k or failures.links[0].a");
             }
             path.add(m.group(1));
@@ -75,7 +50,7 @@ public final class Overrides {
                 try {
                     path.add(Integer.parseInt(idx.group(1)));
                 } catch (NumberFormatException e) {
-                    throw new OverrideException(argument, "", "list index " + idx.group(1) + " is too large");
+                    throw new SetException(argument, "", "list index " + idx.group(1) + " is too large");
                 }
             }
         }
@@ -83,7 +58,7 @@ public final class Overrides {
         try {
             return new Assignment(argument, List.copyOf(path), field, scalar(argument.substring(eq + 1)));
         } catch (Scalars.Refused e) {
-            throw new OverrideException(argument, field, e.getMessage());
+            throw new SetException(argument, field, e.getMessage());
         }
     }
 
@@ -126,7 +101,7 @@ public final class Overrides {
                 }
                 List<Object> l = (List<Object>) container;
                 if (index > l.size()) {
-                    throw new OverrideException(a.argument(), format(path, i), "has " + l.size() + " element" + (l.size() == 1 ? "" : "s")
+                    throw new SetException(a.argument(), format(path, i), "has " + l.size() + " element" + (l.size() == 1 ? "" : "s")
                             + "; index " + index + " is out of range (" + l.size() + " appends an element)");
                 }
                 Object child = index < l.size() ? l.get(index) : null;
@@ -151,10 +126,10 @@ public final class Overrides {
         }
     }
 
-    private static OverrideException notA(Assignment a, List<Object> path, int i, Object container, String kind, String step) {
+    private static SetException notA(Assignment a, List<Object> path, int i, Object container, String kind, String step) {
         String where = format(path, i);
         String what = ScenarioBinder.describe(container);
-        return new OverrideException(a.argument(), where, "is " + what + ", not a " + kind + ", so it has no " + ("map".equals(kind) ? "key '" + step + "'" : "element " + step));
+        return new SetException(a.argument(), where, "is " + what + ", not a " + kind + ", so it has no " + ("map".equals(kind) ? "key '" + step + "'" : "element " + step));
     }
 
     /**
@@ -169,7 +144,7 @@ public final class Overrides {
             Assignment a;
             try {
                 a = parse(argument);
-            } catch (OverrideException e) {
+            } catch (SetException e) {
                 continue;
             }
             String p = a.pathText();

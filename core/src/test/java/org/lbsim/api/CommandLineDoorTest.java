@@ -1,5 +1,6 @@
 package org.lbsim.api;
 
+import org.lbsim.scenario.SetException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package org.lbsim.config;
 
+import org.lbsim.scenario.SetException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.lbsim.config.ScenarioBinderTest.list;
@@ -18,10 +19,10 @@ class OverridesTest {
     private static String applyError(Map<String, Object> tree, String... args) {
         try {
             Overrides.apply(tree, List.of(args));
-        } catch (Overrides.OverrideException e) {
+        } catch (SetException e) {
             return e.getMessage();
         }
-        throw new AssertionError("expected an OverrideException");
+        throw new AssertionError("expected a SetException");
     }
 
     @Test

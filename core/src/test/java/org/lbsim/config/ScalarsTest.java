@@ -1,5 +1,6 @@
 package org.lbsim.config;
 
+import org.lbsim.scenario.SetException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.lbsim.config.ScenarioBinderTest.map;
@@ -51,7 +52,7 @@ class ScalarsTest {
             ".NaN", "1e400", "-1e400", "1e-400"})
     void ambiguousNumbersAreRefusedInFilesAndSetsAlike(String text) {
         assertThatThrownBy(() -> Scalars.plain(text)).isInstanceOf(Scalars.Refused.class);
-        assertThatThrownBy(() -> Overrides.parse("workload.messageBytes=" + text)).isInstanceOf(Overrides.OverrideException.class)
+        assertThatThrownBy(() -> Overrides.parse("workload.messageBytes=" + text)).isInstanceOf(SetException.class)
                 .hasMessageStartingWith("--set workload.messageBytes=" + text + ": workload.messageBytes: ");
     }
 

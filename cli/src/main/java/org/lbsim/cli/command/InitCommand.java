@@ -15,7 +15,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.lbsim.api.Lbsim;
 import org.lbsim.api.RunOptions;
-import org.lbsim.api.SetException;
+import org.lbsim.scenario.SetException;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.TraceFormatException;

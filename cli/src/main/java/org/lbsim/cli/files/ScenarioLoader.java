@@ -7,7 +7,7 @@ import java.util.Map;
 import org.lbsim.api.Lbsim;
 import org.lbsim.api.Run;
 import org.lbsim.api.RunOptions;
-import org.lbsim.api.SetException;
+import org.lbsim.scenario.SetException;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.TraceFormatException;

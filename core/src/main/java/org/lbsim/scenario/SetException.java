@@ -1,4 +1,4 @@
-package org.lbsim.api;
+package org.lbsim.scenario;
 
 /** A {@code --set PATH=VALUE} argument that cannot be parsed or applied to the scenario tree (before binding). */
 public final class SetException extends RuntimeException {
@@ -6,7 +6,7 @@ public final class SetException extends RuntimeException {
     private final String field;
     private final String problem;
 
-    SetException(String argument, String field, String problem) {
+    public SetException(String argument, String field, String problem) {
         super("--set " + argument + ": " + (field.isEmpty() ? "" : field + ": ") + problem, null, false, false);
         this.argument = argument;
         this.field = field;
