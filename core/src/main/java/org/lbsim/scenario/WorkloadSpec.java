@@ -336,6 +336,7 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
     record Fsdp(
             @Doc("llama-7b (104 packets per flow, 32 layers) | llama-70b (418, 80) | llama-405b (1570, 126)") String model,
             @Doc("layers simulated, from the last (0 = all of the model's)") int layers,
+            @Doc("ring steps of each collective simulated, from its first (0 = all, servers - 1)") int stepsPerCollective,
             @Doc("GPUs (NICs) per server, one ring per GPU index (OFAN: 8)") int gpusPerServer,
             @Doc("servers taking part (0 = every server of the fabric)") int servers,
             @Doc("compute gap in ns between a layer's collectives") double gapNs) implements WorkloadSpec {
@@ -346,13 +347,20 @@ public sealed interface WorkloadSpec permits WorkloadSpec.Permutation, WorkloadS
             int modelLayers = packetsAndLayers(model)[1];
             ScenarioException.require(layers <= modelLayers, "layers", "must be at most " + modelLayers + ", the layers " + model
                     + " has (0 = all of them), got " + layers);
+            ScenarioException.require(stepsPerCollective >= 0, "stepsPerCollective",
+                    "must be >= 0 (0 = all, servers - 1), got " + stepsPerCollective);
             ScenarioException.require(gpusPerServer >= 1, "gpusPerServer", "must be >= 1, got " + gpusPerServer);
             ScenarioException.require(servers == 0 || servers >= 2, "servers", "must be 0 (all) or >= 2, got " + servers);
             ScenarioException.require(gapNs >= 0 && Double.isFinite(gapNs), "gapNs", "must be >= 0 ns, got " + gapNs);
         }
 
         public static Fsdp defaults() {
-            return new Fsdp("llama-7b", 0, 8, 0, 0);
+            return new Fsdp("llama-7b", 0, 0, 8, 0, 0);
+        }
+
+        /** Ring steps per collective over {@code servers} servers: servers - 1, or the first stepsPerCollective of them. */
+        public int steps(int servers) {
+            return stepsPerCollective == 0 ? servers - 1 : stepsPerCollective;
         }
 
         /** OFAN 8.4: packets per flow and layers of each Llama 3 model (FP8, 4 KB payload). */

@@ -93,8 +93,9 @@ final class Feasibility {
                 long servers = f.servers() == 0 ? hosts / f.gpusPerServer() : f.servers();
                 long layers = f.layers() == 0 ? model[1] : Math.min(f.layers(), model[1]);
                 double n = (double) servers * f.gpusPerServer();
-                refuseFlows("workload.servers", layers * 2 * Math.max(0, servers - 1) * n, layers + " layers x 2 collectives x "
-                        + Math.max(0, servers - 1) + " steps x " + (long) n + " ranks", BYTES_PER_WAITING_QP);
+                long steps = Math.max(0, f.stepsPerCollective() == 0 ? servers - 1 : Math.min(f.stepsPerCollective(), servers - 1));
+                refuseFlows("workload.servers", layers * 2 * steps * n, layers + " layers x 2 collectives x "
+                        + steps + " steps x " + (long) n + " ranks", BYTES_PER_WAITING_QP);
                 return null;
             }
 

@@ -332,8 +332,8 @@ public final class Collectives {
      * OFAN 8.4: the backward pass of FSDP over servers x gpusPerServer GPUs, servers placed at random;
      * inter-server traffic as gpusPerServer parallel rings (logical GPU i sends to i + gpusPerServer mod
      * N), per layer a ReduceScatter of gradients then an AllGather of weights, each a ring pass of
-     * servers - 1 steps, every step one flow of the model's packets per GPU. Each GPU's steps chain across
-     * layers; one phase per (layer, collective).
+     * servers - 1 steps (or the first stepsPerCollective of them), every step one flow of the model's packets
+     * per GPU. Each GPU's steps chain across layers; one phase per (layer, collective).
      */
     static void fsdp(Builder b, WorkloadSpec.Fsdp spec, Topology t, SplittableRandom rng, int mtuBytes) {
         int g = spec.gpusPerServer();
@@ -342,6 +342,11 @@ public final class Collectives {
             throw new ScenarioException("servers", "needs " + servers + " servers x " + g + " GPUs = " + servers * g
                     + " hosts, the fabric has " + t.hostCount());
         }
+        if (spec.stepsPerCollective() > servers - 1) {
+            throw new ScenarioException("stepsPerCollective", "must be at most " + (servers - 1) + ", the ring steps of a collective over "
+                    + servers + " servers (0 = all of them), got " + spec.stepsPerCollective());
+        }
+        int steps = spec.steps(servers);
         int[] model = WorkloadSpec.Fsdp.packetsAndLayers(spec.model());
         int layers = spec.layers() == 0 ? model[1] : spec.layers();
         long bytes = (long) model[0] * mtuBytes;
@@ -367,11 +372,11 @@ public final class Collectives {
             for (String op : List.of("reduce-scatter", "all-gather")) {
                 int phase = phases.size();
                 phases.add("layer" + layer + "/" + op);
-                for (int step = 0; step < servers - 1; step++) {
+                for (int step = 0; step < steps; step++) {
                     c.step(all, next, bytes, phase);
                 }
             }
         }
-        b.jobs.add(new Job(id, "fsdp", "fsdp/" + spec.model(), n, bytes * servers, (double) (servers - 1) / servers, phases, false));
+        b.jobs.add(new Job(id, "fsdp", "fsdp/" + spec.model(), n, bytes * servers, (double) steps / servers, phases, false));
     }
 }

@@ -25,7 +25,7 @@ class FeasibilityEstimateTest {
 
     private static Feasibility.Estimate fsdp(int layers) {
         Topology t = Topologies.build(TestScenarios.fatTree(4));
-        WorkloadSpec w = new WorkloadSpec.Fsdp("llama-7b", layers, 4, 2, 0);
+        WorkloadSpec w = new WorkloadSpec.Fsdp("llama-7b", layers, 0, 4, 2, 0);
         return Feasibility.estimate(Workloads.build(w, t, 4096, new SplittableRandom(1), null).flows(), 1, 4096);
     }
 

@@ -62,7 +62,7 @@ class LazyQueuePairsTest {
     @Test
     void aLongChainKeepsOnlyTheQueuePairsInProgressAlive() {
         // 2 servers x 4 GPUs, 4 layers of Llama 7B: 4 rings of 2 servers, per layer a ReduceScatter and an AllGather step per GPU
-        WorkloadSpec fsdp = new WorkloadSpec.Fsdp("llama-7b", 4, 4, 2, 0);
+        WorkloadSpec fsdp = new WorkloadSpec.Fsdp("llama-7b", 4, 0, 4, 2, 0);
         CheckedRun run = CheckedRun.of(TestScenarios.scenario(TestScenarios.fatTree(4), "ofan", fsdp, 3), dir);
         Transport t = run.prepared().transport();
         assertThat(run.result().flowsFinished()).isEqualTo(run.result().flows());
