@@ -85,6 +85,27 @@ class PfcWatchdogTest {
     }
 
     @Test
+    void aRingIsReportedFromItsLowestNumberedPortWhicheverSwitchTheFirstHostHangsOff() {
+        // h0 hangs off s2 and h2 off s0: the report still starts at s0->s1, the lowest-numbered stuck port, so that the
+        // same deadlock always reads the same
+        Topology ring = Topologies.custom(new TopologySpec.Custom(3, List.of("s0", "s1", "s2"),
+                List.of("h0 s2", "h1 s1", "h2 s0", "s0 s1", "s1 s2", "s2 s0"), 100, 1000, List.of(), 1));
+        Simulator ringSim = new Simulator();
+        Network ringNet = new Network(ringSim, ring, Routing.compute(ring, new boolean[ring.linkCount()]), new RandomStreams(1),
+                node -> BufferModel.perPort(1_000_000), EcnMarker.off(), 20, new Network.PfcConfig(200_000, 180_000, 0, 120_000));
+        for (String[] hop : new String[][] {{"s0", "s1"}, {"s1", "s2"}, {"s2", "s0"}}) {
+            EgressPort e = ringNet.egress(ring.portsBetween(ring.nodeByName(hop[0]), ring.nodeByName(hop[1]))[0]);
+            e.setPaused(true);
+            Packet p = ringNet.pool().acquire();
+            p.sizeBytes = 4158;
+            e.enqueue(p);
+        }
+        PfcWatchdog w = new PfcWatchdog(ringNet, PERIOD_PS);
+        assertThat(w.checkNow()).isTrue();
+        assertThat(w.report()).endsWith(": cycle of paused ports s0->s1 (1 packets) -> s1->s2 (1 packets) -> s2->s0 (1 packets)");
+    }
+
+    @Test
     void aStuckPortThatFeedsTheCycleFromOutsideIsNotPartOfIt() {
         // s0->s1 waits on s1, whose stuck port belongs to the cycle s1 -> s2 -> s3 -> s1; the search starts at s0->s1
         stick("s0", "s1", 4);
