@@ -122,10 +122,11 @@ class EgressPortHandOnTest {
         b.send(0, 1000, 0).send(0, 1000, 1).send(0, 1000, 2);
         b.send(200_000, 1000, 3);
         b.send(400_000, 1000, 4);
-        long[] reads = new long[8];
+        long[] reads = new long[9];
         b.at(163_200, () -> {
             reads[0] = b.port.txPackets();
             reads[1] = b.net.ambiguousCounterReads();
+            reads[8] = b.port.queuePackets();
         });
         b.at(163_201, () -> {
             reads[2] = b.port.txBytes();
@@ -142,6 +143,7 @@ class EgressPortHandOnTest {
 
         assertThat(reads[0]).as("frame 2 counted as started").isEqualTo(3);
         assertThat(reads[1]).isEqualTo(1);
+        assertThat(reads[8]).as("frame 2 starting is not waiting").isZero();
         assertThat(reads[2]).isEqualTo(3000);
         assertThat(reads[3]).isEqualTo(1);
         assertThat(reads[4]).as("frames 0..3 started; the 100 B one behind frame 3 not yet").isEqualTo(4 * 10 + 1);
