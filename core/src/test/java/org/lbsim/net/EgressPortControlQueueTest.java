@@ -64,12 +64,19 @@ class EgressPortControlQueueTest {
         b.send(2_000_000, 1000, 1);
         probe(b, 2_000_010, 2); // nothing else waits: the port sets a wake-up for the end of frame 1's gap
         b.send(3_000_000, 1000, 3);
-        probe(b, 3_000_000 + SLOT_PS, 4); // exactly when frame 3's gap ends
+        long[] started = new long[2];
+        b.at(3_000_000 + SLOT_PS, () -> { // exactly when frame 3's gap ends: the probe starts in this very event
+            int events = b.sim.pendingEvents();
+            b.port.enqueue(b.packet(PROBE, 64, 4));
+            started[0] = b.port.txPackets();
+            started[1] = b.sim.pendingEvents() - events;
+        });
         b.run();
 
         assertThat(b.arrivalPsns()).containsExactly(0, 1, 2, 3, 4);
         assertThat(b.arrivalTimes()).containsExactly(1_000 + PROBE_PS + LINK_PS, 2_000_000 + 80_000 + LINK_PS, 2_000_000 + SLOT_PS + PROBE_PS + LINK_PS,
                 3_000_000 + 80_000 + LINK_PS, 3_000_000 + SLOT_PS + PROBE_PS + LINK_PS);
+        assertThat(started).as("frames started, and events added: none (the probe joins its link behind frame 3, no wake-up)").containsExactly(5, 0);
         assertThat(b.port.queueBytes()).isZero();
         assertThat(b.port.priorityQueueBytes()).isZero();
     }
@@ -115,10 +122,13 @@ class EgressPortControlQueueTest {
         b.at(30, () -> b.port.setPaused(false));
         b.sim.schedule(b.port.handlerId(), 200_000, EgressPort.PAUSE, 0);
         b.send(210_000, 1000, 2);
+        long[] pausedPs = new long[1];
+        b.at(230_000, () -> pausedPs[0] = b.port.pausedPs(230_000));
         b.sim.schedule(b.port.handlerId(), 250_000, EgressPort.RESUME, 0);
         b.run();
 
         assertThat(b.arrivalTimes()).containsExactly(80_000 + LINK_PS, SLOT_PS + 80_000 + LINK_PS, 250_000 + 80_000 + LINK_PS);
+        assertThat(pausedPs[0]).as("20 ps, and 30,000 so far").isEqualTo(30_020);
         assertThat(b.port.pauseEvents()).isEqualTo(2);
         assertThat(b.port.pausedPs(1)).as("20 ps, then 50,000 ps").isEqualTo(50_020);
     }
@@ -200,5 +210,30 @@ class EgressPortControlQueueTest {
                 assertThat(b.net.totalDropped()).isEqualTo(2);
             }
         }
+    }
+    /**
+     * Frame 0 alone at 0 (nothing waits: no wake-up for its end), paused at 10, frame 1 queued at 20. The resume at 200,000 finds
+     * frame 0's gap over long ago, unsettled: frame 1 starts at once. A resume while a frame is on the wire and nothing waits
+     * sets no wake-up.
+     */
+    @Test
+    void aResumeAfterTheLastGapEndedStartsTheWaitingFrameAtOnceAndOneWithNothingWaitingSetsNoWakeUp() {
+        PortBench b = bench();
+        b.send(0, 1000, 0);
+        b.at(10, () -> b.port.setPaused(true));
+        b.send(20, 1000, 1);
+        b.at(200_000, () -> b.port.setPaused(false));
+        b.at(200_010, () -> b.port.setPaused(true));
+        long[] added = new long[1];
+        b.at(200_020, () -> {
+            int events = b.sim.pendingEvents();
+            b.port.setPaused(false);
+            added[0] = b.sim.pendingEvents() - events;
+        });
+        b.run();
+
+        assertThat(b.arrivalTimes()).containsExactly(80_000 + LINK_PS, 200_000 + 80_000 + LINK_PS);
+        assertThat(added[0]).isZero();
+        assertThat(b.port.pausedPs(1)).isEqualTo(200_000 - 10 + 10);
     }
 }

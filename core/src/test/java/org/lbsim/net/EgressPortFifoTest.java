@@ -162,7 +162,7 @@ class EgressPortFifoTest {
         assertThat(b.port.maxQueueBytes()).isEqualTo(1000 + burst);
     }
     /**
-     * Step marking above 1000 B (kmin = kmax = 1000, pmax 1) on enqueue: six 1000 B packets at 0 find 0, 1000, ..., 5000 B queued.
+     * Step marking above 1000 B (kmin = kmax = 1000, pmax 1) on enqueue: seven 1000 B packets at 0 find 0, 1000, ..., 6000 B queued.
      * The second is an ACK (not ECN-capable), the third arrives marked already (not counted again), the fourth is a scheme's
      * own kind (ECN-capable).
      */
@@ -176,14 +176,14 @@ class EgressPortFifoTest {
         sendMarkingMix(b);
         b.run();
 
-        assertThat(b.arrivals).extracting(PortBench.Arrival::ecnMarked).containsExactly(false, false, true, true, true, true);
-        assertThat(b.port.ecnMarks()).isEqualTo(3);
+        assertThat(b.arrivals).extracting(PortBench.Arrival::ecnMarked).containsExactly(false, false, true, true, true, true, true);
+        assertThat(b.port.ecnMarks()).isEqualTo(4);
     }
 
     /**
-     * The same packets marked on dequeue, for the queue each leaves behind (its own bytes not counted): the ACK leaves 4000 B
-     * (not ECN-capable), the premarked packet 3000 B (marked, not counted), the scheme's packet 2000 B (marked), the last two
-     * 1000 B and 0. Nothing is marked on enqueue.
+     * The same packets marked on dequeue, for the queue each leaves behind (its own bytes not counted): the first leaves 0 (it
+     * starts at once), the ACK 5000 B (not ECN-capable), the premarked packet 4000 B (marked, not counted), the scheme's packet
+     * 3000 B and the next 2000 B (marked), the last two 1000 B and 0. Nothing is marked on enqueue.
      */
     @Test
     void onDequeueAPacketIsMarkedWhenTheQueueItLeavesBehindIsAboveTheThreshold() {
@@ -193,8 +193,8 @@ class EgressPortFifoTest {
         sendMarkingMix(b);
         b.run();
 
-        assertThat(b.arrivals).extracting(PortBench.Arrival::ecnMarked).containsExactly(false, false, true, true, false, false);
-        assertThat(b.port.ecnMarks()).isEqualTo(1);
+        assertThat(b.arrivals).extracting(PortBench.Arrival::ecnMarked).containsExactly(false, false, true, true, true, false, false);
+        assertThat(b.port.ecnMarks()).isEqualTo(2);
     }
 
     private static void sendMarkingMix(PortBench b) {
@@ -206,6 +206,51 @@ class EgressPortFifoTest {
             b.port.enqueue(p);
         });
         b.at(0, () -> b.port.enqueue(b.packet(Packet.FIRST_SCHEME_KIND, 1000, 3)));
-        b.send(0, 1000, 4).send(0, 1000, 5);
+        b.send(0, 1000, 4).send(0, 1000, 5).send(0, 1000, 6);
+    }
+    /**
+     * The time integral closed while frames still hold the buffer: three 1000 B frames at 0, closed at 100,000 ps, when frame 0
+     * has left (3000 B for 81,600 ps) and frames 1 and 2 hold 2000 B since.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void theTimeAverageClosedMidQueueCountsTheBytesStillHeld(boolean lazy) {
+        PortBench b = bench(1_000_000, lazy);
+        b.send(0, 1000, 0).send(0, 1000, 1).send(0, 1000, 2);
+        double[] average = new double[1];
+        b.at(100_000, () -> {
+            b.port.finishStats(100_000);
+            average[0] = b.port.timeAverageQueueBytes(100_000);
+        });
+        b.run();
+
+        assertThat(average[0]).isEqualTo((3000.0 * SLOT_PS + 2000.0 * (100_000 - SLOT_PS)) / 100_000);
+    }
+
+    /**
+     * Twenty frames at 0 (the lazy path's ring grows from 4 to 32 slots), then twenty more at 2,000,000 ps, when the first
+     * twenty have long left: each train leaves one slot apart and the buffer is empty at the end.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void twoLongTrainsLeaveOneSlotApart(boolean lazy) {
+        PortBench b = bench(1_000_000, lazy);
+        for (int i = 0; i < 40; i++) {
+            b.send(i < 20 ? 0 : 2_000_000, 1000, i);
+        }
+        long[] queue = new long[2];
+        b.at(10 * SLOT_PS + 1, () -> queue[0] = b.port.queueBytes());
+        b.at(2_000_000 + 5 * SLOT_PS + 1, () -> queue[1] = b.port.queueBytes());
+        b.run();
+
+        List<Long> expected = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            expected.add((i < 20 ? 0 : 2_000_000) + (i % 20) * SLOT_PS + FRAME_PS + PortBench.LINK_PS);
+        }
+        assertThat(b.arrivalTimes()).containsExactlyElementsOf(expected);
+        assertThat(queue).containsExactly(10_000, 15_000);
+        assertThat(b.port.queueBytes()).isZero();
+        assertThat(b.port.txPackets()).isEqualTo(40);
+        assertThat(b.port.maxQueueBytes()).isEqualTo(20_000);
     }
 }
