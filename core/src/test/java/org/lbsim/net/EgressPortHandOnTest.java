@@ -3,6 +3,7 @@ package org.lbsim.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -57,7 +58,7 @@ class EgressPortHandOnTest {
     /** Before the run, a lazy port goes back to the exact path for whatever needs the dequeue instant, and then works as one. */
     @Test
     void anIdleLazyPortGoesBackToTheExactPathAndThenSendsAsOne() {
-        for (Consumer<PortBench> needsExact : java.util.List.<Consumer<PortBench>>of(
+        for (Consumer<PortBench> needsExact : List.<Consumer<PortBench>>of(
                 b -> b.port.setStage(WATCHER),
                 b -> b.net.setPriorityKind(100),
                 b -> b.net.setEcnMarkAtDequeue(true),
@@ -89,7 +90,7 @@ class EgressPortHandOnTest {
         b.run();
         assertThat(b.port.queueBytes()).as("its gap ended long ago").isZero();
         int link = b.topology.linkOf(b.port.port());
-        for (Runnable r : java.util.List.<Runnable>of(
+        for (Runnable r : List.<Runnable>of(
                 () -> b.port.setStage(WATCHER),
                 () -> b.net.setPriorityKind(100),
                 () -> b.net.setEcnMarkAtDequeue(true),
