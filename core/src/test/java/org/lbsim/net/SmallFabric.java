@@ -30,11 +30,16 @@ final class SmallFabric {
     final int gapBytes;
 
     SmallFabric(int gapBytes) {
+        this(gapBytes, null);
+    }
+
+    /** With PFC when {@code pfc} is not null. */
+    SmallFabric(int gapBytes, Network.PfcConfig pfc) {
         this.gapBytes = gapBytes;
         firstHandler = sim.register((kind, tag) -> firstActions.get((int) tag).run());
         topo = Topologies.leafSpine(2, 2, 2, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
         net = new Network(sim, topo, Routing.compute(topo, new boolean[topo.linkCount()]), new RandomStreams(1),
-                node -> BufferModel.perPort(BUFFER_BYTES), EcnMarker.off(), gapBytes);
+                node -> BufferModel.perPort(BUFFER_BYTES), EcnMarker.off(), gapBytes, pfc);
         for (int node = topo.hostCount(); node < topo.nodeCount(); node++) {
             net.setSelector(node, (p, group, ports, offset, count) -> ports[offset + Math.floorMod(p.entropy, count)]);
         }

@@ -1,0 +1,203 @@
+package org.lbsim.net;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.lbsim.topology.Topology;
+
+/**
+ * What the fabric counts and tells, on {@link SmallFabric} (no gap, 80 ps per byte, 100,000 ps links,
+ * 64 KB per port): losses by cause and the loss listener, named counters, control-queue kinds, the
+ * ports' counters, rate changes, and the switches' and NICs' build-time choices.
+ */
+class NetworkAccountingTest {
+    private final SmallFabric f = new SmallFabric(0);
+
+    /** Every loss the fabric tells, as "flow:psn" for data and "flow" for any packet gone. */
+    static final class Told implements Network.LossListener {
+        final List<String> dataLost = new ArrayList<>();
+        final List<Integer> gone = new ArrayList<>();
+
+        @Override
+        public void onDataLost(int flow, int psn) {
+            dataLost.add(flow + ":" + psn);
+        }
+
+        @Override
+        public void onPacketGone(int flow) {
+            gone.add(flow);
+        }
+    }
+
+    @Test
+    void aDroppedDataPacketIsToldAsDataLostAndEveryLostPacketAsGone() {
+        Told told = new Told();
+        f.net.setLossListener(told);
+        f.net.setInjectedDrops(new long[] {(0L << 32) | 1, (5L << 32) | 2});
+        Switch l0 = f.net.switchAt(f.node("l0"));
+        int reason = f.net.consumeReason("test: ACKs");
+        l0.addIngressStage((p, port) -> {
+            if (p.kind == Packet.ACK) {
+                l0.consume(p, reason);
+                return false;
+            }
+            return true;
+        });
+        for (int i = 0; i < 3; i++) {
+            f.send(0, f.frame(0, 1, i, 1000, 0), 0);
+        }
+        Packet ack = f.frame(0, 1, 7, 64, 0);
+        ack.kind = Packet.ACK;
+        ack.flow = 4;
+        f.send(0, ack, 0);
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(told.dataLost).containsExactly("0:1");
+        assertThat(told.gone).containsExactly(0, 4);
+        assertThat(f.net.injectedDrops()).isEqualTo(1);
+        assertThat(f.net.totalConsumed()).isEqualTo(1);
+        assertThat(f.net.consumed(reason)).isEqualTo(1);
+        assertThat(f.net.totalDropped()).as("injected drops count as drops, consumed packets do not").isEqualTo(1);
+        assertThat(f.net.noRouteDrops()).isZero();
+        assertThat(f.stacks[1].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0, 2);
+        assertThat(f.conserved()).isTrue();
+    }
+
+    @Test
+    void withoutInjectedDropsNoneAreCounted() {
+        assertThat(f.net.injectedDrops()).isZero();
+        assertThat(f.net.totalDropped()).isZero();
+    }
+
+    @Test
+    void twoSendersIntoOneHostOverflowItsPortAndEveryDropIsCountedInThatLayerAndTold() {
+        Told told = new Told();
+        f.net.setLossListener(told);
+        for (int i = 0; i < 150; i++) {
+            f.send(0, f.frame(0, 1, i, 1000, 0), 0);
+            f.send(2, f.frame(2, 1, i, 1000, 0), 0);
+        }
+        List<Boolean> conservedWhileBusy = new ArrayList<>();
+        List<Long> inFlight = new ArrayList<>();
+        for (long t = 1_000_000; t <= 10_000_000; t += 3_000_000) {
+            f.at(t, () -> {
+                conservedWhileBusy.add(f.conserved());
+                inFlight.add(f.net.inFlight());
+            });
+        }
+        f.sim.run(Long.MAX_VALUE);
+        long drops = f.net.dropsInLayer(Topology.layerCode(1, 0));
+        assertThat(drops).as("200 Gb/s into 100 for 12 us overflows 64 KB").isPositive();
+        assertThat(f.net.totalDropped()).isEqualTo(drops);
+        assertThat(f.net.dropsInLayer(Topology.layerCode(1, 2))).isZero();
+        assertThat(f.net.dropsInLayer(Topology.layerCode(2, 1))).isZero();
+        assertThat(f.net.egress(f.port("l0", "h1")).drops()).isEqualTo(drops);
+        assertThat(f.net.delivered() + drops).isEqualTo(300);
+        assertThat(told.dataLost).hasSize((int) drops);
+        assertThat(told.gone).hasSize((int) drops);
+        assertThat(conservedWhileBusy).containsOnly(true).hasSize(4);
+        assertThat(inFlight.get(0)).as("at 1 us the port to h1 holds a queue").isGreaterThan(5);
+        assertThat(f.net.inFlight()).isZero();
+        assertThat(f.net.egress(f.port("l0", "h1")).maxQueueBytes()).isLessThanOrEqualTo(SmallFabric.BUFFER_BYTES);
+        assertThat(f.conserved()).isTrue();
+    }
+
+    @Test
+    void namedCountersAddUpOverPorts() {
+        int a = f.net.counter("test.a");
+        int b = f.net.counter("test.b");
+        f.net.count(a, f.port("l0", "h0"), 5);
+        f.net.count(a, f.port("l1", "s1"), 7);
+        f.net.count(b, f.port("l1", "s1"), 1);
+        assertThat(f.net.counterNames()).containsExactly("test.a", "test.b");
+        assertThat(f.net.counterTotal(a)).isEqualTo(12);
+        assertThat(f.net.counterTotal(b)).isEqualTo(1);
+    }
+
+    @Test
+    void aPriorityKindIsKnownOnlyOnceRegisteredAndKindsOutsideTheTableAreNot() {
+        assertThat(f.net.hasPriorityKinds()).isFalse();
+        assertThat(f.net.isPriorityKind(Packet.ACK)).isFalse();
+        f.net.setPriorityKind(Packet.ACK);
+        f.net.setPriorityKind(Byte.MAX_VALUE);
+        assertThat(f.net.hasPriorityKinds()).isTrue();
+        assertThat(f.net.isPriorityKind(Packet.ACK)).isTrue();
+        assertThat(f.net.isPriorityKind(Byte.MAX_VALUE)).isTrue();
+        assertThat(f.net.isPriorityKind(Packet.DATA)).isFalse();
+        assertThat(f.net.isPriorityKind(-1)).isFalse();
+        assertThat(f.net.isPriorityKind(Byte.MAX_VALUE + 1)).isFalse();
+    }
+
+    @Test
+    void aPortsCountersAreThoseOfItsEgressPortOrItsNic() {
+        f.send(0, f.frame(0, 2, 0, 1000, 0), 0);
+        f.send(0, f.frame(0, 1, 1, 500, 0), 0);
+        long[] queued = new long[1];
+        // the 1000 B frame is on l0's line to s0 from 180,000 to 260,000 and holds its buffer until then
+        f.at(200_000, () -> queued[0] = f.net.queueBytes(f.port("l0", "s0")));
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(queued[0]).isEqualTo(1000);
+        assertThat(f.net.txBytes(f.port("l0", "s0"))).isEqualTo(1000);
+        assertThat(f.net.txBytes(f.port("l0", "h1"))).isEqualTo(500);
+        assertThat(f.net.txBytes(f.topo.hostPort(0))).isEqualTo(1500);
+        assertThat(f.net.txBytes(f.topo.hostPort(1))).isZero();
+        assertThat(f.net.bufferBytes(f.port("s1", "l1"))).isEqualTo(SmallFabric.BUFFER_BYTES);
+        assertThat(f.net.egressPort(f.topo.hostPort(0))).isNull();
+        assertThat(f.net.egressPort(f.port("l0", "s0"))).isSameAs(f.net.egress(f.port("l0", "s0")));
+        assertThat(f.net.egress(f.port("l0", "s0")).port()).isEqualTo(f.port("l0", "s0"));
+        assertThat(f.net.buffer(f.node("s1")).portLimitBytes()).isEqualTo(SmallFabric.BUFFER_BYTES);
+    }
+
+    /** The entropy that makes {@code leaf}'s selector send a frame for {@code dst} up to s0. */
+    private int viaS0(String leaf, int dst) {
+        return f.net.fib().port(f.net.fib().group(f.node(leaf), dst), 0) == f.port(leaf, "s0") ? 0 : 1;
+    }
+
+    @Test
+    void aLinksNewRateAppliesToBothItsDirectionsAndToNoOtherLink() {
+        f.net.setLinkRateMbps(f.link("l0", "s0"), 50_000);
+        f.send(0, f.frame(0, 2, 0, 1000, viaS0("l0", 2)), 0);
+        f.send(0, f.frame(0, 2, 1, 1000, 1 - viaS0("l0", 2)), 0);
+        f.send(2, f.frame(2, 0, 2, 1000, viaS0("l1", 0)), 0);
+        f.sim.run(Long.MAX_VALUE);
+        // through s0: 160,000 ps instead of 80,000 on l0's port to s0, so at l1 at 620,000 and in h2 at 800,000;
+        // through s1, 80,000 behind on h0's line, at l1 at 620,000 as well: behind the first on the port to h2 (to 780,000)
+        assertThat(f.stacks[2].arrivals).extracting(SmallFabric.Arrival::nicRxPs).containsExactly(800_000L, 880_000L);
+        // back through s0: 160,000 ps on s0's port to l0 as well
+        assertThat(f.stacks[0].arrivals).extracting(SmallFabric.Arrival::nicRxPs).containsExactly(800_000L);
+    }
+
+    @Test
+    void portsHandFramesOnAtEnqueueUnlessTheirCountersAreWatchedAndTheTimesStayTheSame() {
+        SmallFabric lazy = new SmallFabric(20);
+        assertThat(lazy.net.handOnAtEnqueue()).as("every switch port").isEqualTo(12);
+        SmallFabric watched = new SmallFabric(20);
+        watched.net.watchTxBytes();
+        assertThat(watched.net.handOnAtEnqueue()).isZero();
+        SmallFabric exact = new SmallFabric(20);
+        for (SmallFabric g : List.of(lazy, watched, exact)) {
+            for (int i = 0; i < 4; i++) {
+                g.send(0, g.frame(0, 2, i, 1000, i), 0);
+                g.send(1, g.frame(1, 2, i, 700, i), 0);
+            }
+            g.sim.run(Long.MAX_VALUE);
+            assertThat(g.conserved()).isTrue();
+        }
+        assertThat(lazy.stacks[2].arrivals).hasSize(8).isEqualTo(exact.stacks[2].arrivals).isEqualTo(watched.stacks[2].arrivals);
+        assertThat(lazy.net.ambiguousCounterReads()).isZero();
+    }
+
+    @Test
+    void aLossyFabricHasNoPfcAndALosslessOneDoesNotSkipNicWakeUps() {
+        assertThat(f.net.lossless()).isFalse();
+        assertThat(f.net.pfc(f.node("l0"))).isNull();
+        SmallFabric pfc = new SmallFabric(20, new Network.PfcConfig(20_000, 10_000, 0, 30_000));
+        assertThat(pfc.net.lossless()).isTrue();
+        assertThat(pfc.net.pfc(pfc.node("s1"))).isNotNull();
+        assertThat(pfc.net.skipIdleNicWakes()).isZero();
+        assertThat(pfc.net.nic(0).idleNowPossible()).isFalse();
+        assertThat(f.net.skipIdleNicWakes()).isEqualTo(4);
+        assertThat(f.net.nic(3).idleNowPossible()).isTrue();
+    }
+}
