@@ -44,6 +44,22 @@ class LinkFailureTest {
     }
 
     @Test
+    void aSequentialLinkKeepsOneWakeUpForItsHeadHoweverManyFramesAreOnTheWire() {
+        fourFrames();
+        int[] onWire = new int[1];
+        int[] pending = new int[1];
+        // at 170,000 frames 0, 1 and 2 are on h0's cable (sent at 0, 81,600 and 163,200), frame 3 waits for 244,800
+        f.at(170_000, () -> {
+            onWire[0] = f.net.link(f.topo.hostPort(0)).inFlight();
+            pending[0] = f.sim.pendingEvents();
+        });
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(onWire[0]).isEqualTo(3);
+        assertThat(pending[0]).as("the arrival of frame 0 and h0's wake-up at 244,800").isEqualTo(2);
+        assertThat(arrivalsAtH1()).containsExactly(360_000L, 441_600L, 523_200L, 604_800L);
+    }
+
+    @Test
     void aFailureLosesTheFramesOnTheWireAndALinkRestoredAtOnceDeliversTheNextOneOnTime() {
         fourFrames();
         int[] lost = new int[1];

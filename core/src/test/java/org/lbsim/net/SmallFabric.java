@@ -20,7 +20,7 @@ final class SmallFabric {
     static final long LINK_PS = 100_000;
     static final long BUFFER_BYTES = 64 * 1024;
 
-    final Simulator sim = new Simulator();
+    final Simulator sim;
     /** Registered before the fabric: its actions run before any component's event of the same instant. */
     private final int firstHandler;
     private final List<Runnable> firstActions = new ArrayList<>();
@@ -35,6 +35,12 @@ final class SmallFabric {
 
     /** With PFC when {@code pfc} is not null. */
     SmallFabric(int gapBytes, Network.PfcConfig pfc) {
+        this(gapBytes, pfc, new Simulator());
+    }
+
+    /** On {@code sim}, which may be a partitioned kernel. */
+    SmallFabric(int gapBytes, Network.PfcConfig pfc, Simulator sim) {
+        this.sim = sim;
         this.gapBytes = gapBytes;
         firstHandler = sim.register((kind, tag) -> firstActions.get((int) tag).run());
         topo = Topologies.leafSpine(2, 2, 2, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
@@ -93,6 +99,13 @@ final class SmallFabric {
     void first(long atPs, Runnable action) {
         firstActions.add(action);
         sim.schedule(firstHandler, atPs, 0, firstActions.size() - 1);
+    }
+
+    /** Runs {@code action} at {@code atPs} where the whole fabric is consistent: between windows in a partitioned run. */
+    void between(long atPs, Runnable action) {
+        int handler = sim.register((kind, tag) -> action.run());
+        sim.place(handler, Simulator.AT_SYNCHRONISATION_POINTS);
+        sim.schedule(handler, atPs, 0, 0);
     }
 
     /** Frames made = frames delivered + dropped + consumed + in the fabric + held, and the pool agrees. */
