@@ -189,6 +189,23 @@ class NetworkAccountingTest {
     }
 
     @Test
+    void aReadOfALazyPortsCountersAtTheInstantAWaitingFrameStartsCountsItAsStartedAndIsCountedAsAmbiguous() {
+        SmallFabric lazy = new SmallFabric(20);
+        int toH1 = lazy.port("l0", "h1");
+        long[] read = new long[1];
+        // before every component's event at 661,600: h0's frame, in l0 at 580,000, holds the port to h1 until its gap ends at 661,600;
+        // h2's, in l0 at 640,000 (540,000 after it left h2 at 100,000), waits and starts then
+        lazy.first(661_600, () -> read[0] = lazy.net.txBytes(toH1));
+        assertThat(lazy.net.handOnAtEnqueue()).isEqualTo(12);
+        lazy.send(0, lazy.frame(0, 1, 0, 1000, 0), 400_000);
+        lazy.send(2, lazy.frame(2, 1, 1, 1000, 0), 100_000);
+        lazy.sim.run(Long.MAX_VALUE);
+        assertThat(read[0]).isEqualTo(2000);
+        assertThat(lazy.net.ambiguousCounterReads()).isEqualTo(1);
+        assertThat(lazy.stacks[1].arrivals).extracting(SmallFabric.Arrival::nicRxPs).containsExactly(760_000L, 841_600L);
+    }
+
+    @Test
     void aLossyFabricHasNoPfcAndALosslessOneDoesNotSkipNicWakeUps() {
         assertThat(f.net.lossless()).isFalse();
         assertThat(f.net.pfc(f.node("l0"))).isNull();

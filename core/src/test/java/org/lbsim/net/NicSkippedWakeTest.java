@@ -65,6 +65,7 @@ class NicSkippedWakeTest {
         f.sim.run(Long.MAX_VALUE);
         assertThat(f.stacks[1].arrivals).extracting(SmallFabric.Arrival::sentPs).containsExactly(0L, 81_600L, 163_200L, 300_000L);
         assertThat(h0.kicksInSkippedWindow()).isEqualTo(2);
+        assertThat(f.net.nicKicksInSkippedWindows()).isEqualTo(2);
         assertThat(h0.wakesSkipped()).isEqualTo(4);
     }
 
