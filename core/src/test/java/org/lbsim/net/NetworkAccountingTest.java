@@ -206,6 +206,35 @@ class NetworkAccountingTest {
     }
 
     @Test
+    void aPriorityKindRegisteredAfterThePortsChoseToHandFramesOnStillOvertakesTheQueue() {
+        SmallFabric g = new SmallFabric(20);
+        byte probeKind = 100;
+        assertThat(g.net.handOnAtEnqueue()).isEqualTo(12);
+        g.net.setPriorityKind(probeKind);
+        for (int i = 0; i < 10; i++) {
+            g.send(0, g.frame(0, 1, i, 1000, 0), 0);
+            g.send(2, g.frame(2, 1, 100 + i, 1000, 0), 0);
+        }
+        Switch l0 = g.net.switchAt(g.node("l0"));
+        g.at(900_000, () -> {
+            Packet probe = l0.originate();
+            probe.kind = probeKind;
+            probe.src = 0;
+            probe.dst = 1;
+            probe.psn = 999;
+            probe.sizeBytes = 64;
+            l0.forward(probe);
+        });
+        g.sim.run(Long.MAX_VALUE);
+        // l0's port to h1 takes 81,600 per frame: h0's from 180,000, h2's (in l0 from 540,000 every 81,600) alternate with
+        // h0's from 588,000, so a queue builds; at 900,000 h0's frame 6 is on the line (832,800 to 912,800, its gap to 914,400)
+        // and the probe goes next: 5,120 ps, in h1 at 914,400 + 5,120 + 100,000
+        assertThat(g.stacks[1].arrivals).filteredOn(a -> a.psn() == 999).extracting(SmallFabric.Arrival::nicRxPs).containsExactly(1_019_520L);
+        assertThat(g.stacks[1].arrivals).hasSize(21);
+        assertThat(g.conserved()).isTrue();
+    }
+
+    @Test
     void aLossyFabricHasNoPfcAndALosslessOneDoesNotSkipNicWakeUps() {
         assertThat(f.net.lossless()).isFalse();
         assertThat(f.net.pfc(f.node("l0"))).isNull();
