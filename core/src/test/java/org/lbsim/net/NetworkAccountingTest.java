@@ -235,6 +235,37 @@ class NetworkAccountingTest {
     }
 
     @Test
+    void aHostLinkDownFromTheStartLosesWhatEitherEndSendsOntoIt() {
+        f.net.setLinkDown(f.link("l0", "h1"), true);
+        f.send(0, f.frame(0, 1, 0, 1000, 0), 0);
+        f.send(1, f.frame(1, 0, 1, 1000, 0), 0);
+        f.send(2, f.frame(2, 0, 2, 1000, 0), 0);
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(f.net.linkLossInLayer(Topology.layerCode(1, 0))).as("at l0's port to h1").isEqualTo(1);
+        assertThat(f.net.linkLossInLayer(Topology.layerCode(0, 1))).as("at h1's NIC").isEqualTo(1);
+        assertThat(f.net.link(f.topo.hostPort(1)).lostPackets()).isEqualTo(1);
+        assertThat(f.net.nic(1).txPackets()).isEqualTo(1);
+        assertThat(f.stacks[0].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(2);
+        assertThat(f.conserved()).isTrue();
+    }
+
+    @Test
+    void aLinkSetDownAfterThePortsChoseToHandFramesOnLosesAWaitingFrameWhenItStartsNotWhenItIsQueued() {
+        SmallFabric g = new SmallFabric(20);
+        assertThat(g.net.handOnAtEnqueue()).isEqualTo(12);
+        g.net.setLinkDown(g.link("l0", "h1"), true);
+        List<Long> lostPs = new ArrayList<>();
+        g.net.setLossListener((flow, psn) -> lostPs.add(g.sim.nowPs()));
+        // h0's frame is in l0 at 580,000 and holds the port to h1 until 661,600; h2's is in l0 at 640,000 and waits for it
+        g.send(0, g.frame(0, 1, 0, 1000, 0), 400_000);
+        g.send(2, g.frame(2, 1, 1, 1000, 0), 100_000);
+        g.sim.run(Long.MAX_VALUE);
+        assertThat(lostPs).containsExactly(580_000L, 661_600L);
+        assertThat(g.net.linkLossInLayer(Topology.layerCode(1, 0))).isEqualTo(2);
+        assertThat(g.conserved()).isTrue();
+    }
+
+    @Test
     void aLossyFabricHasNoPfcAndALosslessOneDoesNotSkipNicWakeUps() {
         assertThat(f.net.lossless()).isFalse();
         assertThat(f.net.pfc(f.node("l0"))).isNull();
