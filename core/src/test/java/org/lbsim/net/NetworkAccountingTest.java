@@ -265,6 +265,34 @@ class NetworkAccountingTest {
         assertThat(g.conserved()).isTrue();
     }
 
+    /**
+     * Marks of the frames h1 receives, in order: h0's two (in l0 at 530,000 and 611,600) and h2's two (at 540,000 and
+     * 621,600) share l0's port to h1, 81,600 ps a frame: h0's first from 530,000, then h2's first from 611,600 (h0's second
+     * arrives at that instant, after the port's wake-up), h0's second from 693,200 with h2's second waiting behind it,
+     * h2's second from 774,800. On dequeue above 500 B only h0's second, which leaves 1,000 B behind, is marked.
+     */
+    private static List<Boolean> dequeueMarks(boolean handOnFirst) {
+        SmallFabric g = new SmallFabric(20, null, new org.lbsim.kernel.Simulator(), new EcnMarker(true, 500, 500, 1));
+        if (handOnFirst) {
+            assertThat(g.net.handOnAtEnqueue()).isEqualTo(12);
+        }
+        g.net.setEcnMarkAtDequeue(true);
+        for (int i = 0; i < 2; i++) {
+            g.send(0, g.frame(0, 1, i, 1000, 0), 350_000);
+            g.send(2, g.frame(2, 1, 10 + i, 1000, 0), 0);
+        }
+        g.sim.run(Long.MAX_VALUE);
+        assertThat(g.stacks[1].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0, 10, 1, 11);
+        assertThat(g.stacks[1].arrivals).extracting(SmallFabric.Arrival::nicRxPs).containsExactly(710_000L, 791_600L, 873_200L, 954_800L);
+        return g.stacks[1].arrivals.stream().map(SmallFabric.Arrival::ecnMarked).toList();
+    }
+
+    @Test
+    void dequeueMarkingSetAfterThePortsChoseToHandFramesOnStillMarksOnDequeue() {
+        assertThat(dequeueMarks(false)).containsExactly(false, false, true, false);
+        assertThat(dequeueMarks(true)).containsExactly(false, false, true, false);
+    }
+
     @Test
     void aLossyFabricHasNoPfcAndALosslessOneDoesNotSkipNicWakeUps() {
         assertThat(f.net.lossless()).isFalse();

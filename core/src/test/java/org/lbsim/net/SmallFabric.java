@@ -40,12 +40,17 @@ final class SmallFabric {
 
     /** On {@code sim}, which may be a partitioned kernel. */
     SmallFabric(int gapBytes, Network.PfcConfig pfc, Simulator sim) {
+        this(gapBytes, pfc, sim, EcnMarker.off());
+    }
+
+    /** With {@code ecn} marking at every switch port. */
+    SmallFabric(int gapBytes, Network.PfcConfig pfc, Simulator sim, EcnMarker ecn) {
         this.sim = sim;
         this.gapBytes = gapBytes;
         firstHandler = sim.register((kind, tag) -> firstActions.get((int) tag).run());
         topo = Topologies.leafSpine(2, 2, 2, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
         net = new Network(sim, topo, Routing.compute(topo, new boolean[topo.linkCount()]), new RandomStreams(1),
-                node -> BufferModel.perPort(BUFFER_BYTES), EcnMarker.off(), gapBytes, pfc);
+                node -> BufferModel.perPort(BUFFER_BYTES), ecn, gapBytes, pfc);
         for (int node = topo.hostCount(); node < topo.nodeCount(); node++) {
             net.setSelector(node, (p, group, ports, offset, count) -> ports[offset + Math.floorMod(p.entropy, count)]);
         }
@@ -120,7 +125,7 @@ final class SmallFabric {
     }
 
     /** What a host saw of a frame it received. */
-    record Arrival(int src, int psn, long sentPs, long nicRxPs, int hops, int ingressPort) {
+    record Arrival(int src, int psn, long sentPs, long nicRxPs, int hops, int ingressPort, boolean ecnMarked) {
     }
 
     /**
@@ -195,7 +200,7 @@ final class SmallFabric {
 
         @Override
         public void deliver(Packet p) {
-            arrivals.add(new Arrival(p.src, p.psn, p.sentPs, p.nicRxPs, p.hops, p.ingressPort));
+            arrivals.add(new Arrival(p.src, p.psn, p.sentPs, p.nicRxPs, p.hops, p.ingressPort, p.ecnMarked));
             net.pool().release(p);
         }
     }
