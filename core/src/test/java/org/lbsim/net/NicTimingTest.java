@@ -68,8 +68,13 @@ class NicTimingTest {
     @Test
     void aKickWhileAFrameIsOnTheLineWaitsForItsGapToEnd() {
         f.send(0, f.frame(0, 1, 0, 1000, 0), 0);
-        f.at(10_000, () -> f.send(0, f.frame(0, 1, 1, 1000, 0), 10_000));
+        int[] pending = new int[1];
+        f.at(10_000, () -> {
+            f.send(0, f.frame(0, 1, 1, 1000, 0), 10_000);
+            pending[0] = f.sim.pendingEvents();
+        });
         f.sim.run(Long.MAX_VALUE);
+        assertThat(pending[0]).as("the kick adds no wake-up to the one pending for 81,600; frame 0's arrival in l0 is the other").isEqualTo(2);
         assertThat(sentAtH1()).containsExactly(0L, 81_600L);
         assertThat(f.stacks[0].polledPs).containsExactly(0L, 81_600L, 163_200L);
     }
