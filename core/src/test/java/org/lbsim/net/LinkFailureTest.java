@@ -90,6 +90,8 @@ class LinkFailureTest {
 
     @Test
     void aFrameSentOntoADownLinkIsLostAndTheRestoredLinkCarriesTheNext() {
+        List<Integer> told = new java.util.ArrayList<>();
+        f.net.setLossListener((flow, psn) -> told.add(psn));
         fourFrames();
         f.at(FAIL_PS, () -> f.net.failLink(cable));
         f.at(700_000, () -> {
@@ -100,6 +102,7 @@ class LinkFailureTest {
         f.sim.run(Long.MAX_VALUE);
         // frame 4: h0's line 700,000 to 780,000, l0 at 880,000, out at 960,000, h1 at 1,060,000
         assertThat(f.stacks[1].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0, 4);
+        assertThat(told).as("the loss of each is told").containsExactly(1, 2, 3);
         assertThat(arrivalsAtH1()).containsExactly(360_000L, 1_060_000L);
         assertThat(f.net.link(down).lostPackets()).isEqualTo(3);
         assertThat(f.net.linkLossInLayer(LAYER_DOWN_TO_HOSTS)).isEqualTo(3);

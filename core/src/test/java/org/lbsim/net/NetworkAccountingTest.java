@@ -130,6 +130,55 @@ class NetworkAccountingTest {
     }
 
     @Test
+    void everyKindFromZeroCanGoToTheControlQueue() {
+        f.net.setPriorityKind(0);
+        assertThat(f.net.isPriorityKind(0)).isTrue();
+        assertThat(f.net.isPriorityKind(1)).isFalse();
+    }
+
+    @Test
+    void packetsConsumedForASecondReasonAreCountedUnderIt() {
+        int first = f.net.consumeReason("test: first");
+        int second = f.net.consumeReason("test: second");
+        Switch l0 = f.net.switchAt(f.node("l0"));
+        l0.addIngressStage((p, port) -> {
+            l0.consume(p, p.psn < 2 ? second : first);
+            return false;
+        });
+        for (int i = 0; i < 3; i++) {
+            f.send(0, f.frame(0, 1, i, 1000, 0), 0);
+        }
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(second).isNotEqualTo(first);
+        assertThat(f.net.consumeReasons()).containsExactly("test: first", "test: second");
+        assertThat(f.net.consumed(second)).isEqualTo(2);
+        assertThat(f.net.consumed(first)).isEqualTo(1);
+        assertThat(f.net.totalConsumed()).isEqualTo(3);
+        assertThat(f.conserved()).isTrue();
+    }
+
+    @Test
+    void aFailureCountsTheFramesQueuedForTheLinkWithThoseOnIt() {
+        for (int i = 0; i < 20; i++) {
+            f.send(0, f.frame(0, 1, i, 1000, 0), 0);
+            f.send(2, f.frame(2, 1, 100 + i, 1000, 0), 0);
+        }
+        int down = f.port("l0", "h1");
+        long[] before = new long[2];
+        int[] lost = new int[1];
+        f.at(1_000_000, () -> {
+            before[0] = f.net.link(down).inFlight();
+            before[1] = f.net.egress(down).queuePackets();
+            lost[0] = f.net.failLink(f.link("l0", "h1"));
+        });
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(before[1]).as("a queue waits at l0's port to h1").isPositive();
+        assertThat(lost[0]).isEqualTo(before[0] + before[1]);
+        assertThat(f.net.totalDropped()).isEqualTo(40 - f.net.delivered());
+        assertThat(f.conserved()).isTrue();
+    }
+
+    @Test
     void aPortsCountersAreThoseOfItsEgressPortOrItsNic() {
         f.send(0, f.frame(0, 2, 0, 1000, 0), 0);
         f.send(0, f.frame(0, 1, 1, 500, 0), 0);

@@ -62,6 +62,8 @@ class PartitionedLinkTest {
             int link = spineLink(f);
             int down = f.topo.portsBetween(f.topo.peerNode(f.net.fib().port(f.net.fib().group(f.node("l0"), 2), 0)), f.node("l1"))[0];
             int[] lost = new int[1];
+            List<Integer> told = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            f.net.setLossListener((flow, psn) -> told.add(psn));
             // at 500,000 frame 0 (sent at 360,000) and frame 1 (sent at 441,600, in the window just ended) are on the wire
             f.between(500_000, () -> lost[0] = f.net.failLink(link));
             f.between(600_000, () -> {
@@ -75,6 +77,7 @@ class PartitionedLinkTest {
             assertThat(f.stacks[2].arrivals).extracting(SmallFabric.Arrival::psn).as(run).containsExactly(3);
             assertThat(f.net.link(down).lostPackets()).as(run).isEqualTo(3);
             assertThat(f.net.totalDropped()).as(run).isEqualTo(3);
+            assertThat(told).as(run).containsExactlyInAnyOrder(0, 1, 2);
             assertThat(f.conserved()).as(run).isTrue();
         }
     }

@@ -135,10 +135,13 @@ class SwitchForwardingTest {
         boolean[] down = new boolean[f.topo.linkCount()];
         down[f.link("l1", "h2")] = true;
         f.net.installFib(Routing.compute(f.topo, down));
+        List<Integer> told = new ArrayList<>();
+        f.net.setLossListener((flow, psn) -> told.add(psn));
         f.send(0, f.frame(0, 2, 0, 1000, 0), 0);
         f.send(0, f.frame(0, 3, 1, 1000, 0), 0);
         f.sim.run(Long.MAX_VALUE);
         assertThat(f.net.noRouteDrops()).isEqualTo(1);
+        assertThat(told).containsExactly(0);
         assertThat(f.net.totalDropped()).isEqualTo(1);
         assertThat(f.stacks[2].arrivals).isEmpty();
         assertThat(f.stacks[3].arrivals).hasSize(1);
