@@ -12,11 +12,10 @@ import org.lbsim.topology.Topology;
 /**
  * A network built directly, without a transport: a 2-leaf, 2-spine fabric (h0, h1 under l0; h2, h3
  * under l1; s0, s1) at 100 Gb/s (80 ps per byte) with 100 ns links, 64 KB private buffers per port
- * and no ECN. Each host has a {@link Stack}: frames handed to it leave at the times given, frames
+ * and no ECN unless given a marker. Each host has a {@link Stack}: frames handed to it leave at the times given, frames
  * arriving are recorded and freed. Every switch picks the member {@code entropy mod count} of a group.
  */
 final class SmallFabric {
-    static final long PS_PER_BYTE = 80;
     static final long LINK_PS = 100_000;
     static final long BUFFER_BYTES = 64 * 1024;
 
@@ -27,7 +26,6 @@ final class SmallFabric {
     final Topology topo;
     final Network net;
     final Stack[] stacks;
-    final int gapBytes;
 
     SmallFabric(int gapBytes) {
         this(gapBytes, null);
@@ -46,7 +44,6 @@ final class SmallFabric {
     /** With {@code ecn} marking at every switch port. */
     SmallFabric(int gapBytes, Network.PfcConfig pfc, Simulator sim, EcnMarker ecn) {
         this.sim = sim;
-        this.gapBytes = gapBytes;
         firstHandler = sim.register((kind, tag) -> firstActions.get((int) tag).run());
         topo = Topologies.leafSpine(2, 2, 2, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
         net = new Network(sim, topo, Routing.compute(topo, new boolean[topo.linkCount()]), new RandomStreams(1),
@@ -94,7 +91,7 @@ final class SmallFabric {
         stacks[host].add(p, readyPs);
     }
 
-    /** Runs {@code action} at {@code atPs}, as an event of its own (before events scheduled later for the same instant). */
+    /** Runs {@code action} at {@code atPs}, as an event of its own, after the fabric's components' events of that instant. */
     void at(long atPs, Runnable action) {
         int handler = sim.register((kind, tag) -> action.run());
         sim.schedule(handler, atPs, 0, 0);
