@@ -4,6 +4,8 @@ import re
 
 # the variant that gives both simulators one flow-to-path assignment (crosscheck.py SAME_PATHS)
 SAME_PATHS = "htsim-no-uplink-shuffle-lbsim-htsim-hash-timer-per-packet"
+# the same with htsim's full queue always dropping the arriving packet (crosscheck.py SAME_PATHS_DROP_TAIL)
+SAME_PATHS_DROP_TAIL = "htsim-drop-tail-no-uplink-shuffle-lbsim-htsim-hash-timer-per-packet"
 HTSIM = "the-sure/htsim"
 HTSIM_AT = "953aec4"
 P = "htsim/sim/"
@@ -25,9 +27,13 @@ PARAMETERS = [
     ("ACK", "64 B (`ACKSIZE`), one per 4096 B received (`_bytes_unacked_threshold`): one per packet",
      "`ackBytes: 64`, one per packet", "uecpacket.h:30; uec.cpp:22"),
     ("inter-frame gap", "none", "`interFrameGapBytes: 0`", "queue.cpp (serialisation = size / rate)"),
-    ("buffer", "`-q 192`: 192 data packets = 798,720 B per port, drop tail (`-queue_type composite -disable_trim`: "
-     "full queue drops instead of trimming); default is lossless PFC input queues",
-     "`switches.buffer: {type: per-port, bytesPerPort: 798720}`", "datacenter/main_uec.cpp:209, 478-500, 569-573, 632-634; compositequeue.cpp:180-182, 245-253"),
+    ("buffer", "`-q 192`: 192 data packets = 798,720 B per port, dropping (`-queue_type composite -disable_trim`: "
+     "a full queue drops instead of trimming: a data packet arriving at it half the time, otherwise the packet queued "
+     "last, the arriving one taking its place; header-only packets such as ACKs go to a separate priority queue); "
+     "default is lossless PFC input queues",
+     "`switches.buffer: {type: per-port, bytesPerPort: 798720}`: drop tail, the arriving packet always (ACKs share the "
+     "FIFO and the buffer); variant `[" + SAME_PATHS_DROP_TAIL + "]`: htsim's queue without the coin",
+     "datacenter/main_uec.cpp:209, 478-500, 569-573, 632-634; compositequeue.cpp:162-183, 245-253"),
     ("ECN", "`-no_ecn`", "`switches.ecn.enabled: false`", "datacenter/main_uec.cpp:616-619"),
     ("sender", "`-sender_cc_algo constant`: a UEC source whose congestion control never changes anything; for "
      "every algorithm but NSCC this htsim ignores the window (`can_send_NSCC`: \"rate-based CCs\"), so it sends "
@@ -271,8 +277,8 @@ ECMP_4 = (
     "collision each simulator drops, flow by flow, was not compared.")
 
 A2A_ECMP = (
-    "**Mechanism: loss detection, measured one change at a time; one cluster of htsim's flows stays slower, also "
-    "with one flow-to-path assignment on both sides (a finding).** Median and p99 agree in the base row ({a2a-128kib-ecmp|1|diff_p50_pct}, "
+    "**Mechanism: loss detection, then which packet a full queue drops, measured one change at a time: with htsim's "
+    "loss detection, one flow-to-path assignment and a drop-tail queue on both sides the max agrees.** Median and p99 agree in the base row ({a2a-128kib-ecmp|1|diff_p50_pct}, "
     "{a2a-128kib-ecmp|1|diff_p99_pct}); the max does not. Per-flow ECMP puts more flows on some ToR uplinks than "
     "on others, and their queues overflow. " + HTSIM_TIMER + ". htsim drops {a2a-128kib-ecmp|1|htsim_drops} "
     "packets. lbsim's fixed-rate erasure sender sends fresh symbols one smoothed RTT after its first pass until the "
@@ -292,14 +298,13 @@ A2A_ECMP = (
     "agrees: max {a2a-128kib-ecmp [both-no-drop]|1|htsim_fct_max_us} against "
     "{a2a-128kib-ecmp [both-no-drop]|1|lbsim_fct_max_us} us ({a2a-128kib-ecmp [both-no-drop]|1|diff_max_pct}), "
     "median {a2a-128kib-ecmp [both-no-drop]|1|diff_p50_pct}, p99 {a2a-128kib-ecmp [both-no-drop]|1|diff_p99_pct}: "
-    "neither simulator's hash draw loads its worst links more than the other's. **Finding**: with htsim's loss detection lbsim's max is "
+    "neither simulator's hash draw loads its worst links more than the other's. With htsim's loss detection lbsim's max is "
     "{a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|diff_max_pct} from htsim's. Per flow (seed 1; counted by hand in the run folders `--keep` keeps, not in the CSV): in each "
     "simulator the slowest flows come from one ToR (hosts 64-67 in htsim, 120-123 in lbsim), and that ToR's flows resend about as much in both (1,278 and 1,215 packets); about as many "
     "flows finish after 240 us (569 and 549). But 23 of htsim's flows, all from that ToR, finish together between "
     "306 and 310 us, about two 62.9 us timers after the median flow ({a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|htsim_fct_p50_us} us; "
     "no flow finishes between 255 and 306 us), while no lbsim flow finishes after 254 us, about one timer after its "
-    "median ({a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p50_us} us). Why htsim's resends from that ToR wait a "
-    "second timer and lbsim's do not was not measured further than this: it is not the RTS, a difference of the "
+    "median ({a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]|1|lbsim_fct_p50_us} us). It is not the RTS, a difference of the "
     "senders: at a timer "
     "expiry with more than its window in flight htsim's sender also sends a 64 B RTS control packet that takes a "
     "sequence number and a send record under the same timer (at most once per network RTT; uec.cpp:2493-2523, "
@@ -307,12 +312,40 @@ A2A_ECMP = (
     "run, and lbsim sends none. Only that changed (`[htsim-no-rts-lbsim-timer-per-packet]`: htsim without the RTS, "
     "lbsim as in (2)): htsim's max {a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|htsim_fct_max_us} us, "
     "median {a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|htsim_fct_p50_us} us (lbsim's max "
-    "{a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|diff_max_pct} from it). Nor is it the hash draw: with "
+    "{a2a-128kib-ecmp [htsim-no-rts-lbsim-timer-per-packet]|1|diff_max_pct} from it). Nor is it the hash draw alone: with "
     "one flow-to-path assignment on both sides (`[" + SAME_PATHS + "]`: htsim without its uplink shuffle, lbsim with "
     "htsim's switch hash, path ids and salts, and htsim's loss detection as in (2)) the two drop about as many packets "
     "({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|htsim_drops} and {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|lbsim_drops}), median and p99 agree ({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_p50_pct}, {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_p99_pct}), "
     "and the max stays as far apart: {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|htsim_fct_max_us} us in htsim against {a2a-128kib-ecmp [" + SAME_PATHS + "]|1|lbsim_fct_max_us} in lbsim "
-    "({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_max_pct}).")
+    "({a2a-128kib-ecmp [" + SAME_PATHS + "]|1|diff_max_pct}). **(4) Which packet a full queue drops.** Packet by packet in that row "
+    "(seed 1; each simulator run once more with a temporary print, not committed, of every drop with its queue, time, flow, "
+    "sequence number and whether it was a resend, and of every timer expiry and resend; counted, not in the CSV): the 18 htsim "
+    "flows that finish after 300 us (308.1-309.4 us; none between 255 and 300) all leave hosts 64-67 through one ToR uplink "
+    "(`LS16->US19`, ToR 16 to aggregation switch 19; lbsim's `e16>a19` with htsim's hash), which drops 1,218 packets in htsim "
+    "and 1,135 in lbsim. Near the end of its first pass each host's NIC serves fewer and fewer unfinished flows, so each "
+    "remaining flow's packets come closer together and that uplink drops a burst of first transmissions: 334 in htsim "
+    "between 170.4 and 178.0 us, 274 in lbsim between 172.1 and 180.2 us. Each dropped packet is resent 62.9 us after it "
+    "was sent, so the burst comes back as a burst of resends: hosts 64-67 resend 353 packets between 234 and 240 us in "
+    "htsim and 249 in lbsim, into an uplink that forwards 24 packets per us and holds 192. In htsim 26 of them, of exactly "
+    "those 18 flows, are dropped again on that uplink (239.5-240.7 us) and wait a second timer (resent at 301.9-303.1 us); "
+    "lbsim drops nothing after 180.2 us. htsim's burst is denser because the four hosts end their first pass together "
+    "(their last dropped first transmission on that uplink at 177.0, 177.0, 177.9 and 178.0 us; in lbsim 173.4, 176.0, "
+    "179.9 and 180.2 us): a host ends its pass later the more it resent before, and the uplink's drops before 170 us fall "
+    "evenly on the four hosts in htsim (234, 235, 173 and 178 packets; 132, 123, 102 and 107 resends by then) and "
+    "unevenly in lbsim (235, 207, 67 and 308; 164, 82, 32 and 183 resends). That is htsim's drop rule: its composite "
+    "queue, run without trimming, drops a data packet arriving at a full queue only half the time and otherwise queues "
+    "it and drops the packet queued last (compositequeue.cpp:162-183, 245-253), a coin that spreads the losses over the senders, "
+    "where a drop-tail buffer (lbsim's) always drops the arriving packet, so which host loses is set by when its packets "
+    "arrive. Only that changed (`[" + SAME_PATHS_DROP_TAIL + "]`: htsim's queue without the coin, lbsim as in "
+    "`[" + SAME_PATHS + "]`): the uplink's drops before 170 us fall on the four hosts as unevenly as in lbsim (277, 144, "
+    "121 and 277), their last dropped first transmissions on that uplink fall at 174.5-179.2 us, the four hosts resend 281 packets between 234 and 240 us, nothing is "
+    "dropped after 180.2 us, and the max agrees: {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|htsim_fct_max_us} us in "
+    "htsim against {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|lbsim_fct_max_us} in lbsim "
+    "({a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|diff_max_pct}; median {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|diff_p50_pct}, "
+    "p99 {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|diff_p99_pct}; drops {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|htsim_drops} "
+    "and {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|1|lbsim_drops}). Seeds 2 and 3 of that row (`[" + SAME_PATHS + "]` itself was run at seed 1 only): max "
+    "{a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|2|diff_max_pct} and {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|3|diff_max_pct}, median {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|2|diff_p50_pct} and "
+    "{a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|3|diff_p50_pct}, p99 {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|2|diff_p99_pct} and {a2a-128kib-ecmp [" + SAME_PATHS_DROP_TAIL + "]|3|diff_p99_pct}.")
 INCAST = (
     "**Mechanism: loss detection; with htsim's, lbsim agrees.** Three line-rate senders share one 800 Gb/s host "
     "link; both simulators drop what exceeds the buffer (htsim {incast-3to1-4mib|1|htsim_drops}, lbsim "
@@ -642,8 +675,11 @@ def render(rows, csv_rel):
       "permutations and of the per-flow ECMP all-to-all within %s. Per-flow ECMP rows also differ by each simulator's "
       "own hash draw: with one flow-to-path assignment on both sides (htsim's switch hash, path ids and salts in lbsim, "
       "htsim's shuffle of its uplinks off) the 1,024-host permutation agrees within %s on max, median and p99 (seeds "
-      "1-3), where its p99 was a timer apart with each simulator's own draw; two differences stay findings (below), "
-      "also with that one assignment: the 4 MiB permutation's seed 3 median and the all-to-all's max. The RoCE rows (DCQCN + PFC + go-back-N, "
+      "1-3), where its p99 was a timer apart with each simulator's own draw; one difference stays a finding (below), "
+      "also with that one assignment: the 4 MiB permutation's seed 3 median. The all-to-all's max, as far apart with that "
+      "assignment as without it, agrees within %s on max, median and p99 (seeds 1-3) once htsim's full queue also always drops the "
+      "arriving packet, as lbsim's does (htsim's drops the packet queued last instead half the time, which spreads the "
+      "losses over the senders). The RoCE rows (DCQCN + PFC + go-back-N, "
       "`htsim_roce`): the permutation agrees; the incast differs by two behaviours of htsim's DCQCN code and by "
       "htsim's go-back-N receiver window against lbsim's selective resends, and with all three matched the two "
       "agree within %s." % (len(agree), len(base), ", ".join("`%s` seed %s" % (r["scenario"], r["seed"]) for r in agree) or "none",
@@ -652,6 +688,7 @@ def render(rows, csv_rel):
                             max_abs_diff(rows, "perm-1mib-ecmp [lbsim-sack-rto-timer-per-packet]", "perm-1mib-ecmp-1024 [lbsim-sack-rto-timer-per-packet]",
                                          "a2a-128kib-ecmp [lbsim-sack-rto-timer-per-packet]", fields=("diff_p50_pct",)),
                             max_abs_diff(rows, "perm-1mib-ecmp-1024 [%s]" % SAME_PATHS),
+                            max_abs_diff(rows, "a2a-128kib-ecmp [%s]" % SAME_PATHS_DROP_TAIL),
                             max_abs_diff(rows, "roce-incast-3to1-4mib [htsim-both-dcqcn-changes-lbsim-window-64]")))
     w("")
     w("| scenario | seed | flows | FCT max us htsim / lbsim | diff | p50 htsim / lbsim | diff | p99 htsim / lbsim | diff | drops htsim / lbsim | resends htsim / lbsim |")
