@@ -298,14 +298,15 @@ for _base, _flow_bytes in (("perm-4mib-ecmp", 4194304), ("a2a-128kib-ecmp", 1310
 # the same, with htsim's full queue dropping the arriving packet always (composite-drop-arriving above),
 # as lbsim's drop-tail buffer does: one change on htsim's side from SAME_PATHS
 SAME_PATHS_DROP_TAIL = "htsim-drop-tail-no-uplink-shuffle-lbsim-htsim-hash-timer-per-packet"
-variant("a2a-128kib-ecmp", SAME_PATHS_DROP_TAIL, "`[" + SAME_PATHS + "]` with htsim's full queue always dropping the "
-        "arriving data packet (compositequeue.cpp:162 changed in a copy: without its coin that, half the time, queues the "
-        "arriving packet and drops the one queued last instead), as lbsim's drop-tail buffer does: one change on htsim's "
-        "side from that row",
-        htsim_patch=["no-uplink-shuffle", "composite-drop-arriving"],
-        lbsim_set={"loadBalancing": {"type": "ecmp", "hash": "htsim"},
-                   "lossRecovery": {"type": "sack", "threshold": 131072 // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US,
-                                    "rtoFrom": "send"}})
+for _base, _flow_bytes in (("perm-4mib-ecmp", 4194304), ("a2a-128kib-ecmp", 131072)):
+    variant(_base, SAME_PATHS_DROP_TAIL, "`[" + SAME_PATHS + "]` with htsim's full queue always dropping the "
+            "arriving data packet (compositequeue.cpp:162 changed in a copy: without its coin that, half the time, queues "
+            "the arriving packet and drops the one queued last instead), as lbsim's drop-tail buffer does: one change on "
+            "htsim's side from that row",
+            htsim_patch=["no-uplink-shuffle", "composite-drop-arriving"],
+            lbsim_set={"loadBalancing": {"type": "ecmp", "hash": "htsim"},
+                       "lossRecovery": {"type": "sack", "threshold": _flow_bytes // PAYLOAD_BYTES, "rtoUs": HTSIM_MIN_RTO_US,
+                                        "rtoFrom": "send"}})
 variant("perm-1mib-ecmp", "htsim-switch-ar", "htsim `-fg_ar adaptive`, this htsim's default for flows below "
         "`-bg_threshold`: switches route each packet adaptively, whatever the host's entropy",
         htsim_extra=["-fg_ar", "adaptive"])
