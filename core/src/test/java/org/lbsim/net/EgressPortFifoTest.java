@@ -123,6 +123,29 @@ class EgressPortFifoTest {
     }
 
     /**
+     * A frame into an idle port starts in the very event that enqueues it, whether the port never sent (at 0) or its
+     * last frame's gap ends at that instant (81,600): a read right after the enqueue finds it started, not waiting.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aFrameIntoAnIdlePortHasStartedWhenTheEnqueueReturns(boolean lazy) {
+        PortBench b = bench(1_000_000, lazy);
+        List<long[]> seen = new ArrayList<>();
+        for (long t : new long[] {0, SLOT_PS}) {
+            b.at(t, () -> {
+                b.port.enqueue(b.data(1000, (int) (t / SLOT_PS)));
+                seen.add(new long[] {b.port.queuePackets(), b.port.txPackets(), b.port.queueBytes()});
+            });
+        }
+        b.run();
+
+        assertThat(seen.get(0)).containsExactly(0, 1, 1000);
+        assertThat(seen.get(1)).containsExactly(0, 2, 1000);
+        assertThat(b.arrivalTimes()).containsExactly(FRAME_PS + PortBench.LINK_PS, SLOT_PS + FRAME_PS + PortBench.LINK_PS);
+        assertThat(b.port.ambiguousCounterReads()).isZero();
+    }
+
+    /**
      * Frames that wait in the lazy path's ring past its first four slots, with the ring's head moved on
      * first, so that its growth copies a wrapped ring: three frames at 0, six more at 200,000 ps (when two
      * of the first three have left the buffer); the sixth of them finds the ring full.

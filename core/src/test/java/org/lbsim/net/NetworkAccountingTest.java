@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.lbsim.kernel.PartitionedSimulator;
 import org.lbsim.topology.Topology;
 
 /**
@@ -64,6 +65,47 @@ class NetworkAccountingTest {
         assertThat(f.conserved()).isTrue();
     }
 
+    /**
+     * The scenario lists dropped packets by queue pair and PSN in any order: flow 2's PSN 1 and flow 0's PSN 2,
+     * given largest first. h0 (flow 0) and h2 (flow 2) each send PSNs 0..2 (80,000 ps apart, no gap) to h1 and h3:
+     * flow 2's PSN 1 reaches l1 at 260,000 ps, flow 0's PSN 2 reaches l0 at 340,000 ps.
+     */
+    @Test
+    void injectedDropsMatchQueuePairAndPsnWhateverTheOrderTheyAreListedIn() {
+        Told told = new Told();
+        f.net.setLossListener(told);
+        f.net.setInjectedDrops(new long[] {(2L << 32) | 1, (0L << 32) | 2});
+        for (int i = 0; i < 3; i++) {
+            f.send(0, f.frame(0, 1, i, 1000, 0), 0);
+            f.send(2, f.frame(2, 3, i, 1000, 0), 0);
+        }
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(told.dataLost).containsExactly("2:1", "0:2");
+        assertThat(told.gone).containsExactly(2, 0);
+        assertThat(f.net.injectedDrops()).isEqualTo(2);
+        assertThat(f.stacks[1].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0, 1);
+        assertThat(f.stacks[3].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0, 2);
+        assertThat(f.conserved()).isTrue();
+    }
+
+    /** In a partitioned run the listener is told of each loss one at a time: data lost and packet gone alike. */
+    @Test
+    void aPartitionedRunTellsTheListenerEveryLoss() {
+        PartitionedSimulator sim = new PartitionedSimulator(2, 1, SmallFabric.LINK_PS, 1 << 20);
+        sim.setNodePartitions(new int[] {0, 0, 1, 1, 0, 1, 0, 0});
+        SmallFabric pf = new SmallFabric(0, null, sim);
+        Told told = new Told();
+        pf.net.setLossListener(told);
+        pf.net.setInjectedDrops(new long[] {(0L << 32) | 1});
+        for (int i = 0; i < 3; i++) {
+            pf.send(0, pf.frame(0, 1, i, 1000, 0), 0);
+        }
+        pf.sim.run(Long.MAX_VALUE);
+        assertThat(told.dataLost).containsExactly("0:1");
+        assertThat(told.gone).containsExactly(0);
+        assertThat(pf.stacks[1].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0, 2);
+    }
+
     @Test
     void withoutInjectedDropsNoneAreCounted() {
         assertThat(f.net.injectedDrops()).isZero();
@@ -113,6 +155,19 @@ class NetworkAccountingTest {
         assertThat(f.net.counterNames()).containsExactly("test.a", "test.b");
         assertThat(f.net.counterTotal(a)).isEqualTo(12);
         assertThat(f.net.counterTotal(b)).isEqualTo(1);
+    }
+
+    @Test
+    void aNameRegisteredAgainKeepsItsIdAndItsCount() {
+        int a = f.net.counter("test.a");
+        int b = f.net.counter("test.b");
+        f.net.count(b, f.port("l0", "h0"), 3);
+        assertThat(f.net.counter("test.b")).isEqualTo(b).isNotEqualTo(a);
+        assertThat(f.net.counter("test.a")).isEqualTo(a);
+        f.net.count(f.net.counter("test.b"), f.port("l1", "s1"), 4);
+        assertThat(f.net.counterNames()).containsExactly("test.a", "test.b");
+        assertThat(f.net.counterTotal(b)).isEqualTo(7);
+        assertThat(f.net.counterTotal(a)).isZero();
     }
 
     @Test

@@ -54,6 +54,38 @@ class NicSkippedWakeTest {
         assertThat(h0.wakesSkipped()).isZero();
     }
 
+    /** A stack that does not say whether it stays idle ({@link PacketSource#idleThrough}'s default) is taken as one that may get work. */
+    @Test
+    void aStackThatDoesNotSayItStaysIdleKeepsTheWakeUp() {
+        f.net.skipIdleNicWakes();
+        List<Long> polledPs = new ArrayList<>();
+        Packet[] next = {f.frame(0, 1, 0, 1000, 0)};
+        h0.attach(new PacketSource() {
+            @Override
+            public Packet poll(long nowPs) {
+                polledPs.add(nowPs);
+                Packet p = next[0];
+                next[0] = null;
+                return p;
+            }
+
+            @Override
+            public long nextReadyPs(long nowPs) {
+                return Long.MAX_VALUE;
+            }
+
+            @Override
+            public void deliver(Packet packet) {
+                f.net.pool().release(packet);
+            }
+        });
+        h0.kick();
+        f.sim.run(Long.MAX_VALUE);
+        assertThat(polledPs).containsExactly(0L, 81_600L);
+        assertThat(h0.wakesSkipped()).isZero();
+        assertThat(f.stacks[1].arrivals).extracting(SmallFabric.Arrival::psn).containsExactly(0);
+    }
+
     @Test
     void aKickInsideTheLeftOutWindowIsCountedAndWaitsForTheGapToEnd() {
         skipping();

@@ -86,4 +86,34 @@ class PacketPoolTest {
         }
         assertThat(pool.outstanding()).isEqualTo(1); // the first, never released
     }
+
+    /** Only a packet the pool had none free for is created, numbered in order of creation; recycled ones add none. */
+    @Test
+    void freshPacketsAreNumberedInOrderAndRecycledOnesAddNone() {
+        PacketPool pool = new PacketPool();
+        Packet a = pool.acquire();
+        Packet b = pool.acquire();
+        Packet c = pool.acquire();
+        assertThat(List.of(a.poolId, b.poolId, c.poolId)).containsExactly(0, 1, 2);
+        assertThat(pool.created()).isEqualTo(3);
+        pool.release(b);
+        pool.release(a);
+        assertThat(pool.acquire()).isSameAs(a);
+        assertThat(pool.acquire()).isSameAs(b);
+        assertThat(pool.created()).as("both came back from the free list").isEqualTo(3);
+        assertThat(pool.acquire().poolId).isEqualTo(3);
+        assertThat(pool.created()).isEqualTo(4);
+        assertThat(pool.acquired()).isEqualTo(6);
+        assertThat(pool.outstanding()).isEqualTo(4);
+    }
+
+    @Test
+    void onlyADataPacketIsData() {
+        Packet p = new PacketPool().acquire();
+        assertThat(p.isData()).as("a fresh packet is data").isTrue();
+        for (byte kind : new byte[] {Packet.ACK, Packet.NACK, Packet.CNP, Packet.FIRST_SCHEME_KIND, Byte.MAX_VALUE}) {
+            p.kind = kind;
+            assertThat(p.isData()).as("kind " + kind).isFalse();
+        }
+    }
 }
