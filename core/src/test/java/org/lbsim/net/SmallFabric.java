@@ -156,23 +156,20 @@ final class SmallFabric {
 
         @Override
         public Packet poll(long nowPs) {
-            polledPs.add(nowPs);
-            for (int i = 0; i < queue.size(); i++) {
-                if (readyPs.get(i) <= nowPs) {
-                    readyPs.remove(i);
-                    sentPs.add(nowPs);
-                    return queue.remove(i);
-                }
-            }
-            return null;
+            return take(nowPs, false);
         }
 
         /** The first ready frame that is not data: the NIC's unpaused class, when it has one. */
         @Override
         public Packet pollUnpaused(long nowPs) {
+            return take(nowPs, true);
+        }
+
+        /** The first ready frame (not data, if {@code controlOnly}), taken off the queue; every look is recorded. */
+        private Packet take(long nowPs, boolean controlOnly) {
             polledPs.add(nowPs);
             for (int i = 0; i < queue.size(); i++) {
-                if (readyPs.get(i) <= nowPs && queue.get(i).kind != Packet.DATA) {
+                if (readyPs.get(i) <= nowPs && (!controlOnly || queue.get(i).kind != Packet.DATA)) {
                     readyPs.remove(i);
                     sentPs.add(nowPs);
                     return queue.remove(i);
