@@ -2,6 +2,7 @@ package org.lbsim.lb.dlbf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -272,6 +273,45 @@ class DlbfReceiverTest {
         assertEquals(List.of(1), rx.nacks);
     }
 
+    /** A range of PSN 0 alone (a switch right after the first packet) pends like any other until PSN 0 is in. */
+    @Test
+    void aRangeOfPsnZeroAlonePendsUntilPsnZeroIsIn() {
+        DlbfReceiver policy = new DlbfReceiver(run(), THETA_PS, 16);
+        ScriptedReceiver rx = new ScriptedReceiver(policy);
+        rx.notification(0, true, 1_000);
+        assertTrue(policy.waiting());
+        rx.arrive(1, 2_000);
+        assertEquals(List.of(), rx.nacks);
+        rx.arrive(0, 3_000);
+        assertFalse(policy.waiting());
+        assertEquals(1, rx.cancels);
+    }
+
+    /** At theta the range's last PSN is the one still missing: that is a loss too. */
+    @Test
+    void theRangesLastPsnStillMissingAtThetaIsALoss() {
+        DlbfReceiver policy = new DlbfReceiver(run(), THETA_PS, 16);
+        ScriptedReceiver rx = new ScriptedReceiver(policy);
+        rx.arrive(0, 0);
+        rx.notification(3, true, 1_000);
+        rx.arrive(1, 2_000);
+        rx.arrive(2, 3_000);
+        rx.arrive(5, 4_000);
+        assertEquals(3, rx.expected);
+        policy.onTimer(rx, 1_000 + THETA_PS);
+        assertEquals(1, policy.case1Losses);
+        assertEquals(List.of(3), rx.nacks);
+    }
+
+    @Test
+    void aPacketKindTheReceiverDoesNotKnowIsRefused() {
+        DlbfReceiver policy = new DlbfReceiver(run(), THETA_PS, 16);
+        ScriptedReceiver rx = new ScriptedReceiver(policy);
+        Packet p = pool.acquire();
+        p.kind = (byte) (Packet.FIRST_SCHEME_KIND + 9);
+        assertThrows(IllegalStateException.class, () -> policy.onSchemePacket(rx, p, 0));
+    }
+
     /**
      * Case 2: the SACK names the range's PSNs held above the expected one (bit j for PSN expected + j),
      * up to and including the range's last PSN, and echoes the notification's port and timestamps.
@@ -379,5 +419,10 @@ class DlbfReceiverTest {
         assertEquals(1 * 4_000 + 2 * 1_000, policy.heldPacketPs);
         assertEquals(10_000, policy.activePs());
         assertEquals(2, policy.maxHeld);
+        DlbfReceiver later = new DlbfReceiver(run(), THETA_PS, 16);
+        ScriptedReceiver rx2 = new ScriptedReceiver(later);
+        rx2.arrive(0, 5_000);
+        rx2.arrive(1, 8_000);
+        assertEquals(3_000, later.activePs(), "from the first data packet, not from time 0");
     }
 }
