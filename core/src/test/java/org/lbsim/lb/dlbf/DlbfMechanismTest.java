@@ -53,6 +53,10 @@ class DlbfMechanismTest {
         assertEquals(0, rx.nacks());
         assertEquals(dups, rx.duplicates(), "each slow original arrives after its copy and is discarded");
         assertEquals(rx.receivedPackets(), lab.acks, "every arrival, the discarded duplicates included, is ACKed");
+        assertEquals(2, counter(d, "dlbf.congestionEchoes"), "one CE mark on each path");
+        assertEquals(2, counter(d, "dlbf.congestionEchoesOnCurrentPath"), "each about the path the data was on");
+        assertEquals(dups, counter(d, "dlbf.duplicatesSent"), "every copy went out before the data behind it");
+        assertEquals(0, counter(d, "dlbf.controlPacketsSent"));
         assertTrue(lab.run.transport().senderOf(0).completedPs() > 0);
         // the order at the receiver: each duplicated PSN k arrives on the fast path before k + 1, and its
         // slow original after some later PSN (without the copy, an out-of-order arrival)
@@ -119,6 +123,9 @@ class DlbfMechanismTest {
         long resends = counter(d, "dlbf.case2Resends");
         assertTrue(resends > 0, "packets of the slow path were still missing");
         assertEquals(resends, rx.duplicates(), "every resent PSN arrives twice: only holes were resent");
+        assertEquals(resends, counter(d, "dlbf.duplicatesSent"));
+        assertEquals(1, counter(d, "dlbf.controlPacketsSent"), "the notification");
+        assertEquals(1, counter(d, "dlbf.congestionEchoes"));
         assertEquals(0, rx.nacks(), "the SACK, not a NACK, asked for the holes");
         assertEquals(0, lab.run.transport().senderOf(0).recovery().retransmissions());
     }
@@ -145,6 +152,10 @@ class DlbfMechanismTest {
         assertEquals(0, rx.nacks(), "reordering inside the notified range is not a loss");
         assertEquals(0, rx.duplicates());
         assertEquals(0, lab.run.transport().senderOf(0).recovery().retransmissions());
+        // the held data's time average lies strictly between nothing held and the most held at once
+        double avg = d.counters().get("dlbf.rxBufferAvgPackets").doubleValue();
+        long max = counter(d, "dlbf.rxBufferMaxPackets");
+        assertTrue(avg > 0 && avg < max, "average " + avg + ", maximum " + max);
     }
 
     /** Case 1 with the old path's tail held past theta: the receiver calls it a loss theta after the notification, with selective repeat's NACK. */

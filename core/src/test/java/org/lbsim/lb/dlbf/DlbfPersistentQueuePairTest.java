@@ -98,6 +98,30 @@ class DlbfPersistentQueuePairTest {
         assertEquals(0L, ro.schemeCounters().get("dlbf.algorithm1.reuse").longValue());
     }
 
+    /**
+     * A persistent queue pair's later messages are the same flow (III-B is per flow), so with queue-pair
+     * path states too each step keeps the queue pair's path states; with ECN off Algorithm 1 then runs
+     * only for each queue pair's first message.
+     */
+    @Test
+    void persistentQueuePairsWithQueuePairPathStatesKeepThemFromStepToStep() {
+        PreparedRun run = Lbsim.scenario(prepared("persistent", "queue-pair").scenario()).set("switches.ecn.enabled", false).prepare();
+        Transport t = run.transport();
+        t.keepAllQueuePairs();
+        RunResult r = run.run();
+        Invariants.check(run);
+        int n = 16;
+        for (int q = 0; q < n; q++) {
+            DlbfSender first = (DlbfSender) t.senderOf(q).entropyPolicy();
+            DlbfSender second = (DlbfSender) t.senderOf(q + n).entropyPolicy();
+            assertSame(first.paths(), second.paths(), "queue pair " + q);
+        }
+        Map<String, Number> c = r.schemeCounters();
+        long runs = c.get("dlbf.algorithm1.reuse").longValue() + c.get("dlbf.algorithm1.randomAvailable").longValue()
+                + c.get("dlbf.algorithm1.randomUnprobed").longValue() + c.get("dlbf.algorithm1.fallback").longValue();
+        assertEquals(n, runs);
+    }
+
     @Test
     void samePersistentRunTwice() {
         PreparedRun a = prepared("persistent");

@@ -1,6 +1,7 @@
 package org.lbsim.lb.dlbf;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
@@ -69,6 +70,8 @@ class PathStatesTest {
             p.onEcho(i, true, 0);
         }
         assertEquals(Set.of(1), choices(p, 1, 10)); // lines 7-8
+        assertEquals(PathStates.FALLBACK, p.lastChoice());
+        assertEquals(Set.of(0), choices(p, 0, 10), "path 0 is an old path like any other");
     }
 
     @Test
@@ -143,8 +146,11 @@ class PathStatesTest {
     @Test
     void anUnmeasuredNewPathIsTakenAtTheLowestDelayMeasured() {
         PathStates p = paths(3);
+        assertEquals(3, p.size());
         p.recordOwd(0, 0, 9_000);
         p.recordOwd(1, 0, 4_000);
+        assertTrue(p.hasOwd(0));
+        assertFalse(p.hasOwd(2));
         assertEquals(5_000, p.deltaPs(0, 2));
         assertEquals(0, p.deltaPs(2, 0)); // an unmeasured old path gives no gap
     }

@@ -20,7 +20,9 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.Switch;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.QpContext;
 import org.lbsim.topology.Fib;
+import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topology;
 
 /**
@@ -135,7 +137,9 @@ class DnlbFabricTest {
             run.network().switchAt(t.nodeByName(name)).setEgressStage(d);
             spines.add(d);
         }
-        runChecked(run);
+        RunResult r = runChecked(run);
+        assertThat(r.schemeCounters().get("dnlb.vrf.steered").longValue()).isPositive();
+        assertThat(r.schemeCounters()).containsEntry("dnlb.vrf.fallbacks", 0L);
         int checked = 0;
         for (Departures d : spines) {
             for (long[] row : d.rows) {
@@ -155,7 +159,8 @@ class DnlbFabricTest {
     void eq4IsCheckedAndTheReducedBalanceReported() throws Exception {
         String ring = "0,1,65536,0,0\n1,2,65536,0,0\n2,3,65536,0,0\n3,0,65536,0,0\n"; // h0, h2 on l0; h1, h3 on l1
         Dnlb one = new Dnlb(new Dnlb.Params(-1, true, true));
-        runChecked(fabric(ring, 1).prepare(one));
+        RunResult r = runChecked(fabric(ring, 1).prepare(one));
+        assertThat(r.schemeCounters()).containsEntry("dnlb.uplinksUsedFraction", 0.25).containsEntry("dnlb.eq4.unmet", 2L);
         assertThat(one.counters()).containsEntry("dnlb.eq4.leaves", 2L).containsEntry("dnlb.eq4.unmet", 2L)
                 .containsEntry("dnlb.eq4.minNicsTimesQps", 2L).containsEntry("dnlb.uplinksUsedFraction", 0.25)
                 .containsEntry("dnlb.qpsPerUplink.min", 0L).containsEntry("dnlb.qpsPerUplink.max", 1L);
@@ -210,8 +215,16 @@ class DnlbFabricTest {
                     }
                 }
             }
+            Map<String, Number> c = dnlb.counters();
+            assertThat(c.get("dnlb.pbr.hits").longValue()).isPositive();
+            assertThat(c.get("dnlb.vrf.steered").longValue()).isPositive();
+            if (!avoid) {
+                // the affected queue pairs keep their ports: l0's PBR rule meets the failed uplink, s0's VRF the failed link down to l0
+                assertThat(c.get("dnlb.pbr.fallbacks").longValue()).isPositive();
+                assertThat(c.get("dnlb.vrf.fallbacks").longValue()).isPositive();
+            }
             if (avoid) {
-                assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.movedQueuePairs", 3L);
+                assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.movedQueuePairs", 3L).containsEntry("dnlb.faultAvoidance.uplinkChanges", 1L);
                 assertThat(portsAfter).hasSize(3);
                 for (Set<Integer> ports : portsAfter.values()) {
                     assertThat(ports).hasSize(1).doesNotContain(0xC000); // one working sibling, never segment 0
@@ -291,5 +304,89 @@ class DnlbFabricTest {
                 assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.queuePairsWithoutData", 0L);
             }
         }
+    }
+
+    private static QpContext qp(int src, int dst, int trafficClass, int q, int qpsPerConnection) {
+        return new QpContext(0, src, dst, 65536, 64, 1024, 64, 0, 400_000, 10_000_000, 400_000, 0, 0, trafficClass, q, qpsPerConnection);
+    }
+
+    /** Routes converged with l0's uplink 0 (l0-s0 #0, virtual spine 0) down. */
+    private static Fib withoutL0Uplink0(PreparedRun run) {
+        Topology t = run.topology();
+        boolean[] down = new boolean[t.linkCount()];
+        down[t.linkOf(t.portsBetween(t.nodeByName("l0"), t.nodeByName("s0"))[0])] = true;
+        return Routing.compute(t, down);
+    }
+
+    /**
+     * CTCCL 3.3 with {@code working-qps}, once the library knows l0's uplink 0 is down: of the DNLB class's
+     * queue pairs, only those whose path uses virtual spine 0 (QP 0 of h0 -> h1 leaving on it, QP 0 of
+     * h1 -> h0 coming down it into l0) and that have a working sibling are left without data; another
+     * class, traffic within a leaf and a connection with no working queue pair keep their split.
+     * Without VRFs uplink n is no virtual spine, so only the source leaf's uplink counts.
+     */
+    @Test
+    void onlyQueuePairsOfAFailedVirtualSpineWithAWorkingSiblingAreLeftWithoutData() throws Exception {
+        Dnlb before = new Dnlb(new Dnlb.Params(DSCP, true, true));
+        assertThat(before.counters()).isEmpty();
+        assertThat(before.plan()).isNull();
+        assertThat(before.carriesData(qp(0, 1, DSCP, 0, 8))).as("nothing known of the fabric yet").isTrue();
+        for (boolean vrf : new boolean[] {true, false}) {
+            Dnlb dnlb = new Dnlb(new Dnlb.Params(DSCP, true, vrf));
+            PreparedRun run = fabric("0,1,65536,0," + DSCP + "\n", 8).prepare(dnlb);
+            assertThat(dnlb.plan().leafCount()).isEqualTo(2);
+            dnlb.onRoutingChange(withoutL0Uplink0(run));
+            // h0 is NIC 0 of l0, h1 NIC 0 of l1, h2 NIC 1 of l0; with 8 QPs on 8 uplinks QP q uses uplink q
+            assertThat(dnlb.carriesData(qp(0, 1, DSCP, 0, 8))).isFalse();
+            assertThat(dnlb.carriesData(qp(0, 1, DSCP, 1, 8))).isTrue();
+            assertThat(dnlb.carriesData(qp(1, 0, DSCP, 0, 8))).as("into l0 over virtual spine 0").isEqualTo(!vrf);
+            assertThat(dnlb.carriesData(qp(1, 0, DSCP, 1, 8))).isTrue();
+            assertThat(dnlb.carriesData(qp(0, 1, 0, 0, 8))).as("another class").isTrue();
+            assertThat(dnlb.carriesData(qp(0, 2, DSCP, 0, 8))).as("within l0").isTrue();
+            assertThat(dnlb.carriesData(qp(0, 1, DSCP, 0, 1))).as("no working sibling").isTrue();
+            assertThat(dnlb.counters()).containsEntry("dnlb.faultAvoidance.queuePairsWithoutData", vrf ? 2L : 1L)
+                    .containsEntry("dnlb.faultAvoidance.uplinkChanges", 1L);
+        }
+        Dnlb oneSibling = new Dnlb(new Dnlb.Params(DSCP, true, true, Dnlb.ONE_SIBLING));
+        PreparedRun run = fabric("0,1,65536,0," + DSCP + "\n", 8).prepare(oneSibling);
+        oneSibling.onRoutingChange(withoutL0Uplink0(run));
+        assertThat(oneSibling.carriesData(qp(0, 1, DSCP, 0, 8))).as("one-sibling moves packets, not shares").isTrue();
+    }
+
+    /**
+     * DSCP 0 is a class like any other, not "every class": class-26 traffic is no DNLB traffic then, so
+     * no leaf has DNLB senders to check Eq. 4 for and fault avoidance leaves its queue pairs alone.
+     */
+    @Test
+    void withDscpZeroOtherClassesAreNoDnlbTraffic() throws Exception {
+        Dnlb dnlb = new Dnlb(new Dnlb.Params(0, true, true));
+        PreparedRun run = fabric("0,1,65536,0," + DSCP + "\n", 8).prepare(dnlb);
+        runChecked(run);
+        assertThat(dnlb.counters()).containsEntry("dnlb.eq4.leaves", 0L).doesNotContainKey("dnlb.uplinks").doesNotContainKey("dnlb.eq4.unmet");
+        dnlb.onRoutingChange(withoutL0Uplink0(run));
+        assertThat(dnlb.carriesData(qp(0, 1, DSCP, 0, 8))).isTrue();
+        assertThat(dnlb.carriesData(qp(0, 1, 0, 0, 8))).isFalse();
+    }
+
+    /**
+     * With one link from each leaf to each spine there is nothing for VRFs to split, and on a custom fabric
+     * (every switch one tier) no leaf has uplinks: no VRFs, no PBR tables, nothing hit.
+     */
+    @Test
+    void vrfsOnlySplitParallelLinksAndPbrOnlyRunsOnLeavesWithUplinks() throws Exception {
+        Files.writeString(dir.resolve("t.csv"), "src,dst,bytes,start_ns\n0,1,65536,0\n1,0,65536,0\n");
+        Dnlb single = new Dnlb(new Dnlb.Params(-1, true, true));
+        RunResult r = runChecked(Lbsim.scenario().baseDir(dir).seed(5).leafSpine(1, 2, 2).trace("t.csv").prepare(single));
+        assertThat(r.flowsFinished()).isEqualTo(2);
+        assertThat(single.counters()).doesNotContainKey("dnlb.vrf.steered");
+        assertThat(single.counters().get("dnlb.pbr.hits").longValue()).isPositive();
+        Dnlb custom = new Dnlb(new Dnlb.Params(-1, true, true));
+        RunResult rc = runChecked(Lbsim.scenario().baseDir(dir).seed(5).trace("t.csv")
+                .set("topology", Map.of("type", "custom", "hosts", 2, "switches", List.of("l0", "l1", "s0"),
+                        "links", List.of("h0 l0", "h1 l1", "l0 s0", "l1 s0"), "linkRateGbps", 100, "linkDelayNs", 100, "routes", List.of()))
+                .prepare(custom));
+        assertThat(rc.flowsFinished()).isEqualTo(2);
+        assertThat(custom.counters()).doesNotContainKey("dnlb.vrf.steered").containsEntry("dnlb.pbr.hits", 0L)
+                .containsEntry("dnlb.eq4.leaves", 0L);
     }
 }

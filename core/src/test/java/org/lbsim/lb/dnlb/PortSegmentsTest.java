@@ -1,6 +1,7 @@
 package org.lbsim.lb.dnlb;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -94,5 +95,23 @@ class PortSegmentsTest {
             assertThat(java.util.Arrays.stream(perUplink).filter(c -> c > 0).count()).isEqualTo(slots);
             assertThat(max).isEqualTo(1);
         }
+    }
+
+    /** Eq. 1 needs a whole port per segment: from 1 uplink (the whole range) to 16384 (one port each). */
+    @Test
+    void stepTakesOneToSixteenThousandThreeHundredEightyFourUplinks() {
+        assertThat(PortSegments.step(1)).isEqualTo(16384);
+        assertThat(PortSegments.step(16384)).isEqualTo(1);
+        assertThatThrownBy(() -> PortSegments.step(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> PortSegments.step(16385)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** With 3 uplinks (step 5461) the last segment also takes the remainder: 0xFFFF lies in segment 2. */
+    @Test
+    void theLastSegmentTakesTheRemainderWhenTheUplinksDoNotDivideTheRange() {
+        assertThat(PortSegments.segmentLow(2, 3)).isEqualTo(0xC000 + 2 * 5461);
+        assertThat(PortSegments.segmentHigh(2, 3)).isEqualTo(0xFFFF);
+        assertThat(PortSegments.segmentOf(0xFFFF, 3)).isEqualTo(2);
+        assertThat(PortSegments.segmentOf(0xC000 + 3 * 5461, 3)).isEqualTo(2);
     }
 }
