@@ -146,6 +146,9 @@ final class DlbfSender implements EntropyPolicy, SenderHooks {
         if (highestSent < cumAck) {
             return; // nothing in flight that could arrive out of order
         }
+        if (sender == null) {
+            return; // without the bundle (Dlbf.newEntropyPolicy): path switching only, nothing injected
+        }
         if (notificationsEnabled && !receiverBufferHigh && paths.state(next, nowPs) == PathStates.UNPROBED) {
             // III-D: an unprobed path gets one payload-free notification instead of the duplicates
             Packet n = sender.newControl(run.notifyKind);

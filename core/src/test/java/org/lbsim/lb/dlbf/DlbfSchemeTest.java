@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import org.lbsim.api.Lbsim;
 import org.lbsim.api.ScenarioBuilder;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.QueuePairScheme;
 import org.lbsim.transport.NicSelectiveRepeat;
 import org.lbsim.transport.Transport;
 
@@ -82,5 +84,26 @@ class DlbfSchemeTest {
         for (int h = 0; h < 20; h++) {
             assertEquals(0, none.clockOffsetPs(h));
         }
+    }
+
+    /**
+     * Without DLBF's bundle (its entropy policy on the run's ordinary queue pairs) a flow switches
+     * paths on congestion echoes but injects neither notifications nor duplicates, and every flow
+     * completes.
+     */
+    @Test
+    void withoutTheBundleAFlowSwitchesPathsButInjectsNothing() {
+        PreparedRun run = Lbsim.scenario().leafSpine(8, 2, 2).linkRateGbps(100).allToAll(200_000).scheme("dlbf").lossRecovery("nic-sr")
+                .congestionControl("dcqcn").seed(3).prepare((lb, rec) -> QueuePairScheme.separate(lb, rec));
+        ranAndChecked(run);
+        Transport t = run.transport();
+        long switches = 0;
+        assertEquals(t.flowCount(), t.completedFlows());
+        for (int q = 0; q < t.flowCount(); q++) {
+            DlbfSender s = (DlbfSender) t.senderOf(q).entropyPolicy();
+            assertEquals(0, s.notifications + s.selectiveDuplicates, "queue pair " + q + " injected nothing");
+            switches += s.pathSwitches;
+        }
+        assertTrue(switches > 0, "congestion echoes moved some flow to another path");
     }
 }
