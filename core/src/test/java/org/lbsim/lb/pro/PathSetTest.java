@@ -99,7 +99,9 @@ class PathSetTest {
         assertThat(unorchestrated.next(c)).isEqualTo(unorchestrated.next(d)).isEqualTo(3);
         PathSet batched = new PathSet(16, 4, true, 2);
         assertThat(batched.next(batched.newCursor())).as("block 2 of 4 paths").isEqualTo(8);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PathSet(16, 4, true, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(batched.blocks()).isEqualTo(4);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PathSet(16, 4, true, 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a path set's start must be between 0 and 3, got 4");
     }
 
     @Test
