@@ -92,6 +92,7 @@ class PathSetTest {
         assertThat(set.counter()).isEqualTo(5);
         assertThat(set.next(a)).isEqualTo(5);
         assertThat(set.next(b)).isEqualTo(6);
+        assertThat(b.path()).as("the cursor keeps its last path").isEqualTo(6);
         assertThat(set.next(a)).as("span 3 from 5").isEqualTo(0);
         PathSet unorchestrated = new PathSet(8, 1, false, 3);
         PathSet.Cursor c = unorchestrated.newCursor();

@@ -160,6 +160,21 @@ class ProTailRecoveryTest {
         }
     }
 
+    /** ACKs that came back out of order acknowledged 0..2 without moving the cumulative ack; a NACK's cumulative ack then moves it. */
+    @Test
+    void aNackWhoseCumulativeAckCoversOnlyAcknowledgedPsnsRestartsACumulativeRtoOnly() {
+        for (boolean cumulative : new boolean[] {true, false}) {
+            ProSender s = sender(cumulative);
+            send(s, 10, 0);
+            s.onAck(ack(1, 0), Time.us(8));
+            s.onAck(ack(2, 0), Time.us(9));
+            s.onAck(ack(0, 0), Time.us(10));
+            assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(80) : Time.us(90));
+            assertThat(s.onNack(nack(5, 3), Time.us(30))).as("nothing newly acknowledged").isFalse();
+            assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(110) : Time.us(90));
+        }
+    }
+
     /**
      * 2 ToRs x 4 Aggrs (ProRunTest's fabric), 200-packet flows, window 150: five holes of queue pair 0
      * (PSNs 60, 120, 160, 185, 195) all inside the last 150 PSNs, so only timeouts find them. NACKs do
