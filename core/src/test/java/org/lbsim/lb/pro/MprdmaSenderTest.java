@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
@@ -44,8 +46,14 @@ class MprdmaSenderTest {
 
     /** Sends while the sender has something to send; returns the PSNs sent. */
     private List<Integer> drain(MprdmaSender s, MprdmaEntropy e, long nowPs) {
+        return drain(s, e, nowPs, Integer.MAX_VALUE);
+    }
+
+    /** Sends at most {@code max} packets; returns the PSNs sent. */
+    private List<Integer> drain(MprdmaSender s, MprdmaEntropy e, long nowPs, int max) {
         List<Integer> sent = new ArrayList<>();
-        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
+        int psn;
+        while (sent.size() < max && (psn = s.nextPsn(nowPs)) >= 0) {
             pathIdsSent.add(e.entropyFor(psn, s.isRetransmission(psn)));
             s.onSent(psn, nowPs);
             sent.add(psn);
@@ -114,6 +122,7 @@ class MprdmaSenderTest {
         PathSet alone = new PathSet(PATHS, 1, true);
         MprdmaEntropy f = new MprdmaEntropy(alone, pathIdOfIndex, indexOfPathId, new SplittableRandom(3), counters, true);
         f.slow(pathIdOfIndex[0]);
+        assertThat(f.isSlow(pathIdOfIndex[0])).isTrue();
         long repathsBefore = counters.mprdmaRepaths;
         for (int i = 0; i < 2 * PATHS; i++) {
             f.entropyFor(i, false);
@@ -122,20 +131,72 @@ class MprdmaSenderTest {
         assertThat(f.isSlow(pathIdOfIndex[0])).isFalse();
     }
 
-    @Test
-    void aLateAckOfARetransmissionDoesNotMarkItsPath() {
+    /** PSN 0 and PSN 5: the first bit of the sender's bitmap word and one inside it. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 5})
+    void aLateAckOfARetransmissionDoesNotMarkItsPath(int lostPsn) {
         MprdmaEntropy e = entropy();
         MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, false, e, counters);
         drain(s, e, 0);
-        for (int psn = 1; psn <= 20; psn++) {
+        for (int psn = 0; psn <= 20; psn++) {
+            if (psn != lostPsn) {
+                s.onAck(ack(psn, Math.min(psn + 1, lostPsn), pathIdsSent.get(psn)), Time.us(9));
+            }
+        }
+        assertThat(s.nextPsn(Time.us(9))).isEqualTo(lostPsn);
+        s.onSent(lostPsn, Time.us(9));
+        long marks = counters.mprdmaSlowMarks;
+        s.onAck(ack(lostPsn, 21, pathIdOfIndex[5]), Time.us(18)); // more than Delta below snd_ooh = 20, but resent
+        assertThat(counters.mprdmaSlowMarks).isEqualTo(marks);
+        assertThat(e.isSlow(pathIdOfIndex[5])).isFalse();
+        assertThat(s.sndUna()).isEqualTo(21);
+    }
+
+    @Test
+    void anAckExactlyDeltaBelowTheHighestAcknowledgedPsnIsNotLate() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, false, e, counters);
+        drain(s, e, 0);
+        s.onAck(ack(20, 0, pathIdsSent.get(20)), Time.us(9));
+        s.onAck(ack(12, 0, pathIdsSent.get(12)), Time.us(9)); // 12 = 20 - Delta
+        assertThat(counters.mprdmaSlowMarks).isZero();
+        s.onAck(ack(11, 0, pathIdsSent.get(11)), Time.us(9)); // 11 < 20 - Delta
+        assertThat(counters.mprdmaSlowMarks).isEqualTo(1);
+        assertThat(e.isSlow(pathIdsSent.get(11))).isTrue();
+    }
+
+    /** onAck and onNack return whether the answer acknowledged a PSN not acknowledged before, by its own PSN or by its cumulative ack. */
+    @Test
+    void anAckOrNackReportsProgressExactlyWhenItAcknowledgesSomethingNew() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), false, false, 64, 8, false, e, counters);
+        drain(s, e, 0);
+        assertThat(s.onAck(ack(3, 0, pathIdsSent.get(3)), Time.us(9))).isTrue();
+        assertThat(s.onAck(ack(3, 0, pathIdsSent.get(3)), Time.us(9))).as("the same ACK again").isFalse();
+        assertThat(s.onAck(ack(3, 2, pathIdsSent.get(3)), Time.us(9))).as("its cumulative ack covers 0 and 1").isTrue();
+        assertThat(s.sndUna()).isEqualTo(2);
+        assertThat(s.onAck(ack(2, 2, pathIdsSent.get(2)), Time.us(9))).isTrue();
+        assertThat(s.sndUna()).as("2 fills the hole below the selectively acknowledged 3").isEqualTo(4);
+        assertThat(s.onNack(nack(6), Time.us(10))).as("a NACK whose cumulative ack covers 4 and 5").isTrue();
+        assertThat(s.sndUna()).isEqualTo(6);
+        assertThat(s.onNack(nack(6), Time.us(12))).isFalse();
+        assertThat(s.timerDeadlinePs()).as("any-ack: the RTO restarted at the last answer that acknowledged something").isEqualTo(Time.us(90));
+        assertThat(s.inflightBytes()).as("64 sent, 0..5 acknowledged").isEqualTo(58 * 1000L);
+    }
+
+    @Test
+    void aMessageOfWholeBitmapWordsCompletesWhenItsLastAckArrives() {
+        QpContext qp = new QpContext(0, 0, 1, 64 * 1000L, 64, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(qp, Time.us(80), true, false, 64, 8, false, e, counters);
+        assertThat(drain(s, e, 0)).hasSize(64);
+        for (int psn = 1; psn < 64; psn++) {
             s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
         }
-        assertThat(s.nextPsn(Time.us(9))).isZero();
-        s.onSent(0, Time.us(9));
-        long marks = counters.mprdmaSlowMarks;
-        s.onAck(ack(0, 21, pathIdOfIndex[5]), Time.us(18));
-        assertThat(counters.mprdmaSlowMarks).isEqualTo(marks);
-        assertThat(s.sndUna()).isEqualTo(21);
+        assertThat(s.onAck(ack(0, 1, pathIdsSent.get(0)), Time.us(10))).isTrue();
+        assertThat(s.sndUna()).isEqualTo(64);
+        assertThat(s.complete()).isTrue();
+        assertThat(s.timerDeadlinePs()).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -184,6 +245,38 @@ class MprdmaSenderTest {
         s.onSent(0, Time.us(9));
         s.onAck(ack(0, 21, pathIdOfIndex[0]), Time.us(18));
         assertThat(s.nextPsn(Time.us(18))).as("1..20 are below snd_una now").isEqualTo(21);
+    }
+
+    @Test
+    void goBackNStartsItsRewindAtTheCumulativeAckOfTheMomentItResends() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, true, 64, 8, false, e, counters);
+        drain(s, e, 0);
+        for (int psn = 1; psn <= 20; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        assertThat(s.inRecovery()).as("the rewind starts at snd_una = 0").isTrue();
+        // PSN 0 was late, not lost: its ACK arrives before the rewind has sent anything
+        s.onAck(ack(0, 21, pathIdsSent.get(0)), Time.us(9));
+        assertThat(drain(s, e, Time.us(9))).as("0..20 are acknowledged: go back to 21, not to 0, then new data below snd_una + L = 85")
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(21, 85).boxed().toList());
+    }
+
+    /** mprdmaBeyondBitmap 'drop': a NACK during a recovery Delta started widens it to the snd_nxt of the NACK's moment. */
+    @Test
+    void aNackDuringADeltaRecoveryWidensItToWhatWasSentSince() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = new MprdmaSender(QP, Time.us(80), true, false, 8, 4, true, e, counters);
+        assertThat(drain(s, e, 0, 10)).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        for (int psn = 1; psn <= 6; psn++) {
+            s.onAck(ack(psn, 0, pathIdsSent.get(psn)), Time.us(9));
+        }
+        assertThat(s.inRecovery()).as("0 < 6 - Delta").isTrue();
+        assertThat(drain(s, e, Time.us(9), 4)).as("the resend of 0 (below snd_ooh - Delta = 2), then new data").containsExactly(0, 10, 11, 12);
+        s.onNack(nack(0), Time.us(10));
+        assertThat(drain(s, e, Time.us(10), 7)).as("every unacknowledged PSN up to snd_nxt = 13, then new data")
+                .containsExactly(7, 8, 9, 10, 11, 12, 13);
+        assertThat(counters.mprdmaRecoveries).as("one recovery, widened").isEqualTo(1);
     }
 
     @Test

@@ -44,7 +44,7 @@ class MprdmaWindowTest {
     private MprdmaWindow sentInitial(int w, double probe) {
         MprdmaWindow win = new MprdmaWindow(w, probe, RTT, counters);
         for (int i = 0; i < w; i++) {
-            win.take();
+            assertThat(win.take()).as("the initial window goes on paths drawn at random").isEqualTo(MprdmaWindow.RANDOM);
         }
         assertThat(win.released()).isZero();
         return win;
@@ -89,6 +89,47 @@ class MprdmaWindowTest {
         assertThat(win.take()).isEqualTo(pathIdOfIndex[3]);
         win.onAck(false, false, pathIdOfIndex[3], 9, 0, false, 0, rng);
         assertThat(win.released()).as("nothing left to send").isZero();
+    }
+
+    @Test
+    void packetsReleasedAndNotYetSentCountAgainstTheWindow() {
+        MprdmaWindow win = sentInitial(10, 0);
+        win.onAck(false, false, pathIdOfIndex[6], 7, 100, false, 0, rng);
+        assertThat(win.released()).as("awnd = floor(10.1 - 7) = 3, at most 2").isEqualTo(2);
+        win.onAck(false, false, pathIdOfIndex[6], 7, 100, false, 0, rng);
+        assertThat(win.released()).as("awnd = floor(10.199 - 7 - 2 released) = 1").isEqualTo(3);
+    }
+
+    @Test
+    void anAckBeforeTheInitialWindowIsOutReleasesOnTopOfWhatIsLeftOfIt() {
+        MprdmaWindow win = new MprdmaWindow(10, 0, RTT, counters);
+        win.take();
+        win.take();
+        win.onAck(false, false, pathIdOfIndex[6], 1, 100, false, 0, rng);
+        assertThat(win.released()).as("awnd = floor(10.1 - 1 in flight - 8 unsent of the initial window) = 1").isEqualTo(9);
+        assertThat(win.take()).as("the ACK's release first").isEqualTo(pathIdOfIndex[6]);
+        assertThat(win.take()).isEqualTo(MprdmaWindow.RANDOM);
+    }
+
+    @Test
+    void atMostMaxPendingReleasedPacketsWaitToBeSent() {
+        MprdmaWindow win = sentInitial(200, 0);
+        for (int i = 0; i < 40; i++) {
+            win.onAck(false, false, pathIdOfIndex[1], 0, 1000, false, 0, rng);
+        }
+        assertThat(win.released()).isEqualTo(MprdmaWindow.MAX_PENDING);
+    }
+
+    /** Probing off: the queue pair's random stream (which also draws the paths of the initial window) is left alone. */
+    @Test
+    void withoutProbingAnAckDrawsNothingFromTheRandomStream() {
+        SplittableRandom stream = new SplittableRandom(7);
+        MprdmaWindow win = sentInitial(10, 0);
+        for (int i = 0; i < 5; i++) {
+            win.onAck(false, false, pathIdOfIndex[1], 0, 100, false, RTT * i, stream);
+        }
+        assertThat(win.released()).isPositive();
+        assertThat(stream.nextLong()).isEqualTo(new SplittableRandom(7).nextLong());
     }
 
     @Test
@@ -143,9 +184,13 @@ class MprdmaWindowTest {
     }
 
     private MprdmaSender sender(int initialWindow, int delta, MprdmaEntropy e) {
+        return sender(QP, initialWindow, delta, false, e);
+    }
+
+    private MprdmaSender sender(QpContext qp, int initialWindow, int delta, boolean dropBeyondBitmap, MprdmaEntropy e) {
         MprdmaWindow w = new MprdmaWindow(initialWindow, 0, RTT, counters);
         e.clockedBy(w);
-        return new MprdmaSender(QP, Time.us(80), true, false, 64, delta, false, e, w, rng, counters);
+        return new MprdmaSender(qp, Time.us(80), true, false, 64, delta, dropBeyondBitmap, e, w, rng, counters);
     }
 
     private MprdmaEntropy entropy() {
@@ -181,6 +226,51 @@ class MprdmaWindowTest {
         s.onAck(ack(7, 0, pathIdOfIndex[3], false), RTT); // 7 < 12 - 4: late
         assertThat(counters.mprdmaPrunedAcks).isEqualTo(1);
         assertThat(drain(s, e, RTT)).extracting(x -> x[1]).as("nothing goes on the late ACK's path 3").doesNotContain(pathIdOfIndex[3]);
+    }
+
+    @Test
+    void anAckReleasesNoMorePacketsThanTheMessageHasLeftToSend() {
+        QpContext five = new QpContext(0, 0, 1, 5 * 1000L, 5, 1000, 62, 20, 200_000, RTT, 200_000);
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = sender(five, 4, 8, false, e);
+        assertThat(drain(s, e, 0)).extracting(x -> x[0]).containsExactly(0, 1, 2, 3);
+        s.onAck(ack(2, 3, pathIdOfIndex[5], false), RTT);
+        // cwnd 4.25 with 1 in flight: room for 3, at most 2 per ACK, and only PSN 4 is left
+        assertThat(drain(s, e, RTT)).extracting(x -> x[0]).containsExactly(4);
+        assertThat(s.window().released()).isZero();
+    }
+
+    @Test
+    void anRtoHalvesTheWindowAndAnAckBeforeTheResendsLeaveStillReleasesOneAsInARecovery() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = sender(4, 8, e);
+        assertThat(drain(s, e, 0)).hasSize(4);
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(80), lost::add)).isTrue();
+        assertThat(lost).containsExactly(0, 1, 2, 3);
+        assertThat(s.window().cwnd()).isEqualTo(2.0);
+        assertThat(s.window().released()).as("the RTO releases the first resend").isEqualTo(1);
+        // PSN 0 was only late: its ACK comes back before any resend left; cwnd 2.5 with 3 in flight has no room,
+        // but the sender is rewinding, so the ACK releases one more
+        s.onAck(ack(0, 1, pathIdOfIndex[5], false), Time.us(81));
+        assertThat(s.window().cwnd()).isEqualTo(2.5);
+        assertThat(s.window().released()).isEqualTo(2);
+        List<int[]> resent = drain(s, e, Time.us(81));
+        assertThat(resent).extracting(x -> x[0]).containsExactly(1, 2);
+        assertThat(resent.get(1)[1]).as("the ACK's release goes on the ACK's path").isEqualTo(pathIdOfIndex[5]);
+    }
+
+    /** mprdmaBeyondBitmap 'drop': the receiver's NACK releases the resend it asks for, on the NACK's path. */
+    @Test
+    void aNackReleasesOneResendOnItsOwnPath() {
+        MprdmaEntropy e = entropy();
+        MprdmaSender s = sender(QP, 4, 8, true, e);
+        assertThat(drain(s, e, 0)).hasSize(4);
+        Packet nack = ack(0, 0, pathIdOfIndex[6], false);
+        nack.kind = Packet.NACK;
+        s.onNack(nack, RTT);
+        s.onNack(nack, RTT);
+        assertThat(drain(s, e, RTT)).as("one release: the second NACK finds the first's still waiting").containsExactly(new int[] {0, pathIdOfIndex[6]});
     }
 
     private static Path incast() throws Exception {

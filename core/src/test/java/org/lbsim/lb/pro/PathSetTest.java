@@ -92,6 +92,7 @@ class PathSetTest {
         assertThat(set.counter()).isEqualTo(5);
         assertThat(set.next(a)).isEqualTo(5);
         assertThat(set.next(b)).isEqualTo(6);
+        assertThat(b.path()).as("the cursor keeps its last path").isEqualTo(6);
         assertThat(set.next(a)).as("span 3 from 5").isEqualTo(0);
         PathSet unorchestrated = new PathSet(8, 1, false, 3);
         PathSet.Cursor c = unorchestrated.newCursor();
@@ -99,7 +100,9 @@ class PathSetTest {
         assertThat(unorchestrated.next(c)).isEqualTo(unorchestrated.next(d)).isEqualTo(3);
         PathSet batched = new PathSet(16, 4, true, 2);
         assertThat(batched.next(batched.newCursor())).as("block 2 of 4 paths").isEqualTo(8);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PathSet(16, 4, true, 4)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(batched.blocks()).isEqualTo(4);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PathSet(16, 4, true, 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a path set's start must be between 0 and 3, got 4");
     }
 
     @Test

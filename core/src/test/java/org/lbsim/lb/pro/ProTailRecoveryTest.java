@@ -80,6 +80,101 @@ class ProTailRecoveryTest {
         assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(151));
     }
 
+    private Packet nack(int psn, int cumAck) {
+        Packet p = ack(psn, cumAck);
+        p.kind = Packet.NACK;
+        return p;
+    }
+
+    /** Sends while the sender has something to send; returns the PSNs sent. */
+    private static List<Integer> drain(ProSender s, long nowPs) {
+        List<Integer> sent = new ArrayList<>();
+        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
+            s.onSent(psn, nowPs);
+            sent.add(psn);
+        }
+        return sent;
+    }
+
+    @Test
+    void theRtoRunsOnlyWhileASentPsnIsUnacknowledged() {
+        ProCounters counters = new ProCounters();
+        ProSender s = new ProSender(QP, Time.us(80), true, new ProEntropy(new PathSet(8, 1, true), new int[] {0, 1, 2, 3, 4, 5, 6, 7}), counters);
+        assertThat(s.timerDeadlinePs()).as("nothing sent").isEqualTo(Long.MAX_VALUE);
+        send(s, 5, 0);
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(80));
+        s.onAck(ack(4, 5), Time.us(8));
+        assertThat(s.timerDeadlinePs()).as("all sent is acknowledged, 5 PSNs still to send").isEqualTo(Long.MAX_VALUE);
+        send(s, 5, Time.us(10));
+        assertThat(s.timerDeadlinePs()).as("from the first packet outstanding").isEqualTo(Time.us(90));
+        assertThat(s.onTimer(Time.us(90), psn -> { })).isTrue();
+        assertThat(counters.senderTimeouts).isEqualTo(1);
+        s.onAck(ack(9, 10), Time.us(95));
+        assertThat(s.complete()).isTrue();
+        assertThat(s.onTimer(Time.us(200), psn -> { })).as("a complete message has nothing to time out").isFalse();
+        assertThat(s.timeouts()).isEqualTo(1);
+        assertThat(counters.senderTimeouts).isEqualTo(1);
+    }
+
+    @Test
+    void anRtoBeforeAnyAckResendsFromPsnZeroAndThenGoesOnWithNewData() {
+        ProSender s = sender(true);
+        send(s, 5, 0);
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(80), lost::add)).isTrue();
+        assertThat(lost).containsExactly(0, 1, 2, 3, 4);
+        assertThat(drain(s, Time.us(80))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(s.retransmissions()).isEqualTo(5);
+    }
+
+    @Test
+    void aNackedPsnAcknowledgedBeforeItsResendLeavesIsNotResent() {
+        ProSender s = sender(true);
+        send(s, 5, 0);
+        s.onNack(nack(3, 0), Time.us(8));
+        s.onAck(ack(3, 0), Time.us(9)); // the NACK was premature: 3 arrives after all
+        assertThat(drain(s, Time.us(9))).containsExactly(5, 6, 7, 8, 9);
+        assertThat(s.retransmissions()).isZero();
+    }
+
+    @Test
+    void aNackForAPsnNotSentYetResendsNothing() {
+        ProSender s = sender(true);
+        send(s, 5, 0);
+        assertThat(s.onNack(nack(5, 0), Time.us(8))).isFalse();
+        assertThat(drain(s, Time.us(8))).containsExactly(5, 6, 7, 8, 9);
+        assertThat(s.retransmissions()).isZero();
+    }
+
+    @Test
+    void aNackThatAcknowledgesNothingNewNeitherRestartsTheRtoNorReportsProgress() {
+        for (boolean cumulative : new boolean[] {true, false}) {
+            ProSender s = sender(cumulative);
+            send(s, 10, 0);
+            s.onAck(ack(0, 1), Time.us(8));
+            assertThat(s.onNack(nack(2, 1), Time.us(20))).as("cumulative = %s", cumulative).isFalse();
+            assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(Time.us(88));
+            assertThat(drain(s, Time.us(20))).as("the NACKed PSN is resent").containsExactly(2);
+            assertThat(s.onNack(nack(4, 3), Time.us(30))).as("its cumulative ack covers 1 and 2").isTrue();
+            assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(110));
+        }
+    }
+
+    /** ACKs that came back out of order acknowledged 0..2 without moving the cumulative ack; a NACK's cumulative ack then moves it. */
+    @Test
+    void aNackWhoseCumulativeAckCoversOnlyAcknowledgedPsnsRestartsACumulativeRtoOnly() {
+        for (boolean cumulative : new boolean[] {true, false}) {
+            ProSender s = sender(cumulative);
+            send(s, 10, 0);
+            s.onAck(ack(1, 0), Time.us(8));
+            s.onAck(ack(2, 0), Time.us(9));
+            s.onAck(ack(0, 0), Time.us(10));
+            assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(80) : Time.us(90));
+            assertThat(s.onNack(nack(5, 3), Time.us(30))).as("nothing newly acknowledged").isFalse();
+            assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(cumulative ? Time.us(110) : Time.us(90));
+        }
+    }
+
     /**
      * 2 ToRs x 4 Aggrs (ProRunTest's fabric), 200-packet flows, window 150: five holes of queue pair 0
      * (PSNs 60, 120, 160, 185, 195) all inside the last 150 PSNs, so only timeouts find them. NACKs do
@@ -110,6 +205,8 @@ class ProTailRecoveryTest {
         RunResult c = tailLoss("cumulative", cumulative);
         FlowResult fc = c.flowResults().get(0);
         assertThat(fc.timeouts()).as("one sender RTO resends what is left").isEqualTo(1);
+        assertThat(cumulative[0].senderTimeouts()).as("the scheme's total over every queue pair")
+                .isEqualTo(c.flowResults().stream().mapToLong(FlowResult::timeouts).sum());
         assertThat(cumulative[0].receiverTimeouts()).isLessThanOrEqualTo(1);
         assertThat(fc.fctPs()).as("within two RTOs of the others").isLessThan(slowestOtherFctPs(c) + Time.us(160));
 

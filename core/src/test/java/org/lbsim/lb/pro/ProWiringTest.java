@@ -36,6 +36,9 @@ class ProWiringTest {
         assertThat(duplicates).as("repeated arrivals").isPositive();
         assertThat(((ProReceiver) rx.policy()).window()).isEqualTo(4 + duplicates);
         assertThat(r.schemeCounters().get("pro.repeats").longValue()).isEqualTo(duplicates);
+        assertThat(pro[0].repeats()).isEqualTo(duplicates);
+        assertThat(pro[0].params().rtoUs()).isEqualTo(1.0);
+        assertThat(pro[0].params().initialWindow()).isEqualTo(4);
         assertThat(Invariants.violations(run)).isEmpty();
     }
 
