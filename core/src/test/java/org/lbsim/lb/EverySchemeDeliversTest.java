@@ -11,6 +11,7 @@ import org.lbsim.registry.LoadBalancers;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec.FailedLink;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
@@ -65,5 +66,18 @@ class EverySchemeDeliversTest {
         assertThat(converged.counters().noRouteDrops()).isZero();
         assertThat(after5us.flowsFinished()).isEqualTo(16);
         assertThat(after5us.cctPs()).isGreaterThanOrEqualTo(after5us.lowerBoundPs());
+    }
+    /** A custom fabric's switches are all of one tier: one switch, or a chain of three, is a single path every scheme runs. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("schemes")
+    void everySchemeDeliversOnACustomFabricOfOneSwitchAndOfAChain(String scheme) {
+        TopologySpec one = new TopologySpec.Custom(2, List.of("s0"), List.of("h0 s0", "h1 s0"), 400, 500, List.of());
+        TopologySpec chain = new TopologySpec.Custom(2, List.of("a", "b", "c"), List.of("h0 a", "a b", "b c", "c h1"), 400, 500, List.of());
+        for (TopologySpec topo : List.of(one, chain)) {
+            RunResult r = CheckedRun.of(TestScenarios.scenario(topo, scheme, new WorkloadSpec.Permutation(16 * 4096, 0), 1)).result();
+            assertThat(r.flowsFinished()).isEqualTo(2);
+            assertThat(r.cctPs()).isGreaterThanOrEqualTo(r.lowerBoundPs());
+            assertThat(r.counters().dropped()).isZero();
+        }
     }
 }

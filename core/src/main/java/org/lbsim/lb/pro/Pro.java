@@ -229,7 +229,7 @@ public final class Pro implements BundledScheme {
         List<PolicyTable.Rule> rules = new ArrayList<>();
         if (t.tier(ctx.node()) == 1) {
             int[] up = f.torUplinks(ctx.node());
-            int[] local = f.hostRange(ctx.node());
+            int[] local = up.length == 0 ? null : f.hostRange(ctx.node()); // no Aggr above (a custom fabric): no PathID rules
             for (int u = 0; u < up.length; u++) {
                 if (local[0] > 0) {
                     rules.add(new PolicyTable.Rule(-1, 0, 0xFFFF, PathIds.TOR_MASK, u, 0, local[0] - 1, -1, new int[] {up[u]}));

@@ -34,7 +34,7 @@ final class ProFabric {
         this.paths = Math.max(1, uplinks * downlinks);
         this.pathIdOfIndex = new int[paths];
         for (int i = 0; i < paths; i++) {
-            pathIdOfIndex[i] = PathIds.ofIndex(i, uplinks);
+            pathIdOfIndex[i] = PathIds.ofIndex(i, Math.max(1, uplinks)); // no uplinks (one tier): the single path, PathID 0
         }
         this.indexOfPathId = new int[1 << (2 * PathIds.TOR_BITS)];
         java.util.Arrays.fill(indexOfPathId, -1);
