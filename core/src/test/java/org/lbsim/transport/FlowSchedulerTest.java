@@ -1,0 +1,79 @@
+package org.lbsim.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.metrics.FlowResult;
+import org.lbsim.scenario.LimitsSpec;
+import org.lbsim.scenario.LinkSpec;
+import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.TopologySpec;
+import org.lbsim.scenario.WorkloadSpec;
+import org.lbsim.sim.CheckedRun;
+import org.lbsim.sim.ScenarioTweaks;
+import org.lbsim.sim.SingleMessageAnalyticTest;
+import org.lbsim.sim.TestScenarios;
+
+/**
+ * The flow scheduler's one wake-up, shared by the independent connections' start order and the
+ * dependent connections queued by completions: a dependent due before the next independent start
+ * wakes it earlier; one whose dependency does not complete never starts.
+ */
+class FlowSchedulerTest {
+    @TempDir
+    Path dir;
+
+    /** Four hosts under one leaf at 400 Gb/s (20 ps per byte), 1 us links: every path is 2 hops. */
+    private Scenario oneLeaf(String... rows) throws Exception {
+        Files.writeString(dir.resolve("dag.csv"), "id,src,dst,bytes,deps,gap_ns,start_ns\n" + String.join("\n", rows) + "\n");
+        TopologySpec topo = new TopologySpec.LeafSpine(4, 1, 1, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
+        return TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("dag.csv"), 1);
+    }
+
+    private static long alonePs(long bytes) {
+        return SingleMessageAnalyticTest.expectedFctPs(2, bytes, 20, 1_000_000);
+    }
+
+    @Test
+    void aDependentDueBeforeTheNextIndependentStartStartsOnTimeAndTheIndependentOneAtItsOwn() throws Exception {
+        // flow 1 waits for flow 0 with a 2 ns gap; flow 2 is independent and starts at 500 us, long after
+        CheckedRun run = CheckedRun.of(oneLeaf("0,0,1,40960,,0,0", "1,2,3,40960,0,2,0", "2,1,0,4096,,0,500000"), dir);
+        List<FlowResult> f = run.result().flowResults();
+        assertThat(f.get(0).fctPs()).isEqualTo(alonePs(40960));
+        assertThat(f.get(1).startPs()).isEqualTo(alonePs(40960) + 2_000);
+        assertThat(f.get(1).fctPs()).isEqualTo(alonePs(40960));
+        assertThat(f.get(2).startPs()).isEqualTo(500_000_000L);
+        assertThat(f.get(2).fctPs()).isEqualTo(alonePs(4096));
+        assertThat(run.cctPs()).isEqualTo(500_000_000L + alonePs(4096));
+    }
+
+    @Test
+    void aDependentQueuedAfterAnEarlierWakeUpStartsAtItsOwnTime() throws Exception {
+        // flows 1 and 2 both wait for flow 0: 1 with a 300 ns gap, 2 with 100 ns; 2 is queued second but due first
+        CheckedRun run = CheckedRun.of(oneLeaf("0,0,1,8192,,0,0", "1,2,3,8192,0,300,0", "2,1,0,8192,0,100,0"), dir);
+        List<FlowResult> f = run.result().flowResults();
+        assertThat(f.get(1).startPs()).isEqualTo(alonePs(8192) + 300_000);
+        assertThat(f.get(2).startPs()).isEqualTo(alonePs(8192) + 100_000);
+        assertThat(f.get(1).fctPs()).isEqualTo(alonePs(8192));
+        assertThat(f.get(2).fctPs()).isEqualTo(alonePs(8192));
+    }
+
+    @Test
+    void aDependentOfAConnectionUnfinishedAtTheTimeLimitNeverStarts() throws Exception {
+        // flow 0 (4 MB, about 82 us alone) is cut by the 50 us limit: flow 1, which waits for it, never starts
+        Scenario s = ScenarioTweaks.withLimits(oneLeaf("0,0,1,4096000,,0,0", "1,2,3,4096,0,0,0", "2,3,2,4096,,0,0"), new LimitsSpec(50));
+        CheckedRun run = CheckedRun.of(s, dir);
+        Transport t = run.prepared().transport();
+        assertThat(t.connectionStartedPs(0)).isZero();
+        assertThat(t.connectionStartedPs(1)).isEqualTo(-1);
+        assertThat(t.connectionDonePs(0)).isEqualTo(-1);
+        assertThat(t.connectionDonePs(2)).isEqualTo(alonePs(4096));
+        assertThat(t.sentPackets(1)).isZero();
+        assertThat(run.result().flowResults().get(1).startPs()).isEqualTo(-1);
+        assertThat(run.result().flowsFinished()).isEqualTo(1);
+    }
+}
