@@ -127,11 +127,15 @@ class QueuePairLifecycleTest {
      * before; no time series, so the sampler keeps no queue pair.
      */
     private Scenario chainOfThree(ComponentSpec cc, String queuePairs) throws Exception {
+        return chainOfThree(cc, queuePairs, 1);
+    }
+
+    private Scenario chainOfThree(ComponentSpec cc, String queuePairs, int qpsPerConnection) throws Exception {
         Files.writeString(dir.resolve("chain.csv"), "id,src,dst,bytes,deps,gap_ns\n0,0,1,40960,,0\n1,0,1,40960,0,0\n2,0,1,40960,1,0\n");
         TopologySpec topo = new TopologySpec.LeafSpine(2, 1, 1, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
         Scenario s = TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("chain.csv"), 1);
         return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), s.loadBalancing(), cc, s.lossRecovery(),
-                s.workload(), s.failures(), s.limits(), new MetricsSpec(0, 0), new NicSpec(1, 1, queuePairs));
+                s.workload(), s.failures(), s.limits(), new MetricsSpec(0, 0), new NicSpec(qpsPerConnection, 1, queuePairs));
     }
 
     @Test
@@ -207,5 +211,30 @@ class QueuePairLifecycleTest {
             assertThat(t.congestionControlOf(q)).as("queue pair %d after the run", q).isSameAs(firstCc[0]);
         }
         assertThat(t.releasedQueuePairs()).isPositive();
+    }
+
+    @Test
+    void aPacedQueuePairBuiltWhenItStartsTakesItsPlaceInTheHostsPeriodFromItsStart() throws Exception {
+        // two queue pairs per message, paced at 100 Gb/s with their phases spread: each first sends its phase's
+        // share of the packet period after its message started, a dependent message's counted from its actual start
+        ComponentSpec paced = new ComponentSpec("fixed-rate", new FixedRate.Params(false, 100));
+        long frame = MTU + PacketSpec.defaults().headerBytes() + PacketSpec.defaults().interFrameGapBytes();
+        long periodPs = Time.serializationPs(frame, 100_000);
+        WireTap[] tap = new WireTap[1];
+        CheckedRun run = CheckedRun.of(chainOfThree(paced, "per-message", 2), dir, r -> {
+            r.transport().keepAllQueuePairs();
+            tap[0] = WireTap.attach(r);
+        });
+        Transport t = run.prepared().transport();
+        assertThat(t.flowCount()).isEqualTo(6);
+        boolean someLater = false;
+        for (int q = 2; q < 6; q++) {
+            long phasePs = Math.round(t.senderOf(q).ctx.hostPhase() * periodPs);
+            someLater |= phasePs > 0;
+            long startPs = run.result().flowResults().get(t.connectionOf(q)).startPs();
+            assertThat(startPs).isPositive();
+            assertThat(tap[0].firstSentPs(q, 0)).as("queue pair %d", q).isEqualTo(startPs + phasePs);
+        }
+        assertThat(someLater).isTrue();
     }
 }
