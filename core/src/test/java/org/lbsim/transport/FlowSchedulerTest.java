@@ -10,11 +10,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.metrics.FlowResult;
 import org.lbsim.scenario.LimitsSpec;
 import org.lbsim.scenario.LinkSpec;
+import org.lbsim.scenario.MetricsSpec;
+import org.lbsim.scenario.NicSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
-import org.lbsim.sim.ScenarioTweaks;
 import org.lbsim.sim.SingleMessageAnalyticTest;
 import org.lbsim.sim.TestScenarios;
 
@@ -27,11 +28,20 @@ class FlowSchedulerTest {
     @TempDir
     Path dir;
 
-    /** Four hosts under one leaf at 400 Gb/s (20 ps per byte), 1 us links: every path is 2 hops. */
+    /**
+     * Four hosts under one leaf at 400 Gb/s (20 ps per byte), 1 us links: every path is 2 hops. No time series, so
+     * the sampler keeps no queue pair from being released.
+     */
     private Scenario oneLeaf(String... rows) throws Exception {
+        return oneLeaf(LimitsSpec.defaults(), rows);
+    }
+
+    private Scenario oneLeaf(LimitsSpec limits, String... rows) throws Exception {
         Files.writeString(dir.resolve("dag.csv"), "id,src,dst,bytes,deps,gap_ns,start_ns\n" + String.join("\n", rows) + "\n");
         TopologySpec topo = new TopologySpec.LeafSpine(4, 1, 1, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
-        return TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("dag.csv"), 1);
+        Scenario s = TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("dag.csv"), 1);
+        return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), s.loadBalancing(), s.congestionControl(),
+                s.lossRecovery(), s.workload(), s.failures(), limits, new MetricsSpec(0, 0), NicSpec.defaults());
     }
 
     private static long alonePs(long bytes) {
@@ -49,6 +59,9 @@ class FlowSchedulerTest {
         assertThat(f.get(2).startPs()).isEqualTo(500_000_000L);
         assertThat(f.get(2).fctPs()).isEqualTo(alonePs(4096));
         assertThat(run.cctPs()).isEqualTo(500_000_000L + alonePs(4096));
+        Transport t = run.prepared().transport();
+        assertThat(t.releasedQueuePairs()).as("only the dependent one is built on start and released").isEqualTo(1);
+        assertThat(t.maxLiveQueuePairs()).isEqualTo(3);
     }
 
     @Test
@@ -65,14 +78,15 @@ class FlowSchedulerTest {
     @Test
     void aDependentOfAConnectionUnfinishedAtTheTimeLimitNeverStarts() throws Exception {
         // flow 0 (4 MB, about 82 us alone) is cut by the 50 us limit: flow 1, which waits for it, never starts
-        Scenario s = ScenarioTweaks.withLimits(oneLeaf("0,0,1,4096000,,0,0", "1,2,3,4096,0,0,0", "2,3,2,4096,,0,0"), new LimitsSpec(50));
-        CheckedRun run = CheckedRun.of(s, dir);
+        CheckedRun run = CheckedRun.of(oneLeaf(new LimitsSpec(50), "0,0,1,4096000,,0,0", "1,2,3,4096,0,0,0", "2,3,2,4096,,0,0"), dir);
         Transport t = run.prepared().transport();
         assertThat(t.connectionStartedPs(0)).isZero();
         assertThat(t.connectionStartedPs(1)).isEqualTo(-1);
         assertThat(t.connectionDonePs(0)).isEqualTo(-1);
         assertThat(t.connectionDonePs(2)).isEqualTo(alonePs(4096));
         assertThat(t.sentPackets(1)).isZero();
+        assertThat(t.receiverCompletedPs(1)).isEqualTo(-1);
+        assertThat(t.senderOf(1)).as("never built").isNull();
         assertThat(run.result().flowResults().get(1).startPs()).isEqualTo(-1);
         assertThat(run.result().flowsFinished()).isEqualTo(1);
     }

@@ -175,6 +175,8 @@ class StartBookkeepingTest {
         assertThatThrownBy(() -> new PersistentChains(new int[] {-1, 2})).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("queue pair 1 cannot follow queue pair 2");
         assertThatThrownBy(() -> new PersistentChains(new int[] {-1, 1})).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new PersistentChains(new int[] {1, -1, 1})).as("queue pair 1 already has queue pair 0 next")
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("queue pair 2 cannot follow queue pair 1");
         PersistentChains fine = new PersistentChains(new int[] {1, -1});
         assertThat(fine.continues(0)).isTrue();
         assertThat(fine.previous(0)).isEqualTo(1);
