@@ -90,4 +90,14 @@ class FlowSchedulerTest {
         assertThat(run.result().flowResults().get(1).startPs()).isEqualTo(-1);
         assertThat(run.result().flowsFinished()).isEqualTo(1);
     }
+
+    @Test
+    void theFirstConnectionOfTheFileMayWaitForALaterOne() throws Exception {
+        // connection 0 waits for connection 1, listed after it: a pending connection 0 is told apart from a single queue pair
+        CheckedRun run = CheckedRun.of(oneLeaf("0,0,1,8192,1,50,0", "1,2,3,8192,,0,0"), dir);
+        List<FlowResult> f = run.result().flowResults();
+        assertThat(f.get(1).startPs()).isZero();
+        assertThat(f.get(0).startPs()).isEqualTo(alonePs(8192) + 50_000);
+        assertThat(f.get(0).fctPs()).isEqualTo(alonePs(8192));
+    }
 }
