@@ -100,4 +100,15 @@ class FlowSchedulerTest {
         assertThat(f.get(0).startPs()).isEqualTo(alonePs(8192) + 50_000);
         assertThat(f.get(0).fctPs()).isEqualTo(alonePs(8192));
     }
+
+    @Test
+    void independentConnectionsListedOutOfStartOrderStartEachAtItsOwnTime() throws Exception {
+        // both from host 0: the later one listed first
+        CheckedRun run = CheckedRun.of(oneLeaf("0,0,1,8192,,0,20000", "1,0,2,8192,,0,0"), dir);
+        List<FlowResult> f = run.result().flowResults();
+        assertThat(f.get(1).startPs()).isZero();
+        assertThat(f.get(1).fctPs()).isEqualTo(alonePs(8192));
+        assertThat(f.get(0).startPs()).isEqualTo(20_000_000L);
+        assertThat(f.get(0).fctPs()).isEqualTo(alonePs(8192));
+    }
 }
