@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.metrics.FlowResult;
+import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.LimitsSpec;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.MetricsSpec;
@@ -16,13 +17,18 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
+import org.lbsim.sim.Invariants;
+import org.lbsim.sim.PreparedRun;
+import org.lbsim.sim.ScenarioTweaks;
+import org.lbsim.sim.Simulation;
 import org.lbsim.sim.SingleMessageAnalyticTest;
 import org.lbsim.sim.TestScenarios;
 
 /**
  * The flow scheduler's one wake-up, shared by the independent connections' start order and the
  * dependent connections queued by completions: a dependent due before the next independent start
- * wakes it earlier; one whose dependency does not complete never starts.
+ * wakes it earlier; one whose dependency does not complete never starts. Independent per-message queue
+ * pairs are started by their own hosts, so that a partitioned run starts each in its host's partition.
  */
 class FlowSchedulerTest {
     @TempDir
@@ -110,5 +116,22 @@ class FlowSchedulerTest {
         assertThat(f.get(1).fctPs()).isEqualTo(alonePs(8192));
         assertThat(f.get(0).startPs()).isEqualTo(20_000_000L);
         assertThat(f.get(0).fctPs()).isEqualTo(alonePs(8192));
+    }
+
+    @Test
+    void aPartitionedRunStartsEachHostsQueuePairsWhereTheHostRunsAndGivesTheSequentialFlows() throws Exception {
+        // independent connections, one queue pair per message: each host starts its own, so a partitioned run can
+        // place every start at its host's partition; hosts 0 and 3 start one each at 10 us towards host 2
+        TopologySpec topo = new TopologySpec.LeafSpine(4, 1, 1, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
+        WorkloadSpec trace = ScenarioTweaks.trace(dir, "starts.csv",
+                List.of(new long[] {0, 1, 4096, 0}, new long[] {0, 2, 40960, 10_000}, new long[] {3, 2, 40960, 10_000}));
+        Scenario s = TestScenarios.scenario(topo, "ecmp", trace, 1);
+        CheckedRun sequential = CheckedRun.of(s, dir);
+        PreparedRun partitioned = Simulation.prepare(s, dir, 2, 2);
+        RunResult r = partitioned.run();
+        Invariants.check(partitioned);
+        assertThat(r.flowResults()).isEqualTo(sequential.result().flowResults());
+        assertThat(r.flowResults().get(0).fctPs()).isEqualTo(alonePs(4096));
+        assertThat(r.flowResults().get(2).startPs()).isEqualTo(10_000_000L);
     }
 }
