@@ -13,6 +13,7 @@ import org.lbsim.scenario.LimitsSpec;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.scenario.MetricsSpec;
 import org.lbsim.scenario.NicSpec;
+import org.lbsim.scenario.PacketSpec;
 import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
@@ -133,5 +134,24 @@ class FlowSchedulerTest {
         assertThat(r.flowResults()).isEqualTo(sequential.result().flowResults());
         assertThat(r.flowResults().get(0).fctPs()).isEqualTo(alonePs(4096));
         assertThat(r.flowResults().get(2).startPs()).isEqualTo(10_000_000L);
+    }
+
+    @Test
+    void aStartAtTheInstantItsHostsNicFreesKeepsTheNicsWakeUp() throws Exception {
+        // host 0 sends host 1 one 1000-byte packet at 0: 1062 bytes on the wire, 21.24 ns per hop, so it has fully
+        // arrived after 2 x 21.24 ns + 2 x 1 us = 2042.48 ns; host 1's NIC sends the 64-byte ACK and is free after
+        // its 20-byte gap, at 2042.48 + 1.28 + 0.4 = 2044.16 ns, exactly when host 1's own queue pair starts. The NIC
+        // leaves out a wake-up at the end of a gap only when no start is due by then, so no kick falls in a skipped window
+        PacketSpec pk = PacketSpec.defaults();
+        long arrivedPs = 2 * (1000 + pk.headerBytes()) * 20L + 2 * 1_000_000L;
+        long freePs = arrivedPs + (pk.ackBytes() + pk.interFrameGapBytes()) * 20L;
+        assertThat(freePs).isEqualTo(2_044_160);
+        Files.writeString(dir.resolve("ack-then-start.csv"), "src,dst,bytes,start_ns\n0,1,1000,0\n1,2,4096,2044.16\n");
+        TopologySpec topo = new TopologySpec.LeafSpine(4, 1, 1, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
+        Scenario s = TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.Trace("ack-then-start.csv"), 1);
+        CheckedRun run = CheckedRun.of(s, dir);
+        assertThat(run.prepared().network().nicKicksInSkippedWindows()).isZero();
+        assertThat(run.prepared().network().nicWakesSkipped()).as("the NICs do leave out wake-ups here").isEqualTo(1);
+        assertThat(run.fctPs(1)).as("sent from its start on, alone").isEqualTo(alonePs(4096));
     }
 }
