@@ -154,4 +154,18 @@ class FlowSchedulerTest {
         assertThat(run.prepared().network().nicWakesSkipped()).as("the NICs do leave out wake-ups here").isEqualTo(1);
         assertThat(run.fctPs(1)).as("sent from its start on, alone").isEqualTo(alonePs(4096));
     }
+
+    @Test
+    void whereCompletionsStartQueuePairsNoNicLeavesOutAWakeUpAStartQueuedLaterMayNeed() throws Exception {
+        // flow 1 (h0 -> h1, 1000 bytes) starts at 2000.88 ns, so host 1's NIC is free after its ACK at 2000.88 + 2044.16
+        // = 4045.04 ns; flow 0 (h2 -> h3, 1000 bytes alone) completes at that very instant and flow 2 (h1 -> h2), which
+        // waits for it, starts then. When the NIC freed, nothing was pending yet: only a completion queued the start
+        assertThat(alonePs(1000)).isEqualTo(4_045_040);
+        CheckedRun run = CheckedRun.of(oneLeaf("0,2,3,1000,,0,0", "1,0,1,1000,,0,2000.88", "2,1,2,4096,0,0,0"), dir);
+        List<FlowResult> f = run.result().flowResults();
+        assertThat(f.get(0).fctPs()).isEqualTo(4_045_040);
+        assertThat(f.get(2).startPs()).isEqualTo(4_045_040);
+        assertThat(f.get(2).fctPs()).isEqualTo(alonePs(4096));
+        assertThat(run.prepared().network().nicKicksInSkippedWindows()).isZero();
+    }
 }
