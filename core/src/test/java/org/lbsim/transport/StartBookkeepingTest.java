@@ -181,6 +181,8 @@ class StartBookkeepingTest {
         assertThat(fine.continues(0)).isTrue();
         assertThat(fine.previous(0)).isEqualTo(1);
         assertThat(fine.previous(1)).isEqualTo(-1);
+        assertThat(fine.holdsBack(0)).isTrue();
+        assertThat(fine.onComplete(1, null, null)).as("queue pair 0 follows queue pair 1 and was waiting").isZero();
     }
 
     @Test
