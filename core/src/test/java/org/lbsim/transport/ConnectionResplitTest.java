@@ -115,6 +115,21 @@ class ConnectionResplitTest {
         assertThat(r.flowsFinished()).isEqualTo(r.flows());
     }
 
+    @Test
+    void queuePairsBuiltBeforeTheirConnectionStartsKeepTheConfiguredSplit() {
+        // kept for reading (the sampler's rate series): built up front, so a left-out queue pair still carries its share
+        PreparedRun kept = prepare(new SkipOne(1), 1 << 20);
+        kept.transport().keepAllQueuePairs();
+        RunResult r = kept.run();
+        Invariants.check(kept);
+        assertThat(r.flowsFinished()).isEqualTo(r.flows());
+        assertThat(kept.transport().idleQueuePairs()).isZero();
+        int mtu = kept.scenario().packets().mtuBytes();
+        for (int q = 0; q < kept.transport().flowCount(); q++) {
+            assertThat(kept.transport().sentPackets(q)).as("queue pair %d", q).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
+        }
+    }
+
     private static int firstQpOf(Transport t, int c) {
         for (int q = 0; q < t.flowCount(); q++) {
             if (t.connectionOf(q) == c) {
