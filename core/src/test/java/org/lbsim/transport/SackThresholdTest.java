@@ -83,6 +83,40 @@ class SackThresholdTest {
     }
 
     @Test
+    void aLostFirstPacketIsResentOnceTheAcksRunMoreThanThresholdPastIt() {
+        LossRecovery s = sack();
+        sendAllAt(s, Time.us(1));
+        for (int psn = 1; psn <= 3; psn++) {
+            assertThat(s.onAck(ack(psn, 0, 0), Time.us(10 + psn))).isTrue();
+        }
+        assertThat(s.nextPsn(Time.us(13))).as("3 - 0 = 3").isEqualTo(-1);
+        assertThat(s.onAck(ack(4, 0, 0), Time.us(14))).isTrue();
+        assertThat(s.nextPsn(Time.us(14))).as("4 - 0 = 4").isZero();
+    }
+
+    @Test
+    void aHoleQueuedByTheThresholdAndThenTimedOutIsResentOnce() {
+        LossRecovery s = sack();
+        sendAllAt(s, Time.us(1));
+        s.onAck(ack(0, 1, 0), Time.us(10));
+        s.onAck(ack(1, 2, 0), Time.us(11));
+        for (int psn = 3; psn <= 6; psn++) {
+            s.onAck(ack(psn, 2, 0), Time.us(10 + psn));
+        }
+        assertThat(s.nextPsn(Time.us(16))).as("the threshold queued PSN 2").isEqualTo(2);
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(66), lost::add)).isTrue();
+        assertThat(lost).containsExactly(2, 7, 8, 9);
+        List<Integer> order = new ArrayList<>();
+        for (int psn = s.nextPsn(Time.us(66)); psn >= 0 && order.size() < 10; psn = s.nextPsn(Time.us(66))) {
+            s.onSent(psn, Time.us(66));
+            order.add(psn);
+        }
+        assertThat(order).as("PSN 2 queued by both, resent once").containsExactly(2, 7, 8, 9);
+        assertThat(s.retransmissions()).isEqualTo(4);
+    }
+
+    @Test
     void theSelectiveAckMapAndTheCumulativeAckStandInForLostAcks() {
         LossRecovery s = sack();
         sendAllAt(s, Time.us(1));
