@@ -69,12 +69,14 @@ class IrnBdpCapTest {
         assertThat(s.onAck(ack(0, 1), Time.us(52))).isTrue();
         assertThat(sendAll(s, Time.us(52))).as("one packet acknowledged, one new packet").containsExactly(7);
         assertThat(s.onAck(ack(7, 8), Time.us(53))).as("the cumulative ack covers 1..7").isTrue();
+        assertThat(s.onAck(ack(7, 8), Time.us(53))).as("a repeated ACK is no progress").isFalse();
         assertThat(s.inflightBytes()).isZero();
         assertThat(s.complete()).isFalse();
         assertThat(sendAll(s, Time.us(53))).containsExactly(8, 9);
         s.onAck(ack(9, 10), Time.us(54));
         assertThat(s.complete()).isTrue();
         assertThat(s.timerDeadlinePs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(s.onTimer(Time.us(104), lost::add)).as("a stale timer after completion").isFalse();
     }
 
     @Test
