@@ -203,6 +203,22 @@ class ForcedTimeoutTest {
         assertResentOnceAt(o, LOST, 82_412_480L);
     }
 
+    @Test
+    void everySchemesRtoMustBeAPositivePeriodAndErasureNamesItsEndOfMessage() {
+        List<org.assertj.core.api.ThrowableAssert.ThrowingCallable> zeroRto = List.of(() -> new GoBackN.Params(0),
+                () -> new NicSelectiveRepeat.Params(0), () -> new SackThreshold.Params(32, 0), () -> new Irn.Params(0, 1),
+                () -> IdealErasure.Params.rto(0));
+        for (org.assertj.core.api.ThrowableAssert.ThrowingCallable make : zeroRto) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(make).isInstanceOf(org.lbsim.scenario.ScenarioException.class)
+                    .hasMessageContaining("rtoUs");
+        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new IdealErasure.Params(80, false, "timeout"))
+                .isInstanceOf(org.lbsim.scenario.ScenarioException.class).hasMessageContaining("endOfMessage")
+                .hasMessageContaining("'rto' or 'srtt-after-pass', got 'timeout'");
+        assertThat(IdealErasure.Params.defaults().endOfMessage()).isEqualTo(IdealErasure.END_SRTT_AFTER_PASS);
+        assertThat(IdealErasure.Params.rto(80).endOfMessage()).isEqualTo(IdealErasure.END_RTO);
+    }
+
     static List<Arguments> resendingSchemes() {
         return List.of(Arguments.of(new ComponentSpec("go-back-n", new GoBackN.Params(1))),
                 Arguments.of(new ComponentSpec("nic-sr", new NicSelectiveRepeat.Params(1))),

@@ -223,6 +223,35 @@ class NackGenerationTest {
     }
 
     @Test
+    void oncePerEpsnNeverRepeatsANackForTheSameEpsnButNacksEveryNewOne() {
+        NackGeneration once = new NackGeneration(NackGeneration.repeatAfterPs(NackGeneration.ONCE_PER_EPSN, 4));
+        assertThat(once.nackNow(5, 0)).isTrue();
+        assertThat(once.nackNow(5, 0)).isFalse();
+        assertThat(once.nackNow(5, Time.us(1000))).as("however long the hole lasts").isFalse();
+        assertThat(once.nackNow(6, Time.us(1000))).isTrue();
+        assertThat(once.nackNow(5, Time.us(1000))).as("an ePSN other than the last NACKed one").isTrue();
+    }
+
+    @Test
+    void theIntervalReadingRepeatsANackOnceTheIntervalHasPassedAndRestartsItThen() {
+        long intervalPs = NackGeneration.repeatAfterPs(NackGeneration.EPSN_CHANGE_OR_INTERVAL, 4);
+        assertThat(intervalPs).isEqualTo(4_000_000);
+        NackGeneration ns3 = new NackGeneration(intervalPs);
+        assertThat(ns3.nackNow(5, 1_000)).isTrue();
+        assertThat(ns3.nackNow(5, 1_000 + intervalPs - 1)).isFalse();
+        assertThat(ns3.nackNow(5, 1_000 + intervalPs)).as("now >= the NACK timer").isTrue();
+        assertThat(ns3.nackNow(5, 1_000 + intervalPs + 1)).as("the interval started over").isFalse();
+        assertThat(ns3.nackNow(7, 1_000 + intervalPs + 2)).as("a new ePSN at once").isTrue();
+        assertThat(ns3.nackNow(7, 1_000 + 2 * intervalPs + 1)).isFalse();
+        assertThat(ns3.nackNow(7, 1_000 + 2 * intervalPs + 2)).isTrue();
+        // an interval that rounds to 0 ps still repeats only after 1 ps, not at the same instant
+        NackGeneration tiny = new NackGeneration(NackGeneration.repeatAfterPs(NackGeneration.EPSN_CHANGE_OR_INTERVAL, 1e-7));
+        assertThat(tiny.nackNow(3, 10)).isTrue();
+        assertThat(tiny.nackNow(3, 10)).isFalse();
+        assertThat(tiny.nackNow(3, 11)).isTrue();
+    }
+
+    @Test
     void badNackGenerationInputIsRejectedNamingTheField() {
         assertThatThrownBy(() -> new NicSelectiveRepeat.Params(80, "sometimes", 500)).isInstanceOf(ScenarioException.class)
                 .hasMessageContaining("nackGeneration").hasMessageContaining("once-per-epsn").hasMessageContaining("epsn-change-or-interval");

@@ -108,6 +108,30 @@ class SackRtoFromTest {
     }
 
     @Test
+    void aPacketSentAgainIsTimedFromItsLatestSendAndItsOlderEntryNeverExpires() {
+        LossRecovery s = SackThreshold.factory(new SackThreshold.Params(1, 50, SackThreshold.RTO_FROM_SEND)).create(QP);
+        for (int psn = 0; psn < 4; psn++) {
+            s.nextPsn(Time.us(psn));
+            s.onSent(psn, Time.us(psn));
+        }
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(50));
+        // the ACK of 2 runs 2 > 1 past the hole at 0: PSNs 0 and 1 are resent at 5 and 6 us
+        s.onAck(ack(2, 0), Time.us(4));
+        assertThat(s.nextPsn(Time.us(5))).isZero();
+        s.onSent(0, Time.us(5));
+        assertThat(s.timerDeadlinePs()).as("PSN 1, sent at 1 us, is now the oldest").isEqualTo(Time.us(51));
+        assertThat(s.nextPsn(Time.us(6))).isEqualTo(1);
+        s.onSent(1, Time.us(6));
+        assertThat(s.timerDeadlinePs()).as("PSN 3 (2 is acknowledged)").isEqualTo(Time.us(53));
+        s.onAck(ack(3, 0), Time.us(7));
+        assertThat(s.timerDeadlinePs()).as("PSN 0, sent again at 5 us").isEqualTo(Time.us(55));
+        List<Integer> lost = new ArrayList<>();
+        assertThat(s.onTimer(Time.us(55), lost::add)).isTrue();
+        assertThat(lost).containsExactly(0);
+        assertThat(s.timerDeadlinePs()).as("PSN 1, sent again at 6 us").isEqualTo(Time.us(56));
+    }
+
+    @Test
     void anUnknownRtoFromIsRefused() {
         assertThatThrownBy(() -> new SackThreshold.Params(32, 80, "ack"))
                 .isInstanceOf(ScenarioException.class).hasMessageContaining("rtoFrom").hasMessageContaining("'progress' or 'send'");
