@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.spi.LoadBalancer;
 import org.lbsim.topology.Topology;
 
 /**
@@ -18,12 +19,12 @@ import org.lbsim.topology.Topology;
  * between its packets is set exactly (1062 B frames + 20 B gap on the wire).
  */
 class LetFlowTest {
-    private static final int PACKETS = 40;
+    static final int PACKETS = 40;
 
     @TempDir
     Path dir;
 
-    private static long[] uplinkBytes(PreparedRun run) {
+    static long[] uplinkBytes(PreparedRun run) {
         Topology t = run.topology();
         int l0 = t.nodeByName("l0");
         return new long[] {run.network().txBytes(t.portsBetween(l0, t.nodeByName("s0"))[0]),
@@ -33,7 +34,7 @@ class LetFlowTest {
     @Test
     void aFlowAtLineRateIsOneFlowletOnOnePath() throws Exception {
         LetFlow lf = new LetFlow(new LetFlow.Params(100));
-        PreparedRun run = pacedWith(100, lf);
+        PreparedRun run = pacedWith(dir, 100, lf);
         long[] up = uplinkBytes(run);
         assertThat(lf.flowlets()).isEqualTo(1);
         assertThat(lf.flowletTimeouts()).isZero();
@@ -46,7 +47,7 @@ class LetFlowTest {
     @CsvSource({"0.0962, 90", "0.0787, 110", "0.0433, 200"})
     void aGapLongerThanTheTimeoutStartsANewFlowletOnARandomPath(double rateGbps, double gapUs) throws Exception {
         LetFlow lf = new LetFlow(new LetFlow.Params(100));
-        PreparedRun run = pacedWith(rateGbps, lf);
+        PreparedRun run = pacedWith(dir, rateGbps, lf);
         long[] up = uplinkBytes(run);
         if (gapUs < 100) {
             assertThat(lf.flowlets()).as("gaps under 100 us keep one flowlet").isEqualTo(1);
@@ -59,12 +60,13 @@ class LetFlowTest {
         assertThat(up[0] + up[1]).isEqualTo(PACKETS * 1062L);
     }
 
-    private PreparedRun pacedWith(double rateGbps, LetFlow lf) throws Exception {
+    /** The flow h0 -> h2 of {@link #PACKETS} packets at {@code rateGbps} under {@code scheme}, run and checked. */
+    static PreparedRun pacedWith(Path dir, double rateGbps, LoadBalancer scheme) throws Exception {
         Path file = dir.resolve("one.csv");
         Files.writeString(file, "src,dst,bytes,start_ns\n0,2," + PACKETS * 1000 + ",0\n");
         PreparedRun run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(5)
                 .set("packets.mtuBytes", 1000).congestionControl("fixed-rate").set("congestionControl.rateGbps", rateGbps)
-                .lossRecovery("go-back-n").prepare(lf);
+                .lossRecovery("go-back-n").prepare(scheme);
         run.run();
         Invariants.check(run);
         assertThat(run.network().delivered()).isGreaterThanOrEqualTo(2 * PACKETS);
