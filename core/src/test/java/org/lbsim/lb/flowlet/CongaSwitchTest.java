@@ -18,10 +18,10 @@ import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
 /**
- * One ToR's CONGA program driven packet by packet (conga-routing.cc), on 2 leaves and 2 spines at
- * 100 Gb/s (h0, h1 under l0; h2, h3 under l1), built on l0's switch with a random stream the test
+ * One ToR's CONGA program driven packet by packet (conga-routing.cc), on 2 leaves and 2 spines with
+ * 100 Gb/s uplinks and 25 Gb/s host links (h0, h1 under l0; h2, h3 under l1), built on l0's switch with a random stream the test
  * mirrors. With Tdre 50 us and alpha 0.2 a full DRE register holds 100 Gb/s x 50 us / 0.2 = 3 125 000
- * bytes, so with 3 bits the CE steps every 390 625 bytes; frames are 1062 bytes. The run's own
+ * bytes (an uplink's register), so with 3 bits the CE steps every 390 625 bytes; frames are 1062 bytes. The run's own
  * traffic starts only after everything here.
  */
 class CongaSwitchTest {
@@ -44,7 +44,8 @@ class CongaSwitchTest {
         Path file = dir.resolve("late.csv");
         Files.writeString(file, "src,dst,bytes,start_ns\n0,2,1000,10000000\n");
         Conga conga = new Conga(new Conga.Params(100, 50, 0.2, 3, 500, candidatePaths));
-        run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(1).prepare(conga);
+        run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).set("topology.hostLink.rateGbps", 25).linkDelayNs(1000)
+                .trace(file.toString()).seed(1).prepare(conga);
         t = run.topology();
         sim = run.simulator();
         tick = sim.register((kind, tag) -> { });

@@ -54,13 +54,17 @@ class CongaTest {
     @CsvSource({"0.0962, 90", "0.0433, 200"})
     void theSourceToRCountsAFlowletPerGapLongerThanTheTimeoutAndTheFlowsFirstPacket(double rateGbps, double gapUs) throws Exception {
         Conga conga = new Conga(new Conga.Params(100, 50, 0.2, 3, 500, 4));
-        PreparedRun run = LetFlowTest.pacedWith(dir, rateGbps, conga);
-        long[] up = LetFlowTest.uplinkBytes(run);
+        LetFlowTest.Paced paced = LetFlowTest.pacedWith(dir, rateGbps, conga);
+        long[] up = LetFlowTest.uplinkBytes(paced.run());
         long flowlets = gapUs < 100 ? 1 : LetFlowTest.PACKETS;
         assertThat(conga.flowlets()).isEqualTo(flowlets);
         assertThat(conga.flowletTimeouts()).isEqualTo(flowlets - 1);
         assertThat(Math.min(up[0], up[1]) == 0).as("one flowlet, one uplink").isEqualTo(flowlets == 1);
         assertThat(conga.feedbackCarried()).as("nothing flows back from l1").isZero();
+        java.util.Map<String, Number> reported = paced.result().schemeCounters();
+        assertThat(reported.get("conga.flowlets").longValue()).isEqualTo(flowlets);
+        assertThat(reported.get("conga.flowletTimeouts").longValue()).isEqualTo(flowlets - 1);
+        assertThat(reported.get("conga.feedbackCarried").longValue()).isZero();
     }
 
     @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
+import org.lbsim.metrics.RunResult;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.spi.LoadBalancer;
@@ -24,6 +25,10 @@ class LetFlowTest {
     @TempDir
     Path dir;
 
+    /** A run and its result. */
+    record Paced(PreparedRun run, RunResult result) {
+    }
+
     static long[] uplinkBytes(PreparedRun run) {
         Topology t = run.topology();
         int l0 = t.nodeByName("l0");
@@ -34,10 +39,11 @@ class LetFlowTest {
     @Test
     void aFlowAtLineRateIsOneFlowletOnOnePath() throws Exception {
         LetFlow lf = new LetFlow(new LetFlow.Params(100));
-        PreparedRun run = pacedWith(dir, 100, lf);
-        long[] up = uplinkBytes(run);
+        Paced paced = pacedWith(dir, 100, lf);
+        long[] up = uplinkBytes(paced.run());
         assertThat(lf.flowlets()).isEqualTo(1);
         assertThat(lf.flowletTimeouts()).isZero();
+        assertThat(paced.result().schemeCounters().get("letflow.flowlets").longValue()).isEqualTo(1);
         assertThat(Math.min(up[0], up[1])).as("one uplink carries the whole flow").isZero();
         assertThat(Math.max(up[0], up[1])).isEqualTo(PACKETS * 1062L);
     }
@@ -47,29 +53,30 @@ class LetFlowTest {
     @CsvSource({"0.0962, 90", "0.0787, 110", "0.0433, 200"})
     void aGapLongerThanTheTimeoutStartsANewFlowletOnARandomPath(double rateGbps, double gapUs) throws Exception {
         LetFlow lf = new LetFlow(new LetFlow.Params(100));
-        PreparedRun run = pacedWith(dir, rateGbps, lf);
-        long[] up = uplinkBytes(run);
+        Paced paced = pacedWith(dir, rateGbps, lf);
+        long[] up = uplinkBytes(paced.run());
         if (gapUs < 100) {
             assertThat(lf.flowlets()).as("gaps under 100 us keep one flowlet").isEqualTo(1);
             assertThat(Math.min(up[0], up[1])).isZero();
         } else {
             assertThat(lf.flowlets()).as("every packet after a gap over 100 us is a new flowlet").isEqualTo(PACKETS);
             assertThat(lf.flowletTimeouts()).isEqualTo(PACKETS - 1);
+            assertThat(paced.result().schemeCounters().get("letflow.flowletTimeouts").longValue()).isEqualTo(PACKETS - 1);
             assertThat(Math.min(up[0], up[1])).as("random paths: 40 flowlets use both uplinks").isGreaterThan(0);
         }
         assertThat(up[0] + up[1]).isEqualTo(PACKETS * 1062L);
     }
 
     /** The flow h0 -> h2 of {@link #PACKETS} packets at {@code rateGbps} under {@code scheme}, run and checked. */
-    static PreparedRun pacedWith(Path dir, double rateGbps, LoadBalancer scheme) throws Exception {
+    static Paced pacedWith(Path dir, double rateGbps, LoadBalancer scheme) throws Exception {
         Path file = dir.resolve("one.csv");
         Files.writeString(file, "src,dst,bytes,start_ns\n0,2," + PACKETS * 1000 + ",0\n");
         PreparedRun run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(5)
                 .set("packets.mtuBytes", 1000).congestionControl("fixed-rate").set("congestionControl.rateGbps", rateGbps)
                 .lossRecovery("go-back-n").prepare(scheme);
-        run.run();
+        RunResult result = run.run();
         Invariants.check(run);
         assertThat(run.network().delivered()).isGreaterThanOrEqualTo(2 * PACKETS);
-        return run;
+        return new Paced(run, result);
     }
 }
