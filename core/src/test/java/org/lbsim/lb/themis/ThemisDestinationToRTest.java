@@ -143,6 +143,29 @@ class ThemisDestinationToRTest {
     }
 
     @Test
+    void aFullRingOverwritesItsOldestPsnAndANackThatDrainsItIsForwardedAsUnmatched() throws Exception {
+        Themis themis = prepare(leafSpine(), params(Themis.Params.DEPARTURE), "l1");
+        down(0, 0, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(tor.rings().contents(0)).containsExactly(2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(nack(0, 2, 0, 20, 1)).as("no tPSN: fail open").isTrue();
+        Map<String, Long> counters = themis.counters();
+        assertThat(counters.get("themis.ringOverwrites")).isEqualTo(2);
+        assertThat(counters.get("themis.ringHighWater")).isEqualTo(RING_ENTRIES);
+        assertThat(counters.get("themis.nacksUnmatched")).isEqualTo(1);
+        assertThat(counters.get("themis.nacksForwarded")).isEqualTo(1);
+        assertThat(counters.get("themis.nacksBlocked")).isZero();
+    }
+
+    /** ceil(BW x RTT_last x F / MTU) with BW the host link: 25 Gb/s x 2 us x 1.5 / 1000 B = 9.375, where the uplinks run at 100 Gb/s. */
+    @Test
+    void theRingIsSizedByTheHostLinkNotTheUplinks() throws Exception {
+        prepare(leafSpine().set("topology.hostLink.rateGbps", 25), new Themis.Params(2, 1.5, 1000, 0, true, true, Themis.Params.AUTO,
+                Themis.Params.DEPARTURE), "l1");
+        assertThat(t.rateMbps(t.portsBetween(t.nodeByName("l1"), t.nodeByName("s0"))[0])).isEqualTo(100_000);
+        assertThat(tor.rings().capacity()).isEqualTo(10);
+    }
+
+    @Test
     void theSeventeenthQueuePairsBlockedNackIsCompensatedWithItsOwnEntropy() throws Exception {
         prepare(leafSpine(), params(Themis.Params.DEPARTURE), "l1");
         for (int flow = 100; flow <= 116; flow++) {
