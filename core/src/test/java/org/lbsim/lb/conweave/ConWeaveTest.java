@@ -299,6 +299,16 @@ class ConWeaveTest {
     }
 
     @Test
+    void aPersistentQueuePairCarriesItsSecondMessageThroughTheToRsToo() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        PreparedRun run = fabric("0,4,200000,0\n0,4,200000,0\n").set("nic.queuePairs", "persistent").prepare(cw);
+        RunResult r = run.run();
+        Invariants.check(run);
+        assertThat(r.flowsFinished()).isEqualTo(2);
+        assertThat(cw.stats().rttRequests()).isPositive();
+    }
+
+    @Test
     void sameSeedSameResult() throws Exception {
         RunResult a = fabric(CROSSING).prepare(new ConWeave(ConWeave.Params.defaults())).run();
         RunResult b = fabric(CROSSING).prepare(new ConWeave(ConWeave.Params.defaults())).run();

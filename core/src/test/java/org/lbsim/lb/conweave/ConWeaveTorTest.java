@@ -320,6 +320,36 @@ class ConWeaveTorTest {
         }
     }
 
+    /**
+     * Without a TAIL the queue goes at its predicted deadline (:777-825): with no phase-0 packet of
+     * the epoch seen, 200 us + 16 us after the packet that opened it; with one, at that packet's
+     * arrival + (TAIL_TSTAMP - its TX_TSTAMP) + 16 us = 199 us + 0.5 us + 16 us.
+     */
+    @Test
+    void withoutItsTailAQueueGoesAtTheDeadlinePredictedFromTheLastPhase0PacketOrAfterTheDefaultWait() {
+        ConWeaveTor l1 = tor("l1");
+        assertThat(l1.onIngress(fromSpine(0, 0, 4, 2, 1, true, ConWeaveTor.DATA), 0)).as("no phase-0 packet seen").isFalse();
+        advanceTo(199 * US);
+        Packet phase0 = fromSpine(1, 1, 5, 0, 1, false, ConWeaveTor.DATA);
+        phase0.switchStampPs = 198 * US;
+        assertThat(l1.onIngress(phase0, 0)).isTrue();
+        advanceTo(200 * US);
+        Packet phase1 = fromSpine(1, 1, 5, 2, 1, true, ConWeaveTor.DATA);
+        phase1.switchStampPs = 199 * US;
+        phase1.switchTailStampPs = 198 * US + 500_000;
+        assertThat(l1.onIngress(phase1, 0)).isFalse();
+        advanceTo(215 * US + 499_999);
+        assertThat(run.network().held()).isEqualTo(2);
+        advanceTo(215 * US + 500_000);
+        assertThat(run.network().held()).isEqualTo(1);
+        advanceTo(216 * US - 1);
+        assertThat(run.network().held()).isEqualTo(1);
+        advanceTo(216 * US);
+        assertThat(run.network().held()).isZero();
+        assertThat(cw.stats().queuesFlushedByTimeout()).isEqualTo(2);
+        assertThat(cw.stats().releasedByTimeout()).isEqualTo(2);
+    }
+
     @Test
     void withOneReorderQueuePerPortASecondFlowToTheSameHostIsNotHeldUntilTheFirstQueueIsFlushed() throws Exception {
         ConWeave.Params d = ConWeave.Params.defaults();
