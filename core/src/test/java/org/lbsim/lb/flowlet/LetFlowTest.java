@@ -67,6 +67,25 @@ class LetFlowTest {
         assertThat(up[0] + up[1]).isEqualTo(PACKETS * 1062L);
     }
 
+    /** 200 one-packet queue pairs h0 -> h2, then one h2 -> h0 (queue pair 200, the first l1 sees): one flowlet each. */
+    @Test
+    void everyQueuePairsFirstPacketIsAFlowletAlsoPastTheFirstEntriesOfTheTable() throws Exception {
+        StringBuilder trace = new StringBuilder("src,dst,bytes,start_ns\n");
+        for (int q = 0; q < 200; q++) {
+            trace.append("0,2,1000,0\n");
+        }
+        trace.append("2,0,1000,0\n");
+        Path file = dir.resolve("many.csv");
+        Files.writeString(file, trace);
+        LetFlow lf = new LetFlow(new LetFlow.Params(100));
+        PreparedRun run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(5)
+                .set("packets.mtuBytes", 1000).lossRecovery("go-back-n").prepare(lf);
+        assertThat(run.run().flowsFinished()).isEqualTo(201);
+        Invariants.check(run);
+        assertThat(lf.flowlets()).isEqualTo(201);
+        assertThat(lf.flowletTimeouts()).isZero();
+    }
+
     /** The flow h0 -> h2 of {@link #PACKETS} packets at {@code rateGbps} under {@code scheme}, run and checked. */
     static Paced pacedWith(Path dir, double rateGbps, LoadBalancer scheme) throws Exception {
         Path file = dir.resolve("one.csv");
