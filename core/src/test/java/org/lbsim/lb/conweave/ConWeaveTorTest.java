@@ -328,13 +328,14 @@ class ConWeaveTorTest {
     @Test
     void withoutItsTailAQueueGoesAtTheDeadlinePredictedFromTheLastPhase0PacketOrAfterTheDefaultWait() {
         ConWeaveTor l1 = tor("l1");
-        assertThat(l1.onIngress(fromSpine(0, 0, 4, 2, 1, true, ConWeaveTor.DATA), 0)).as("no phase-0 packet seen").isFalse();
+        // queue pairs 70 and 71, beyond the first 64 entries of the destination's flow table
+        assertThat(l1.onIngress(fromSpine(70, 0, 4, 2, 1, true, ConWeaveTor.DATA), 0)).as("no phase-0 packet seen").isFalse();
         advanceTo(199 * US);
-        Packet phase0 = fromSpine(1, 1, 5, 0, 1, false, ConWeaveTor.DATA);
+        Packet phase0 = fromSpine(71, 1, 5, 0, 1, false, ConWeaveTor.DATA);
         phase0.switchStampPs = 198 * US;
         assertThat(l1.onIngress(phase0, 0)).isTrue();
         advanceTo(200 * US);
-        Packet phase1 = fromSpine(1, 1, 5, 2, 1, true, ConWeaveTor.DATA);
+        Packet phase1 = fromSpine(71, 1, 5, 2, 1, true, ConWeaveTor.DATA);
         phase1.switchStampPs = 199 * US;
         phase1.switchTailStampPs = 198 * US + 500_000;
         assertThat(l1.onIngress(phase1, 0)).isFalse();
