@@ -67,6 +67,18 @@ class LetFlowTest {
         assertThat(up[0] + up[1]).isEqualTo(PACKETS * 1062L);
     }
 
+    /** At 80 Mb/s the packets start 1082 B x 8 / 80 Mb/s = 108.2 us apart exactly: a gap equal to the timeout keeps the flowlet, 1 ps more ends it. */
+    @Test
+    void aGapOfExactlyTheTimeoutKeepsTheFlowlet() throws Exception {
+        LetFlow equal = new LetFlow(new LetFlow.Params(108.2));
+        pacedWith(dir, 0.08, equal);
+        assertThat(equal.flowlets()).isEqualTo(1);
+        LetFlow shorter = new LetFlow(new LetFlow.Params(108.199999));
+        pacedWith(dir, 0.08, shorter);
+        assertThat(shorter.flowlets()).isEqualTo(PACKETS);
+        assertThat(shorter.flowletTimeouts()).isEqualTo(PACKETS - 1);
+    }
+
     /** 200 one-packet queue pairs h0 -> h2, then one h2 -> h0 (queue pair 200, the first l1 sees): one flowlet each. */
     @Test
     void everyQueuePairsFirstPacketIsAFlowletAlsoPastTheFirstEntriesOfTheTable() throws Exception {
