@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.api.Lbsim;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.net.Packet;
@@ -99,7 +101,7 @@ class CongaSwitchTest {
     void aFlowletKeepsItsPathForGapsUpToTheTimeoutAndANewOneTakesOneOfTheTiedPathsAtRandom() throws Exception {
         Conga.CongaSwitch l0Program = program(4);
         SplittableRandom draws = mirror();
-        int[] flows = {3, 64, 200}; // within the first 64 entries of the flowlet table, just past them, and past twice as many
+        int[] flows = {3, 64, 300}; // within the first 64 entries of the flowlet table, just past them, and past twice as many again
         int[] path = new int[flows.length];
         for (int i = 0; i < flows.length; i++) {
             path[i] = send(l0Program, flows[i]);
@@ -139,50 +141,51 @@ class CongaSwitchTest {
         assertThat(seen).containsExactlyInAnyOrder(0, 1);
     }
 
-    /** CE of a data packet on an uplink after this ToR's DRE for that uplink took it. */
-    private int ceOnUplink(Conga.CongaSwitch l0Program, int ceBefore) {
+    /** CE of a data packet on uplink {@code k} after this ToR's DRE for that uplink took it. */
+    private int ceOnUplink(Conga.CongaSwitch l0Program, int k, int ceBefore) {
         Packet p = data(1, 0, 2);
-        p.pathId = 0;
+        p.pathId = k;
         p.switchBits = ceBefore;
-        l0Program.onEnqueue(p, up[0], 0);
+        l0Program.onEnqueue(p, up[k], 0);
         return Conga.ce(p);
     }
 
-    /** The packets onto up[0] until the CE carried reaches 1, counting the one that does. */
-    private int packetsToCe1(Conga.CongaSwitch l0Program) {
+    /** The packets onto uplink {@code k} until the CE carried reaches 1, counting the one that does. */
+    private int packetsToCe1(Conga.CongaSwitch l0Program, int k) {
         for (int n = 1; ; n++) {
-            if (ceOnUplink(l0Program, 0) == 1) {
+            if (ceOnUplink(l0Program, k, 0) == 1) {
                 return n;
             }
         }
     }
 
-    @Test
-    void theDreAddsTheBytesSentUpAnUplinkDecaysByAlphaEveryTdreAndRaisesTheCarriedCe() throws Exception {
+    @ParameterizedTest(name = "uplink {0}")
+    @ValueSource(ints = {0, 1})
+    void theDreAddsTheBytesSentUpAnUplinkDecaysByAlphaEveryTdreAndRaisesTheCarriedCe(int k) throws Exception {
         Conga.CongaSwitch l0Program = program(4);
         for (int h = 0; h < 2; h++) {
             Packet toHost = data(1, 2, h);
             toHost.pathId = 0;
-            for (int k = 0; k < 1000; k++) {
+            for (int n = 0; n < 1000; n++) {
                 l0Program.onEnqueue(toHost, t.peerPort(t.hostPort(h)), 0);
             }
             assertThat(Conga.ce(toHost)).as("the port towards h%d keeps no DRE", h).isZero();
         }
         // 368 x 1062 = 390 816 >= 390 625 > 367 x 1062
-        assertThat(packetsToCe1(l0Program)).isEqualTo(368);
-        assertThat(ceOnUplink(l0Program, 3)).as("a larger CE from upstream is kept").isEqualTo(3);
+        assertThat(packetsToCe1(l0Program, k)).isEqualTo(368);
+        assertThat(ceOnUplink(l0Program, k, 3)).as("a larger CE from upstream is kept").isEqualTo(3);
         Packet ack = data(1, 0, 2);
         ack.kind = Packet.ACK;
-        ack.pathId = 0;
-        l0Program.onEnqueue(ack, up[0], 0);
+        ack.pathId = k;
+        l0Program.onEnqueue(ack, up[k], 0);
         assertThat(Conga.ce(ack)).as("only data carries the CE").isZero();
 
         // at 50 us: 391 878 x 0.8 = 313 502, then 73 frames make 391 028
         advanceTo(50 * US);
-        assertThat(packetsToCe1(l0Program)).isEqualTo(73);
+        assertThat(packetsToCe1(l0Program, k)).isEqualTo(73);
         // at 100 us: 391 028 x 0.8 = 312 822, then 74 frames make 391 410
         advanceTo(100 * US);
-        assertThat(packetsToCe1(l0Program)).isEqualTo(74);
+        assertThat(packetsToCe1(l0Program, k)).isEqualTo(74);
     }
 
     @Test
@@ -221,5 +224,17 @@ class CongaSwitchTest {
             paths.add(p.pathId);
         }
         assertThat(paths).as("the remote CE aged too").containsExactlyInAnyOrder(0, 1);
+
+        // fresh entries at 1100 us are 400 us old at the aging pass of 1500 us, and stay
+        advanceTo(1100 * US);
+        arrive(l0Program, 0, 0);
+        arrive(l0Program, 1, feedback(0, 6));
+        advanceTo(1500 * US + 1);
+        for (int flow = 33; flow <= 40; flow++) {
+            Packet p = data(flow, 0, 2);
+            l0Program.onIngress(p, t.peerPort(t.hostPort(0)));
+            assertThat(p.pathId).as("flow %d avoids path 0 again", flow).isEqualTo(1);
+            assertThat(p.switchBits & Conga.FB_VALID).isNotZero();
+        }
     }
 }
