@@ -269,6 +269,46 @@ class ConWeaveTest {
     }
 
     @Test
+    void theRunReportsEveryCounterOfTheStats() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        RunResult r = fabric(CROSSING).prepare(cw).run();
+        ConWeave.Stats s = cw.stats();
+        assertThat(s.packetsHeld()).as("a run that reroutes and reorders").isPositive();
+        Map<String, Long> expected = new java.util.LinkedHashMap<>();
+        expected.put("conweave.rttRequests", s.rttRequests());
+        expected.put("conweave.rttReplies", s.rttReplies());
+        expected.put("conweave.repliesInTime", s.repliesInTime());
+        expected.put("conweave.epochs", s.epochs());
+        expected.put("conweave.reroutes", s.reroutes());
+        expected.put("conweave.tails", s.tails());
+        expected.put("conweave.clears", s.clears());
+        expected.put("conweave.notifies", s.notifies());
+        expected.put("conweave.packetsHeld", s.packetsHeld());
+        expected.put("conweave.releasedByTail", s.releasedByTail());
+        expected.put("conweave.releasedByTimeout", s.releasedByTimeout());
+        expected.put("conweave.queuesFlushedByTail", s.queuesFlushedByTail());
+        expected.put("conweave.queuesFlushedByTimeout", s.queuesFlushedByTimeout());
+        expected.put("conweave.queuesExhausted", s.queuesExhausted());
+        expected.put("conweave.queuesInUseMaxPerPort", s.queuesInUseMax());
+        expected.put("conweave.queuePacketsMax", s.queuePacketsMax());
+        expected.put("conweave.heldBytesMaxPerTor", s.heldBytesMax());
+        for (Map.Entry<String, Long> e : expected.entrySet()) {
+            assertThat(r.schemeCounters()).as(e.getKey()).containsKey(e.getKey());
+            assertThat(r.schemeCounters().get(e.getKey()).longValue()).as(e.getKey()).isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
+    void aPersistentQueuePairCarriesItsSecondMessageThroughTheToRsToo() throws Exception {
+        ConWeave cw = new ConWeave(ConWeave.Params.defaults());
+        PreparedRun run = fabric("0,4,200000,0\n0,4,200000,0\n").set("nic.queuePairs", "persistent").prepare(cw);
+        RunResult r = run.run();
+        Invariants.check(run);
+        assertThat(r.flowsFinished()).isEqualTo(2);
+        assertThat(cw.stats().rttRequests()).isPositive();
+    }
+
+    @Test
     void sameSeedSameResult() throws Exception {
         RunResult a = fabric(CROSSING).prepare(new ConWeave(ConWeave.Params.defaults())).run();
         RunResult b = fabric(CROSSING).prepare(new ConWeave(ConWeave.Params.defaults())).run();

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
 import org.lbsim.sim.Invariants;
@@ -45,6 +47,24 @@ class CongaTest {
 
     private static Conga conga() {
         return new Conga(new Conga.Params(0.001, 50, 0.2, 3, 500, 4));
+    }
+
+    /** The paced flow of {@link LetFlowTest}: every gap 90 us (one flowlet) or 200 us (one flowlet per packet) against a 100 us timeout. */
+    @ParameterizedTest(name = "{0} Gb/s -> gap {1} us")
+    @CsvSource({"0.0962, 90", "0.0433, 200"})
+    void theSourceToRCountsAFlowletPerGapLongerThanTheTimeoutAndTheFlowsFirstPacket(double rateGbps, double gapUs) throws Exception {
+        Conga conga = new Conga(new Conga.Params(100, 50, 0.2, 3, 500, 4));
+        LetFlowTest.Paced paced = LetFlowTest.pacedWith(dir, rateGbps, conga);
+        long[] up = LetFlowTest.uplinkBytes(paced.run());
+        long flowlets = gapUs < 100 ? 1 : LetFlowTest.PACKETS;
+        assertThat(conga.flowlets()).isEqualTo(flowlets);
+        assertThat(conga.flowletTimeouts()).isEqualTo(flowlets - 1);
+        assertThat(Math.min(up[0], up[1]) == 0).as("one flowlet, one uplink").isEqualTo(flowlets == 1);
+        assertThat(conga.feedbackCarried()).as("nothing flows back from l1").isZero();
+        java.util.Map<String, Number> reported = paced.result().schemeCounters();
+        assertThat(reported.get("conga.flowlets").longValue()).isEqualTo(flowlets);
+        assertThat(reported.get("conga.flowletTimeouts").longValue()).isEqualTo(flowlets - 1);
+        assertThat(reported.get("conga.feedbackCarried").longValue()).isZero();
     }
 
     @Test

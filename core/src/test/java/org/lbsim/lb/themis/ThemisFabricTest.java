@@ -61,6 +61,10 @@ class ThemisFabricTest {
         assertThat(c.get("themis.ringHighWater")).isEqualTo(38);
         // Eq. 4 at one ToR: 4 paths x 2 B + (20 B + 38 B) x the 4 cross-rack QPs it delivers
         assertThat(c.get("themis.eq4MemoryBytesMaxTor")).isEqualTo(4 * 2 + (20 + 38) * 4);
+        for (Map.Entry<String, Long> e : c.entrySet()) {
+            assertThat(t.schemeCounters()).as("reported with the run: " + e.getKey()).containsKey(e.getKey());
+            assertThat(t.schemeCounters().get(e.getKey()).longValue()).as(e.getKey()).isEqualTo(e.getValue());
+        }
     }
 
     @Test
