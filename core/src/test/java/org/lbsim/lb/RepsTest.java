@@ -140,6 +140,39 @@ class RepsTest {
     }
 
     @Test
+    void frozenWithAPartlyFilledBufferItCyclesThroughTheEntropiesWrittenSoFarInOrder() {
+        Reps.Policy p = policy(8, 7);
+        for (int e : new int[] {11, 22, 33}) {
+            p.onAck(e, false);
+        }
+        assertThat(p.entropyFor(0, false)).isEqualTo(11);
+        p.onLoss(11);
+        assertThat(p.frozen()).isTrue();
+        List<Integer> sent = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            sent.add(p.entropyFor(i, false));
+        }
+        assertThat(sent).as("the two valid ones, then slots 0..2 round and round").containsExactly(22, 33, 11, 22, 33, 11, 22, 33);
+        assertThat(p.explored()).isZero();
+    }
+
+    @Test
+    void frozenWithAFullBufferItCyclesFromTheOldestSlot() {
+        Reps.Policy p = policy(3, 8);
+        for (int e : new int[] {1, 2, 3, 4}) {
+            p.onAck(e, false); // 4 overwrites 1: slots hold 4, 2, 3 and the oldest is slot 1
+        }
+        assertThat(p.entropyFor(0, false)).isEqualTo(2);
+        p.onLoss(2);
+        assertThat(p.frozen()).isTrue();
+        List<Integer> sent = new ArrayList<>();
+        for (int i = 1; i <= 7; i++) {
+            sent.add(p.entropyFor(i, false));
+        }
+        assertThat(sent).as("the two valid ones, then the buffer from its oldest slot").containsExactly(3, 4, 2, 3, 4, 2, 3);
+    }
+
+    @Test
     void withoutFreezeTimeNothingFreezes() {
         Reps.Policy never = new Reps.Policy(new SplittableRandom(5), sim, 4, 0, 0);
         never.onAck(7, false);
