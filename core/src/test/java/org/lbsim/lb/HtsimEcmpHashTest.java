@@ -88,6 +88,20 @@ class HtsimEcmpHashTest {
     }
 
     @Test
+    void a_group_of_one_next_hop_takes_it_without_hashing() {
+        Topology t = Topologies.fatTree(4, L, L, L);
+        org.lbsim.topology.Fib fib = org.lbsim.topology.Routing.compute(t, new boolean[t.linkCount()]);
+        int a0 = t.nodeByName("a0");
+        int g = fib.group(a0, 0); // down to e0
+        assertThat(fib.groupSize(g)).isEqualTo(1);
+        org.lbsim.net.Packet p = new org.lbsim.net.PacketPool().acquire();
+        p.flow = 3;
+        p.entropy = 1837;
+        assertThat(new HtsimEcmpSelector(t, 1857819720).select(p, g, fib.groupPorts(), fib.groupOffset(g), 1))
+                .isEqualTo(t.portsBetween(a0, t.nodeByName("e0"))[0]);
+    }
+
+    @Test
     void other_fabrics_are_refused() {
         Topology leafSpine = Topologies.leafSpine(4, 4, 4, 1, L, L);
         assertThatThrownBy(() -> new HtsimEcmpHash(leafSpine, 1)).isInstanceOf(ScenarioException.class)
