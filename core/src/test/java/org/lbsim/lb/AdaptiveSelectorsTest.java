@@ -188,6 +188,24 @@ class AdaptiveSelectorsTest {
         assertThat(Arrays.stream(c).min().orElseThrow()).as("choices %s: all in band 3", Arrays.toString(c)).isGreaterThan(60);
     }
 
+    @Test
+    void switchPktArBinsQueuesByTheirShareOfTheBufferAnEdgeOpeningTheUpperBin() {
+        // Table 2's edges: 5 %, 10 %, 20 % of the 800 KB buffer (40, 80, 160 KB)
+        QueueAwareSelectors.QuantizedQueue q = new QueueAwareSelectors.QuantizedQueue(context(8), new double[] {0.05, 0.10, 0.20});
+        long[][] binOf = {{0, 0}, {39_999, 0}, {40_000, 1}, {79_999, 1}, {80_000, 2}, {160_000, 3}, {BUFFER, 3}};
+        for (long[] c : binOf) {
+            ports.queue[uplinks[0]] = c[0];
+            assertThat(q.of(uplinks[0])).as("%d bytes queued", c[0]).isEqualTo(c[1]);
+        }
+        ports.queue[uplinks[0]] = 39_999;
+        ports.queue[uplinks[1]] = 0;
+        ports.queue[uplinks[2]] = 40_000;
+        ports.queue[uplinks[3]] = 300_000;
+        long[] c = choices(ChoiceRecorder.scheme("switch-pkt-ar").newPortSelector(context(8)), 400);
+        assertThat(c[2] + c[3]).as("choices %s: only the lowest bin", Arrays.toString(c)).isZero();
+        assertThat(Math.min(c[0], c[1])).as("choices %s: one bin, a random tie-break", Arrays.toString(c)).isGreaterThan(150);
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5})
     void drillTakesTheShortestOfItsSampledQueuesAndItsLastChoice(long seed) {

@@ -173,6 +173,19 @@ class RepsTest {
     }
 
     @Test
+    void aQueuePairExploresForExploreRttsOfItsOwnBaseRtt() {
+        org.lbsim.spi.QpContext qp = new org.lbsim.spi.QpContext(0, 0, 4, 1 << 20, 256, 4096, 62, 20, 800_000, Time.us(8), 800_000);
+        Reps.Params params = new Reps.Params(8, 100, 1.5, Reps.TIMEOUT_FROM_LOSS_RECOVERY, 10, 1 << 16);
+        Reps.Policy p = (Reps.Policy) new Reps(params).newEntropyPolicy(new org.lbsim.spi.HostContext(qp, null, null, new SplittableRandom(9), sim));
+        ChoiceRecorder.advanceTo(sim, Time.us(1));
+        p.entropyFor(0, false); // the window opens with the first packet: 1.5 x 8 us from here
+        ChoiceRecorder.advanceTo(sim, Time.us(13) - 1);
+        assertThat(p.exploring()).isTrue();
+        ChoiceRecorder.advanceTo(sim, Time.us(13));
+        assertThat(p.exploring()).isFalse();
+    }
+
+    @Test
     void withoutFreezeTimeNothingFreezes() {
         Reps.Policy never = new Reps.Policy(new SplittableRandom(5), sim, 4, 0, 0);
         never.onAck(7, false);
