@@ -310,6 +310,37 @@ class PlbPolicyTest {
     }
 
     @Test
+    void theSchemeReportsWhatItsQueuePairsDidAddedOverThem() {
+        Plb plb = new Plb(params(0.5, 12, 1, 0));
+        org.lbsim.kernel.Simulator sim = new org.lbsim.kernel.Simulator();
+        for (int qp = 0; qp < 2; qp++) {
+            org.lbsim.spi.QpContext ctx = new org.lbsim.spi.QpContext(qp, qp, 4, 1 << 20, 256, 4096, 62, 20, 800_000, 8_000_000L, 800_000);
+            Plb.Policy p = (Plb.Policy) plb.newEntropyPolicy(new org.lbsim.spi.HostContext(ctx, null, null, new SplittableRandom(qp), sim));
+            p.entropyFor(0, false);
+            Packet ack = POOL.acquire();
+            ack.ecnEcho = true;
+            p.onAck(ack, ACK_GAP_PS); // a congested round ending with nothing in flight: M = 1 moves the label
+            POOL.release(ack);
+            p.entropyFor(1, false);
+            p.onLoss(p.label()); // a timeout moves it again
+        }
+        java.util.Map<String, Long> reported = new java.util.TreeMap<>();
+        plb.reportCounters(new org.lbsim.spi.CounterSink() {
+            @Override
+            public void add(String name, long value) {
+                reported.put(name, value);
+            }
+
+            @Override
+            public void add(String name, double value) {
+                throw new AssertionError(name);
+            }
+        });
+        assertThat(reported).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of("plb.rounds", 2L, "plb.congestedRounds", 2L,
+                "plb.forcedRepaths", 0L, "plb.idleRepaths", 2L, "plb.timeoutRepaths", 2L)));
+    }
+
+    @Test
     void parametersOutsideLinuxsRangesAreRefusedNamingTheField() {
         assertThatThrownBy(() -> params(1.5, 12, 3, 1)).isInstanceOf(ScenarioException.class).hasMessageContaining("congestedShare");
         assertThatThrownBy(() -> params(0.5, 0, 3, 1)).isInstanceOf(ScenarioException.class).hasMessageContaining("rehashRounds");
