@@ -95,4 +95,32 @@ class HostDrPointerTest {
         assertThat(stamp(local)).isEqualTo(-1);
         assertThat(dr.pointer(false, 0, 1)).as("nothing to rotate over: no random phase drawn").isEqualTo(-1);
     }
+
+    private org.lbsim.topology.Fib without(String... links) {
+        boolean[] down = new boolean[t.linkCount()];
+        for (int i = 0; i < links.length; i += 2) {
+            down[t.linkOf(t.portsBetween(t.nodeByName(links[i]), t.nodeByName(links[i + 1]))[0])] = true;
+        }
+        return org.lbsim.topology.Routing.compute(t, down);
+    }
+
+    @Test
+    void aRouteChangeWrapsThePointerIntoTheNewWaypointsAndAPairLeftWithoutAnySendsWithoutOne() {
+        HostDestinationRotation dr = new HostDestinationRotation();
+        EntropyPolicy policy = dr.newEntropyPolicy(context(0, 0, 4, 3));
+        for (int i = 0; i < 3; i++) {
+            stamp(policy);
+        }
+        int at = dr.pointer(false, 0, 4);
+        org.lbsim.topology.Fib failed = without("a0", "c0");
+        int[] three = HostDestinationRotation.interleave(t, HostDestinationRotation.waypoints(t, failed, 0, 4), 0);
+        assertThat(three).hasSize(3).doesNotContain(t.nodeByName("c0"));
+        dr.onRoutingChange(failed);
+        assertThat(dr.pointer(false, 0, 4)).as("pointer %d wrapped into three waypoints", at).isEqualTo(at % 3);
+        assertThat(stamp(policy)).isEqualTo(three[at % 3]);
+
+        dr.onRoutingChange(without("e0", "a0", "e0", "a1")); // h0's edge switch cut off from the fabric
+        assertThat(stamp(policy)).as("no waypoint left").isEqualTo(-1);
+        assertThat(dr.pointer(false, 0, 4)).as("the pointer keeps its place").isEqualTo((at % 3 + 1) % 3);
+    }
 }
