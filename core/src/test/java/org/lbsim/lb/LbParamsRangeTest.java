@@ -119,6 +119,11 @@ class LbParamsRangeTest {
     }
 
     @Test
+    void flowsDefaultsAreLbsimsOwnHashWithHtsimsDefaultSeed() {
+        assertThat(FlowEcmp.Params.defaults()).isEqualTo(new FlowEcmp.Params(FlowEcmp.Params.MIX64, 13));
+    }
+
+    @Test
     void binEdgesMustIncreaseWithinZeroToOne() {
         assertThat(new SwitchQueueScheme.QuantizedParams(List.of(0.05, 0.1, 1.0)).quanta()).containsExactly(0.05, 0.1, 1.0);
         assertThat(new SwitchQueueScheme.QuantizedParams(List.of(Double.MIN_VALUE)).quanta()).containsExactly(Double.MIN_VALUE);
