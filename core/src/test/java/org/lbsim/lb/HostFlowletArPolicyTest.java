@@ -72,6 +72,29 @@ class HostFlowletArPolicyTest {
         assertThat(p.changes()).isEqualTo(2);
     }
 
+    /** ACKs of the current label, all echoing ECN, until the label first changes. */
+    private static int acksUntilTheFirstChange(HostFlowletAr.Params params, long baseRttPs) {
+        org.lbsim.spi.QpContext qp = new org.lbsim.spi.QpContext(0, 0, 4, 1 << 20, 256, 4096, 62, 20, 800_000, baseRttPs, 800_000);
+        HostFlowletAr.Policy p = (HostFlowletAr.Policy) new HostFlowletAr(params)
+                .newEntropyPolicy(new org.lbsim.spi.HostContext(qp, null, null, new SplittableRandom(5), null));
+        int current = label(p);
+        for (int n = 1; n <= 100_000; n++) {
+            p.onAck(current, true);
+            if (p.changes() > 0) {
+                return n;
+            }
+        }
+        throw new AssertionError("the label never changed");
+    }
+
+    @Test
+    void alphaZeroMeansAWindowOfOneBandwidthDelayProductOfFrames() {
+        // 800 Gb/s x 8 us = 800,000 bytes; a frame is 4096 + 62 + 20 = 4178 bytes: 191 whole frames
+        assertThat(acksUntilTheFirstChange(new HostFlowletAr.Params(0, 0.4), 8_000_000L)).isEqualTo(191);
+        assertThat(acksUntilTheFirstChange(new HostFlowletAr.Params(5, 0.4), 8_000_000L)).as("alpha given").isEqualTo(5);
+        assertThat(acksUntilTheFirstChange(new HostFlowletAr.Params(0, 0.4), 1_000L)).as("a BDP below one frame: one ACK").isEqualTo(1);
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
     void changesHappenExactlyAtTheWindowEndsAReferenceCountPredicts(long seed) {

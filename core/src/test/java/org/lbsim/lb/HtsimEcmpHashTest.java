@@ -73,6 +73,35 @@ class HtsimEcmpHashTest {
     }
 
     @Test
+    void the_smallest_fat_tree_k_2_is_read_too() {
+        Topology t = Topologies.fatTree(2, L, L, L);
+        HtsimEcmpHash h = new HtsimEcmpHash(t, 9);
+        HtsimEcmpHash.Mt19937 mt = new HtsimEcmpHash.Mt19937(9);
+        int[] d = new int[8];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = mt.next() & 0x7fffffff;
+        }
+        // 2 ToRs, 2 aggregation switches, 1 core, then a draw per host (2), then two per connection
+        assertThat(h.salt(t, t.nodeByName("e1"))).isEqualTo(d[1]);
+        assertThat(h.salt(t, t.nodeByName("c0"))).isEqualTo(d[4]);
+        assertThat(h.pathId(0)).isEqualTo(d[7] % 65535);
+    }
+
+    @Test
+    void a_group_of_one_next_hop_takes_it_without_hashing() {
+        Topology t = Topologies.fatTree(4, L, L, L);
+        org.lbsim.topology.Fib fib = org.lbsim.topology.Routing.compute(t, new boolean[t.linkCount()]);
+        int a0 = t.nodeByName("a0");
+        int g = fib.group(a0, 0); // down to e0
+        assertThat(fib.groupSize(g)).isEqualTo(1);
+        org.lbsim.net.Packet p = new org.lbsim.net.PacketPool().acquire();
+        p.flow = 3;
+        p.entropy = 1837;
+        assertThat(new HtsimEcmpSelector(t, 1857819720).select(p, g, fib.groupPorts(), fib.groupOffset(g), 1))
+                .isEqualTo(t.portsBetween(a0, t.nodeByName("e0"))[0]);
+    }
+
+    @Test
     void other_fabrics_are_refused() {
         Topology leafSpine = Topologies.leafSpine(4, 4, 4, 1, L, L);
         assertThatThrownBy(() -> new HtsimEcmpHash(leafSpine, 1)).isInstanceOf(ScenarioException.class)

@@ -207,6 +207,50 @@ class PlbPolicyTest {
                 .isLessThanOrEqualTo(2 * suspendUs * 1_000_000L + 4 * ACK_GAP_PS);
     }
 
+    @Test
+    void thePauseAfterATimeoutEndsAtExactlyTheLatestAckPlusTheSuspensionPlusItsRandomShare() {
+        long seed = 11;
+        long suspendPs = 1_000_000L; // 1 us
+        SplittableRandom twin = new SplittableRandom(seed); // the policy's stream, replayed
+        int label0 = twin.nextInt(1 << 16);
+        Driver d = new Driver(params(0.5, 1, 0, 1), seed);
+        assertThat(d.policy.entropyFor(0, false)).as("every packet carries the label").isEqualTo(label0);
+        d.send(1);
+        d.ack(false); // DCTCP's first round, clean; one packet left in flight
+        long lastAckPs = d.nowPs;
+        d.policy.onLoss(label0);
+        int label1 = twin.nextInt(1 << 16);
+        long pausedUntilPs = lastAckPs + suspendPs + twin.nextLong(suspendPs);
+        assertThat(d.policy.label()).isEqualTo(label1);
+        assertThat(d.policy.entropyFor(1, false)).isEqualTo(label1);
+
+        d.nowPs = pausedUntilPs - 1 - ACK_GAP_PS;
+        d.ack(true); // a congested round (N = 1) ending 1 ps before the pause does
+        assertThat(d.counters.congestedRounds).isEqualTo(1);
+        assertThat(d.policy.label()).as("still paused").isEqualTo(label1);
+        d.send(1);
+        d.nowPs = pausedUntilPs - ACK_GAP_PS;
+        d.ack(true); // the next one ends at the pause's end
+        assertThat(d.counters.forcedRepaths).isEqualTo(1);
+        assertThat(d.policy.label()).isEqualTo(twin.nextInt(1 << 16));
+    }
+
+    @Test
+    void withoutASuspensionATimeoutHoldsNothingBack() {
+        Driver d = new Driver(params(0.5, 1, 0, 0), 12);
+        d.send(2);
+        d.ack(false);
+        int before = d.policy.label();
+        d.policy.onLoss(before);
+        assertThat(d.counters.timeoutRepaths).isEqualTo(1);
+        int after = d.policy.label();
+        assertThat(after).isNotEqualTo(before);
+        d.send(1);
+        d.ack(true); // the next congested round, one microsecond later
+        assertThat(d.counters.forcedRepaths).as("no pause: N = 1 congested round moves the label").isEqualTo(1);
+        assertThat(d.policy.label()).isNotEqualTo(after);
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
     void repathsHappenExactlyWhereAReferenceCountPredicts(long seed) {
@@ -263,6 +307,37 @@ class PlbPolicyTest {
             }
         }
         assertThat(forced + idle).as("the script congests some rounds").isPositive();
+    }
+
+    @Test
+    void theSchemeReportsWhatItsQueuePairsDidAddedOverThem() {
+        Plb plb = new Plb(params(0.5, 12, 1, 0));
+        org.lbsim.kernel.Simulator sim = new org.lbsim.kernel.Simulator();
+        for (int qp = 0; qp < 2; qp++) {
+            org.lbsim.spi.QpContext ctx = new org.lbsim.spi.QpContext(qp, qp, 4, 1 << 20, 256, 4096, 62, 20, 800_000, 8_000_000L, 800_000);
+            Plb.Policy p = (Plb.Policy) plb.newEntropyPolicy(new org.lbsim.spi.HostContext(ctx, null, null, new SplittableRandom(qp), sim));
+            p.entropyFor(0, false);
+            Packet ack = POOL.acquire();
+            ack.ecnEcho = true;
+            p.onAck(ack, ACK_GAP_PS); // a congested round ending with nothing in flight: M = 1 moves the label
+            POOL.release(ack);
+            p.entropyFor(1, false);
+            p.onLoss(p.label()); // a timeout moves it again
+        }
+        java.util.Map<String, Long> reported = new java.util.TreeMap<>();
+        plb.reportCounters(new org.lbsim.spi.CounterSink() {
+            @Override
+            public void add(String name, long value) {
+                reported.put(name, value);
+            }
+
+            @Override
+            public void add(String name, double value) {
+                throw new AssertionError(name);
+            }
+        });
+        assertThat(reported).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of("plb.rounds", 2L, "plb.congestedRounds", 2L,
+                "plb.forcedRepaths", 0L, "plb.idleRepaths", 2L, "plb.timeoutRepaths", 2L)));
     }
 
     @Test

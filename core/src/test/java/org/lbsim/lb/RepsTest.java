@@ -140,6 +140,52 @@ class RepsTest {
     }
 
     @Test
+    void frozenWithAPartlyFilledBufferItCyclesThroughTheEntropiesWrittenSoFarInOrder() {
+        Reps.Policy p = policy(8, 7);
+        for (int e : new int[] {11, 22, 33}) {
+            p.onAck(e, false);
+        }
+        assertThat(p.entropyFor(0, false)).isEqualTo(11);
+        p.onLoss(11);
+        assertThat(p.frozen()).isTrue();
+        List<Integer> sent = new ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            sent.add(p.entropyFor(i, false));
+        }
+        assertThat(sent).as("the two valid ones, then slots 0..2 round and round").containsExactly(22, 33, 11, 22, 33, 11, 22, 33);
+        assertThat(p.explored()).isZero();
+    }
+
+    @Test
+    void frozenWithAFullBufferItCyclesFromTheOldestSlot() {
+        Reps.Policy p = policy(3, 8);
+        for (int e : new int[] {1, 2, 3, 4}) {
+            p.onAck(e, false); // 4 overwrites 1: slots hold 4, 2, 3 and the oldest is slot 1
+        }
+        assertThat(p.entropyFor(0, false)).isEqualTo(2);
+        p.onLoss(2);
+        assertThat(p.frozen()).isTrue();
+        List<Integer> sent = new ArrayList<>();
+        for (int i = 1; i <= 7; i++) {
+            sent.add(p.entropyFor(i, false));
+        }
+        assertThat(sent).as("the two valid ones, then the buffer from its oldest slot").containsExactly(3, 4, 2, 3, 4, 2, 3);
+    }
+
+    @Test
+    void aQueuePairExploresForExploreRttsOfItsOwnBaseRtt() {
+        org.lbsim.spi.QpContext qp = new org.lbsim.spi.QpContext(0, 0, 4, 1 << 20, 256, 4096, 62, 20, 800_000, Time.us(8), 800_000);
+        Reps.Params params = new Reps.Params(8, 100, 1.5, Reps.TIMEOUT_FROM_LOSS_RECOVERY, 10, 1 << 16);
+        Reps.Policy p = (Reps.Policy) new Reps(params).newEntropyPolicy(new org.lbsim.spi.HostContext(qp, null, null, new SplittableRandom(9), sim));
+        ChoiceRecorder.advanceTo(sim, Time.us(1));
+        p.entropyFor(0, false); // the window opens with the first packet: 1.5 x 8 us from here
+        ChoiceRecorder.advanceTo(sim, Time.us(13) - 1);
+        assertThat(p.exploring()).isTrue();
+        ChoiceRecorder.advanceTo(sim, Time.us(13));
+        assertThat(p.exploring()).isFalse();
+    }
+
+    @Test
     void withoutFreezeTimeNothingFreezes() {
         Reps.Policy never = new Reps.Policy(new SplittableRandom(5), sim, 4, 0, 0);
         never.onAck(7, false);

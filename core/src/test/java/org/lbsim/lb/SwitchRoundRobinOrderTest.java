@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.kernel.Simulator;
@@ -194,5 +195,36 @@ class SwitchRoundRobinOrderTest {
             assertThat(cycleAlignments(chosen, count)).as("seed %d: the mixed sequence is not a round robin of its own", seed).hasSizeLessThan(count);
         }
         assertThat(firstPorts).as("random start positions over 20 seeds").hasSizeGreaterThan(1);
+    }
+
+    @Test
+    void simpleRrKeepsTheGroupsOfOneSwitchOnPointersOfTheirOwn() {
+        // k = 4, a0 - c0 failed: e0 reaches e1 through a0 and a1 (equal weights) and the other pods through a0 once and a1 twice
+        Topology t = Topologies.fatTree(4, LinkSpec.defaults(), LinkSpec.defaults(), LinkSpec.defaults());
+        boolean[] down = new boolean[t.linkCount()];
+        down[t.linkOf(t.portsBetween(t.nodeByName("a0"), t.nodeByName("c0"))[0])] = true;
+        Fib fib = Routing.compute(t, down);
+        int e0 = t.nodeByName("e0");
+        int toE1 = fib.group(e0, 2);
+        int toPod3 = fib.group(e0, 15);
+        assertThat(fib.totalWeight(toE1)).isEqualTo(2);
+        assertThat(fib.totalWeight(toPod3)).isEqualTo(3);
+        int light = fib.weight(toPod3, 0) == 1 ? fib.port(toPod3, 0) : fib.port(toPod3, 1);
+        PortSelector rr = ChoiceRecorder.scheme("simple-rr").newPortSelector(new SwitchContext(e0, t, fib, new SplittableRandom(3), null, null));
+        PacketPool pool = new PacketPool();
+        List<Integer> e1 = new ArrayList<>();
+        List<Integer> pod3 = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            int g = i % 2 == 0 ? toE1 : toPod3; // the two groups' data packets interleaved
+            Packet p = ChoiceRecorder.packet(pool, 0, g == toE1 ? 2 : 15, Packet.DATA);
+            (g == toE1 ? e1 : pod3).add(rr.select(p, g, fib.groupPorts(), fib.groupOffset(g), fib.groupSize(g)));
+            pool.release(p);
+        }
+        for (int i = 1; i < e1.size(); i++) {
+            assertThat(e1.get(i)).as("to e1, packet %d: %s", i, e1).isNotEqualTo(e1.get(i - 1));
+        }
+        for (int i = 0; i + 3 <= pod3.size(); i++) {
+            assertThat(pod3.subList(i, i + 3).stream().filter(port -> port == light).count()).as("to pod 3 from packet %d: %s", i, pod3).isEqualTo(1);
+        }
     }
 }
