@@ -39,21 +39,26 @@ class HostStackRingTest {
     private static final PacketSpec PK = PacketSpec.defaults();
     private static final ComponentSpec NIC_SR = new ComponentSpec("nic-sr", new NicSelectiveRepeat.Params(80));
     /** Paced at half the line rate, every queue pair from the same instant. */
-    private static final ComponentSpec HALF_RATE = new ComponentSpec("fixed-rate", new FixedRate.Params(false, 50, false));
-    private static final long HALF_RATE_PERIOD_PS = Time.serializationPs(PK.mtuBytes() + PK.headerBytes() + PK.interFrameGapBytes(), 50_000);
+    static final ComponentSpec HALF_RATE = new ComponentSpec("fixed-rate", new FixedRate.Params(false, 50, false));
+    static final long HALF_RATE_PERIOD_PS = Time.serializationPs(PK.mtuBytes() + PK.headerBytes() + PK.interFrameGapBytes(), 50_000);
 
     @TempDir
     Path dir;
 
-    /** The six queue pairs of host 0, all starting at time 0. */
+    /** The six queue pairs of host 0, all starting at time 0, under ECMP. */
     static Scenario scenario(Path dir, ComponentSpec cc, NicSpec nic) {
+        return scenario(dir, "ecmp", cc, nic);
+    }
+
+    /** The six queue pairs of host 0, all starting at time 0, under load balancer {@code lb}. */
+    static Scenario scenario(Path dir, String lb, ComponentSpec cc, NicSpec nic) {
         TopologySpec topo = new TopologySpec.LeafSpine(2, 2, 2, 1, new LinkSpec(100, 100), new LinkSpec(100, 100));
         SwitchSpec switches = new SwitchSpec(BufferSpec.defaults(), new EcnSpec(false, 0, 0, 0), PfcSpec.defaults());
         List<long[]> rows = new ArrayList<>();
         for (int q = 0; q < PACKETS.length; q++) {
             rows.add(ScenarioTweaks.flow(0, 1 + q % 3, PACKETS[q] * (long) PK.mtuBytes()));
         }
-        return new Scenario("host-ring", 1, topo, PK, switches, TestScenarios.lb("ecmp"), cc, NIC_SR,
+        return new Scenario("host-ring", 1, topo, PK, switches, TestScenarios.lb(lb), cc, NIC_SR,
                 ScenarioTweaks.trace(dir, "ring.csv", rows), FailureSpec.defaults(), LimitsSpec.defaults(), new MetricsSpec(0, 0), nic);
     }
 
