@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lbsim.cc.Dcqcn;
 import org.lbsim.cc.FixedRate;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
@@ -199,5 +200,21 @@ class HostStackRingTest {
             assertThat(t.pacedLooksSkipped()).isEqualTo(stack.pacedLooksSkipped());
             assertThat(t.heldQpsPassed()).isEqualTo(stack.heldQpsPassed());
         }
+    }
+
+    @Test
+    void aRingPacedByACutDcqcnRateIsLookedAtEveryTimeForItsPacingMovesWithFeedback() {
+        Dcqcn.Params dcqcn = Dcqcn.Params.defaults();
+        Transport t = built(dir, new ComponentSpec("dcqcn", dcqcn), new NicSpec(1, 1), false).transport();
+        HostStack stack = t.stack(0);
+        t.senderOf(0).onCnp(0); // the first cut comes at the first decrease check; the CNP puts each in the ring
+        t.senderOf(1).onCnp(0);
+        long cutPs = Time.us(dcqcn.rateDecreaseIntervalUs());
+        assertThat(t.senderOf(0).pacingIgnoresFeedback).isFalse();
+        assertThat(polls(stack, cutPs, 3)).containsExactly("0:0", "1:0", "-");
+        assertThat(stack.nextReadyPs(cutPs)).isGreaterThan(cutPs).isLessThan(Long.MAX_VALUE);
+        assertThat(polls(stack, cutPs + 1, 2)).containsExactly("-", "-");
+        assertThat(stack.pacedLooksSkipped()).isZero();
+        assertThat(stack.heldQpsPassed()).isZero();
     }
 }
