@@ -109,6 +109,7 @@ class HostStackRingTest {
                 "1:5",
                 "-", "-");
         assertThat(t.stack(0).nextReadyPs(0)).as("nothing paced: nothing to wait for but feedback").isEqualTo(Long.MAX_VALUE);
+        assertThat(t.stack(0).pacedLooksSkipped()).as("an empty ring is no paced ring").isZero();
     }
 
     @Test
@@ -216,5 +217,45 @@ class HostStackRingTest {
         assertThat(polls(stack, cutPs + 1, 2)).containsExactly("-", "-");
         assertThat(stack.pacedLooksSkipped()).isZero();
         assertThat(stack.heldQpsPassed()).isZero();
+    }
+
+    /** Delivers queue pair {@code q}'s data PSNs 0 .. {@code psns - 1} to its receiver's host, and every answer back to host 0. */
+    private static void acknowledge(Transport t, int q, int psns) {
+        HostStack receiverHost = t.stack(1 + q % 3);
+        for (int psn = 0; psn < psns; psn++) {
+            receiverHost.deliver(t.senderOf(q).newDuplicate(psn));
+        }
+        while (receiverHost.controlBacklog() > 0) {
+            t.stack(0).deliver(receiverHost.controlQueue().poll());
+        }
+    }
+
+    @Test
+    void aQueuePairThatCompletesBetweenLooksLeavesTheRoundAndTheOthersKeepTheirTurns() {
+        List<String> afterRoundOne = List.of("0:1", "1:1", "2:1", "3:1", "5:1", "0:2", "1:2", "2:2", "3:2", "0:3", "1:3", "3:3", "1:4", "3:4",
+                "1:5", "-");
+        // behind the cursor: the round goes on where it was
+        Transport behind = lineRate(1, false).transport();
+        activate(behind, 0, 1, 2, 3, 4, 5);
+        assertThat(polls(behind.stack(0), 0, 6)).containsExactly("0:0", "1:0", "2:0", "3:0", "4:0", "5:0");
+        acknowledge(behind, 4, 1);
+        assertThat(behind.senderOf(4).completedPs()).isZero();
+        assertThat(behind.completedFlows()).isEqualTo(1);
+        assertThat(polls(behind.stack(0), 0, 16)).containsExactlyElementsOf(afterRoundOne);
+
+        // at the cursor: the next one in the round has its turn
+        Transport at = lineRate(1, false).transport();
+        activate(at, 0, 1, 2, 3, 4, 5);
+        assertThat(polls(at.stack(0), 0, 10)).endsWith("0:1", "1:1", "2:1", "3:1");
+        acknowledge(at, 4, 1);
+        assertThat(polls(at.stack(0), 0, 12)).containsExactlyElementsOf(afterRoundOne.subList(4, 16));
+
+        // at the cursor in the last slot: the round starts again at the first
+        Transport last = lineRate(1, false).transport();
+        activate(last, 0, 1, 2, 3, 4, 5);
+        assertThat(polls(last.stack(0), 0, 18)).endsWith("0:3", "1:3", "3:3");
+        acknowledge(last, 0, 4);
+        assertThat(last.senderOf(0).completedPs()).isZero();
+        assertThat(polls(last.stack(0), 0, 4)).containsExactly("1:4", "3:4", "1:5", "-");
     }
 }
