@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import static org.lbsim.transport.LossRecoveryDrive.sendAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,16 +37,6 @@ class IrnBdpCapTest {
         p.psn = psn;
         p.cumAck = cumAck;
         return p;
-    }
-
-    /** Sends whatever the sender hands out at {@code nowPs}, in order, until it hands out nothing. */
-    private static List<Integer> sendAll(LossRecovery s, long nowPs) {
-        List<Integer> sent = new ArrayList<>();
-        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
-            s.onSent(psn, nowPs);
-            sent.add(psn);
-        }
-        return sent;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.lbsim.transport;
 
+import static org.lbsim.transport.LossRecoveryDrive.sendAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -36,17 +37,11 @@ class SackThresholdTest {
         return p;
     }
 
-    private static void sendAllAt(LossRecovery s, long nowPs) {
-        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
-            s.onSent(psn, nowPs);
-        }
-    }
-
     @Test
     void aHoleIsResentWhenTheHighestAckRunsMoreThanThresholdPastItAndOnlyOnce() {
         LossRecovery s = sack();
         assertThat(s.timerDeadlinePs()).as("nothing sent: no timer").isEqualTo(Long.MAX_VALUE);
-        sendAllAt(s, Time.us(1));
+        sendAll(s, Time.us(1));
         assertThat(s.inflightBytes()).isEqualTo(10_000);
         assertThat(s.timerDeadlinePs()).as("from the first packet sent").isEqualTo(Time.us(51));
         // PSN 2 is lost; the ACKs of 0, 1, 3, 4 and 5 arrive
@@ -85,7 +80,7 @@ class SackThresholdTest {
     @Test
     void aLostFirstPacketIsResentOnceTheAcksRunMoreThanThresholdPastIt() {
         LossRecovery s = sack();
-        sendAllAt(s, Time.us(1));
+        sendAll(s, Time.us(1));
         for (int psn = 1; psn <= 3; psn++) {
             assertThat(s.onAck(ack(psn, 0, 0), Time.us(10 + psn))).isTrue();
         }
@@ -97,7 +92,7 @@ class SackThresholdTest {
     @Test
     void aHoleQueuedByTheThresholdAndThenTimedOutIsResentOnce() {
         LossRecovery s = sack();
-        sendAllAt(s, Time.us(1));
+        sendAll(s, Time.us(1));
         s.onAck(ack(0, 1, 0), Time.us(10));
         s.onAck(ack(1, 2, 0), Time.us(11));
         for (int psn = 3; psn <= 6; psn++) {
@@ -119,7 +114,7 @@ class SackThresholdTest {
     @Test
     void theSelectiveAckMapAndTheCumulativeAckStandInForLostAcks() {
         LossRecovery s = sack();
-        sendAllAt(s, Time.us(1));
+        sendAll(s, Time.us(1));
         // only the ACK of PSN 5 arrives: expected PSN 1 (so 0 arrived), the map (bit i = PSN 2 + i) says 2, 3 and 5 did
         assertThat(s.onAck(ack(5, 1, 0b1011), Time.us(10))).isTrue();
         assertThat(s.inflightBytes()).as("0, 2, 3 and 5 acknowledged").isEqualTo(6_000);

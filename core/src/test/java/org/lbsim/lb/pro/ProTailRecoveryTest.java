@@ -1,5 +1,6 @@
 package org.lbsim.lb.pro;
 
+import static org.lbsim.transport.LossRecoveryDrive.sendAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -86,16 +87,6 @@ class ProTailRecoveryTest {
         return p;
     }
 
-    /** Sends while the sender has something to send; returns the PSNs sent. */
-    private static List<Integer> drain(ProSender s, long nowPs) {
-        List<Integer> sent = new ArrayList<>();
-        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
-            s.onSent(psn, nowPs);
-            sent.add(psn);
-        }
-        return sent;
-    }
-
     @Test
     void theRtoRunsOnlyWhileASentPsnIsUnacknowledged() {
         ProCounters counters = new ProCounters();
@@ -123,7 +114,7 @@ class ProTailRecoveryTest {
         List<Integer> lost = new ArrayList<>();
         assertThat(s.onTimer(Time.us(80), lost::add)).isTrue();
         assertThat(lost).containsExactly(0, 1, 2, 3, 4);
-        assertThat(drain(s, Time.us(80))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(sendAll(s, Time.us(80))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
         assertThat(s.retransmissions()).isEqualTo(5);
     }
 
@@ -133,7 +124,7 @@ class ProTailRecoveryTest {
         send(s, 5, 0);
         s.onNack(nack(3, 0), Time.us(8));
         s.onAck(ack(3, 0), Time.us(9)); // the NACK was premature: 3 arrives after all
-        assertThat(drain(s, Time.us(9))).containsExactly(5, 6, 7, 8, 9);
+        assertThat(sendAll(s, Time.us(9))).containsExactly(5, 6, 7, 8, 9);
         assertThat(s.retransmissions()).isZero();
     }
 
@@ -142,7 +133,7 @@ class ProTailRecoveryTest {
         ProSender s = sender(true);
         send(s, 5, 0);
         assertThat(s.onNack(nack(5, 0), Time.us(8))).isFalse();
-        assertThat(drain(s, Time.us(8))).containsExactly(5, 6, 7, 8, 9);
+        assertThat(sendAll(s, Time.us(8))).containsExactly(5, 6, 7, 8, 9);
         assertThat(s.retransmissions()).isZero();
     }
 
@@ -154,7 +145,7 @@ class ProTailRecoveryTest {
             s.onAck(ack(0, 1), Time.us(8));
             assertThat(s.onNack(nack(2, 1), Time.us(20))).as("cumulative = %s", cumulative).isFalse();
             assertThat(s.timerDeadlinePs()).as("cumulative = %s", cumulative).isEqualTo(Time.us(88));
-            assertThat(drain(s, Time.us(20))).as("the NACKed PSN is resent").containsExactly(2);
+            assertThat(sendAll(s, Time.us(20))).as("the NACKed PSN is resent").containsExactly(2);
             assertThat(s.onNack(nack(4, 3), Time.us(30))).as("its cumulative ack covers 1 and 2").isTrue();
             assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(110));
         }
