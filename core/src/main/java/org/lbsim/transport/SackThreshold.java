@@ -115,14 +115,14 @@ public final class SackThreshold implements LossRecovery {
     @Override
     public void onSent(int psn, long nowPs) {
         if (psn == nextNew) {
+            if (nextNew == ackedCount) {
+                lastProgressPs = nowPs; // nothing was outstanding: the timer starts with this send
+            }
             nextNew++;
             inflightBytes += qp.payloadOf(psn);
         } else {
             popRetx();
             retransmissions++;
-        }
-        if (inflightBytes > 0 && lastProgressPs == 0) {
-            lastProgressPs = nowPs;
         }
         sendOrder[psn] = sendSeq++;
         if (sentQueue != null) {
@@ -214,7 +214,7 @@ public final class SackThreshold implements LossRecovery {
         if (sentQueue != null) {
             return complete() || sentQueue.isEmpty() ? Long.MAX_VALUE : sentPs[sentQueue.peek()] + rtoPs;
         }
-        return !complete() && nextNew > 0 ? lastProgressPs + rtoPs : Long.MAX_VALUE;
+        return nextNew > ackedCount ? lastProgressPs + rtoPs : Long.MAX_VALUE; // runs only while something is unacknowledged
     }
 
     @Override

@@ -187,4 +187,26 @@ class SackThresholdTest {
         assertThatThrownBy(() -> new SackThreshold.Params(0, 80)).isInstanceOf(ScenarioException.class).hasMessageContaining("threshold");
         assertThat(new SackThreshold.Params(1, 80).threshold()).isEqualTo(1);
     }
+    @Test
+    void withEverythingSentAcknowledgedNoTimerRunsAndTheNextSendStartsIt() {
+        LossRecovery s = sack();
+        for (int psn = 0; psn < 5; psn++) {
+            s.onSent(s.nextPsn(Time.us(1)), Time.us(1));
+        }
+        s.onAck(ack(4, 5, 0), Time.us(10));
+        assertThat(s.timerDeadlinePs()).as("nothing unacknowledged: no timer").isEqualTo(Long.MAX_VALUE);
+        s.onSent(s.nextPsn(Time.us(100)), Time.us(100));
+        assertThat(s.timerDeadlinePs()).as("from the send that found nothing outstanding").isEqualTo(Time.us(150));
+        s.onSent(s.nextPsn(Time.us(101)), Time.us(101));
+        assertThat(s.timerDeadlinePs()).as("a later send with data outstanding leaves it").isEqualTo(Time.us(150));
+        assertThat(s.timeouts()).isZero();
+    }
+
+    @Test
+    void aFirstPacketSentAtTimeZeroStartsTheTimerAtZero() {
+        LossRecovery s = sack();
+        s.onSent(s.nextPsn(0), 0);
+        s.onSent(s.nextPsn(Time.us(1)), Time.us(1));
+        assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(50));
+    }
 }
