@@ -187,6 +187,7 @@ class SackThresholdTest {
         assertThatThrownBy(() -> new SackThreshold.Params(0, 80)).isInstanceOf(ScenarioException.class).hasMessageContaining("threshold");
         assertThat(new SackThreshold.Params(1, 80).threshold()).isEqualTo(1);
     }
+
     @Test
     void withEverythingSentAcknowledgedNoTimerRunsAndTheNextSendStartsIt() {
         LossRecovery s = sack();
