@@ -3,6 +3,8 @@ package org.lbsim.lb.dlbf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.lbsim.lb.dlbf.DlbfTestKinds.NOTIFY;
+import static org.lbsim.lb.dlbf.DlbfTestKinds.SACK;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -27,10 +29,6 @@ import org.lbsim.spi.SenderQp;
 class DlbfSenderTest {
     private static final long AVAIL_PS = 50_000_000;
     private static final long UNAVAIL_PS = 100_000_000;
-    private static final byte NOTIFY = Packet.FIRST_SCHEME_KIND;
-    private static final byte SACK = Packet.FIRST_SCHEME_KIND + 1;
-    private static final byte HIGH = Packet.FIRST_SCHEME_KIND + 2;
-    private static final byte OK = Packet.FIRST_SCHEME_KIND + 3;
 
     private final PacketPool pool = new PacketPool();
     private final Simulator sim = new Simulator();
@@ -39,12 +37,7 @@ class DlbfSenderTest {
     private final DlbfSender sender;
 
     DlbfSenderTest() {
-        DlbfRun run = new DlbfRun();
-        run.notifyKind = NOTIFY;
-        run.sackKind = SACK;
-        run.bufferHighKind = HIGH;
-        run.bufferOkKind = OK;
-        sender = new DlbfSender(paths, new SplittableRandom(3), sim, run, true, 0, 0, 10);
+        sender = new DlbfSender(paths, new SplittableRandom(3), sim, DlbfTestKinds.run(), true, 0, 0, 10);
         sender.attach(new InjectingSender());
         // a far-off event keeps the clock movable: run(t) then stops at t
         sim.schedule(sim.register((kind, tag) -> { }), Long.MAX_VALUE / 2, 0, 0);
