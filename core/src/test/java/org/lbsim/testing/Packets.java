@@ -19,4 +19,13 @@ public final class Packets {
         p.sizeBytes = sizeBytes;
         return p;
     }
+
+    /** An ACK of PSN {@code psn} carrying the cumulative ack {@code cumAck}. */
+    public static Packet ack(PacketPool pool, int psn, int cumAck) {
+        Packet p = pool.acquire();
+        p.kind = Packet.ACK;
+        p.psn = psn;
+        p.cumAck = cumAck;
+        return p;
+    }
 }

@@ -1,6 +1,6 @@
 package org.lbsim.transport;
 
-import static org.lbsim.transport.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +13,8 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * `sack` at the sender alone, its timer counting from ACK progress: a hole is resent once the highest
@@ -21,7 +23,7 @@ import org.lbsim.spi.QpContext;
  * packets of 1,000 B, all sent at 1 us.
  */
 class SackThresholdTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(10_000);
     private final PacketPool pool = new PacketPool();
 
     private static LossRecovery sack() {
@@ -29,10 +31,7 @@ class SackThresholdTest {
     }
 
     private Packet ack(int psn, int cumAck, long sackBits) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
+        Packet p = Packets.ack(pool, psn, cumAck);
         p.sackBits = sackBits;
         return p;
     }

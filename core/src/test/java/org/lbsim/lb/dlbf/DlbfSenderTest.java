@@ -20,6 +20,7 @@ import org.lbsim.spi.EntropyPolicy;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
 import org.lbsim.spi.SenderQp;
+import org.lbsim.testing.Packets;
 
 /**
  * DLBF's sender on its own, over two paths with hand-set one-way delays: the congestion signals it
@@ -144,10 +145,8 @@ class DlbfSenderTest {
 
     /** An ACK on {@code path} with the data's NIC timestamps t1 (sent) and t2 (received), and the receiver's cumulative ack. */
     private Packet ack(int path, int cumAck, long t1, long t2, boolean ecnEcho) {
-        Packet a = pool.acquire();
-        a.kind = Packet.ACK;
+        Packet a = Packets.ack(pool, 0, cumAck);
         a.entropy = paths.port(path);
-        a.cumAck = cumAck;
         a.echoSentPs = t1;
         a.echoNicRxPs = t2;
         a.ecnEcho = ecnEcho;
