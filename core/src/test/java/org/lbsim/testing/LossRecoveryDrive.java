@@ -22,8 +22,14 @@ public final class LossRecoveryDrive {
 
     /** Sends whatever {@code s} hands out at {@code nowPs}, in order, until it hands out nothing; returns the PSNs sent. */
     public static List<Integer> sendAll(LossRecovery s, long nowPs) {
+        return sendUpTo(s, Integer.MAX_VALUE, nowPs);
+    }
+
+    /** As {@link #sendAll}, but asks for no more than {@code max} packets. */
+    public static List<Integer> sendUpTo(LossRecovery s, int max, long nowPs) {
         List<Integer> sent = new ArrayList<>();
-        for (int psn = s.nextPsn(nowPs); psn >= 0; psn = s.nextPsn(nowPs)) {
+        int psn;
+        while (sent.size() < max && (psn = s.nextPsn(nowPs)) >= 0) {
             s.onSent(psn, nowPs);
             sent.add(psn);
         }

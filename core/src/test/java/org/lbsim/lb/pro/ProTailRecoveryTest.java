@@ -1,6 +1,7 @@
 package org.lbsim.lb.pro;
 
 import static org.lbsim.testing.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendUpTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,11 +40,9 @@ class ProTailRecoveryTest {
         return Packets.ack(pool, psn, cumAck);
     }
 
+    /** Sends the next {@code packets} packets at {@code nowPs}. */
     private static void send(ProSender s, int packets, long nowPs) {
-        for (int i = 0; i < packets; i++) {
-            int psn = s.nextPsn(nowPs);
-            s.onSent(psn, nowPs);
-        }
+        assertThat(sendUpTo(s, packets, nowPs)).hasSize(packets);
     }
 
     @Test
