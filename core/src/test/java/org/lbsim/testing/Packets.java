@@ -10,8 +10,13 @@ public final class Packets {
 
     /** A data packet of queue pair {@code flow} from host {@code src} to host {@code dst}, PSN {@code psn}, {@code sizeBytes} on the wire. */
     public static Packet data(PacketPool pool, int flow, int src, int dst, int psn, int sizeBytes) {
+        return of(pool, Packet.DATA, flow, src, dst, psn, sizeBytes);
+    }
+
+    /** As {@link #data}, of kind {@code kind}. */
+    public static Packet of(PacketPool pool, byte kind, int flow, int src, int dst, int psn, int sizeBytes) {
         Packet p = pool.acquire();
-        p.kind = Packet.DATA;
+        p.kind = kind;
         p.flow = flow;
         p.src = src;
         p.dst = dst;

@@ -14,6 +14,7 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
 import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * The timer go-back-N and NIC-SR share, at the sender alone: it runs from the last cumulative progress
@@ -31,10 +32,8 @@ class CumulativeAckTimerTest {
     }
 
     private Packet answer(byte kind, int psn, int cumAck) {
-        Packet p = pool.acquire();
+        Packet p = Packets.ack(pool, psn, cumAck);
         p.kind = kind;
-        p.psn = psn;
-        p.cumAck = cumAck;
         return p;
     }
 

@@ -86,14 +86,8 @@ class ThemisDestinationToRTest {
 
     /** The NIC of {@code host} NACKs {@code ePsn} of queue pair {@code flow}; true when the ToR lets it through. */
     private boolean nack(int flow, int host, int peer, int ePsn, int entropy) {
-        Packet n = run.network().pool().acquire();
-        n.kind = Packet.NACK;
-        n.flow = flow;
-        n.src = host;
-        n.dst = peer;
-        n.psn = ePsn;
+        Packet n = Packets.of(run.network().pool(), Packet.NACK, flow, host, peer, ePsn, NACK_BYTES);
         n.entropy = entropy;
-        n.sizeBytes = NACK_BYTES;
         n.ingressPort = downPort(host);
         boolean passed = tor.onIngress(n, n.ingressPort);
         if (passed) {
