@@ -16,6 +16,7 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.testing.Packets;
 
 /**
  * HOST PKT AR (OFAN 3.2 (6)): REPS. Entropies come back into use only through unmarked ACKs, each
@@ -237,8 +238,7 @@ class RepsTest {
     private final org.lbsim.net.PacketPool pool = new org.lbsim.net.PacketPool();
 
     private org.lbsim.net.Packet ack(int entropy, boolean ecnEcho, long sentPs) {
-        org.lbsim.net.Packet a = pool.acquire();
-        a.kind = org.lbsim.net.Packet.ACK;
+        org.lbsim.net.Packet a = Packets.ack(pool, 0, 0);
         a.entropy = entropy;
         a.ecnEcho = ecnEcho;
         a.echoSentPs = sentPs;

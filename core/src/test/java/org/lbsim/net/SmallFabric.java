@@ -5,6 +5,7 @@ import java.util.List;
 import org.lbsim.kernel.RandomStreams;
 import org.lbsim.kernel.Simulator;
 import org.lbsim.scenario.LinkSpec;
+import org.lbsim.testing.Packets;
 import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topologies;
 import org.lbsim.topology.Topology;
@@ -74,13 +75,7 @@ final class SmallFabric {
 
     /** A data frame of {@code bytes} from {@code src} to {@code dst}, sequence number {@code psn}, entropy {@code entropy}. */
     Packet frame(int src, int dst, int psn, int bytes, int entropy) {
-        Packet p = net.pool().acquire();
-        p.kind = Packet.DATA;
-        p.flow = src;
-        p.src = src;
-        p.dst = dst;
-        p.psn = psn;
-        p.sizeBytes = bytes;
+        Packet p = Packets.data(net.pool(), src, src, dst, psn, bytes);
         p.payloadBytes = bytes;
         p.entropy = entropy;
         return p;

@@ -13,6 +13,8 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * The timer go-back-N and NIC-SR share, at the sender alone: it runs from the last cumulative progress
@@ -20,7 +22,7 @@ import org.lbsim.spi.QpContext;
  * resends them in order, and ACK / NACK handling says whether the cumulative ack moved.
  */
 class CumulativeAckTimerTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(10_000);
     private final PacketPool pool = new PacketPool();
 
     static List<Arguments> schemes() {
@@ -30,10 +32,8 @@ class CumulativeAckTimerTest {
     }
 
     private Packet answer(byte kind, int psn, int cumAck) {
-        Packet p = pool.acquire();
+        Packet p = Packets.ack(pool, psn, cumAck);
         p.kind = kind;
-        p.psn = psn;
-        p.cumAck = cumAck;
         return p;
     }
 

@@ -12,6 +12,7 @@ import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.Packets;
 
 /**
  * The erasure sender's RTO: fixed at rtoUs, or with adaptiveRto the RFC 6298 estimate from the
@@ -23,9 +24,7 @@ class ErasureAdaptiveRtoTest {
 
     /** The ACK of symbol psn, echoing the time it was sent. */
     private Packet ack(int psn, long sentPs) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
+        Packet p = Packets.ack(pool, psn, 0);
         p.echoSentPs = sentPs;
         return p;
     }

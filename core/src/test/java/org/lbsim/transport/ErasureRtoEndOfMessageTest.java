@@ -10,6 +10,8 @@ import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * The erasure sender with {@code endOfMessage: rto}, at the sender alone: it sends fresh symbols until
@@ -19,7 +21,7 @@ import org.lbsim.spi.QpContext;
  * 500 B, and every symbol after the message 1,000 B.
  */
 class ErasureRtoEndOfMessageTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 3_500L, 4, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(3_500);
     private final PacketPool pool = new PacketPool();
 
     private static LossRecovery erasure() {
@@ -27,9 +29,7 @@ class ErasureRtoEndOfMessageTest {
     }
 
     private Packet ack(int psn, boolean receiverComplete) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
+        Packet p = Packets.ack(pool, psn, 0);
         p.receiverComplete = receiverComplete;
         return p;
     }

@@ -9,6 +9,8 @@ import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * The htsim end of message ({@link ErasureSrttAfterPass}) at the sender alone, every time chosen by
@@ -18,13 +20,11 @@ import org.lbsim.spi.QpContext;
  * the highest acknowledged symbol cover the message: the first pass ends at the poll at 7 us.
  */
 class ErasureSrttAfterPassUnitTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 3_500L, 4, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(3_500);
     private final PacketPool pool = new PacketPool();
 
     private Packet ack(int psn, long echoSentPs, long receivedBytes) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
+        Packet p = Packets.ack(pool, psn, 0);
         p.echoSentPs = echoSentPs;
         p.receivedBytes = receivedBytes;
         return p;

@@ -1,6 +1,6 @@
 package org.lbsim.transport;
 
-import static org.lbsim.transport.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +13,7 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.Packets;
 
 /**
  * IRN's BDP-FC at the sender alone: new packets wait while the bytes in flight plus the next packet's
@@ -32,11 +33,7 @@ class IrnBdpCapTest {
     }
 
     private Packet ack(int psn, int cumAck) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
-        return p;
+        return Packets.ack(pool, psn, cumAck);
     }
 
     @Test

@@ -12,6 +12,8 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * What `sack`'s timer counts from. {@code rtoFrom: progress} (the default): {@code rtoUs} after the last
@@ -20,7 +22,7 @@ import org.lbsim.spi.QpContext;
  * The threshold (100) is above the message's 10 packets, so only the timer finds the hole at PSN 1.
  */
 class SackRtoFromTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(10_000);
     private final PacketPool pool = new PacketPool();
 
     private static LossRecovery sack(String rtoFrom) {
@@ -28,11 +30,7 @@ class SackRtoFromTest {
     }
 
     private Packet ack(int psn, int cumAck) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
-        return p;
+        return Packets.ack(pool, psn, cumAck);
     }
 
     /** Sends the 10 packets one per microsecond (PSN i at i us); PSN 1 is lost, the others are acked 8 us after they left. */

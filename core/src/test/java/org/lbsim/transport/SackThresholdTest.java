@@ -1,6 +1,7 @@
 package org.lbsim.transport;
 
-import static org.lbsim.transport.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendUpTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +14,8 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * `sack` at the sender alone, its timer counting from ACK progress: a hole is resent once the highest
@@ -21,7 +24,7 @@ import org.lbsim.spi.QpContext;
  * packets of 1,000 B, all sent at 1 us.
  */
 class SackThresholdTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(10_000);
     private final PacketPool pool = new PacketPool();
 
     private static LossRecovery sack() {
@@ -29,10 +32,7 @@ class SackThresholdTest {
     }
 
     private Packet ack(int psn, int cumAck, long sackBits) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
+        Packet p = Packets.ack(pool, psn, cumAck);
         p.sackBits = sackBits;
         return p;
     }
@@ -102,12 +102,7 @@ class SackThresholdTest {
         List<Integer> lost = new ArrayList<>();
         assertThat(s.onTimer(Time.us(66), lost::add)).isTrue();
         assertThat(lost).containsExactly(2, 7, 8, 9);
-        List<Integer> order = new ArrayList<>();
-        for (int psn = s.nextPsn(Time.us(66)); psn >= 0 && order.size() < 10; psn = s.nextPsn(Time.us(66))) {
-            s.onSent(psn, Time.us(66));
-            order.add(psn);
-        }
-        assertThat(order).as("PSN 2 queued by both, resent once").containsExactly(2, 7, 8, 9);
+        assertThat(sendUpTo(s, 10, Time.us(66))).as("PSN 2 queued by both, resent once").containsExactly(2, 7, 8, 9);
         assertThat(s.retransmissions()).isEqualTo(4);
     }
 
@@ -135,9 +130,7 @@ class SackThresholdTest {
     @Test
     void aTimeoutReportsAndResendsEveryUnacknowledgedPacketSentAndRestartsTheTimer() {
         LossRecovery s = sack();
-        for (int psn = 0; psn < 6; psn++) {
-            s.onSent(s.nextPsn(Time.us(1)), Time.us(1));
-        }
+        assertThat(sendUpTo(s, 6, Time.us(1))).containsExactly(0, 1, 2, 3, 4, 5);
         assertThat(s.onAck(ack(0, 1, 0), Time.us(10))).isTrue();
         assertThat(s.onAck(ack(3, 1, 0), Time.us(11))).isTrue();
         List<Integer> lost = new ArrayList<>();
@@ -145,12 +138,7 @@ class SackThresholdTest {
         assertThat(lost).as("sent and unacknowledged; 6..9 were never sent").containsExactly(1, 2, 4, 5);
         assertThat(s.timeouts()).isEqualTo(1);
         assertThat(s.timerDeadlinePs()).isEqualTo(Time.us(111));
-        List<Integer> order = new ArrayList<>();
-        for (int psn = s.nextPsn(Time.us(61)); psn >= 0 && order.size() < 10; psn = s.nextPsn(Time.us(61))) {
-            s.onSent(psn, Time.us(61));
-            order.add(psn);
-        }
-        assertThat(order).as("the resends first, then new data").containsExactly(1, 2, 4, 5, 6, 7, 8, 9);
+        assertThat(sendUpTo(s, 10, Time.us(61))).as("the resends first, then new data").containsExactly(1, 2, 4, 5, 6, 7, 8, 9);
         assertThat(s.retransmissions()).isEqualTo(4);
         // the resend of 5 is lost, everything else arrives: the ACK of 9 runs 4 past the hole, but the timeout's
         // resends lie below where its scan left off (PSN 6), so a lost resend is found by the timer alone
@@ -171,9 +159,7 @@ class SackThresholdTest {
     @Test
     void withEverythingSentAcknowledgedATimeoutFindsNothingToResend() {
         LossRecovery s = sack();
-        for (int psn = 0; psn < 5; psn++) {
-            s.onSent(s.nextPsn(Time.us(1)), Time.us(1));
-        }
+        assertThat(sendUpTo(s, 5, Time.us(1))).containsExactly(0, 1, 2, 3, 4);
         assertThat(s.onAck(ack(4, 5, 0), Time.us(10))).isTrue();
         assertThat(s.inflightBytes()).isZero();
         List<Integer> lost = new ArrayList<>();
@@ -191,9 +177,7 @@ class SackThresholdTest {
     @Test
     void withEverythingSentAcknowledgedNoTimerRunsAndTheNextSendStartsIt() {
         LossRecovery s = sack();
-        for (int psn = 0; psn < 5; psn++) {
-            s.onSent(s.nextPsn(Time.us(1)), Time.us(1));
-        }
+        assertThat(sendUpTo(s, 5, Time.us(1))).containsExactly(0, 1, 2, 3, 4);
         s.onAck(ack(4, 5, 0), Time.us(10));
         assertThat(s.timerDeadlinePs()).as("nothing unacknowledged: no timer").isEqualTo(Long.MAX_VALUE);
         s.onSent(s.nextPsn(Time.us(100)), Time.us(100));

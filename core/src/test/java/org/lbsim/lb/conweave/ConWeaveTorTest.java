@@ -2,7 +2,6 @@ package org.lbsim.lb.conweave;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +10,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lbsim.api.Lbsim;
-import org.lbsim.kernel.Simulator;
 import org.lbsim.lb.tor.TorView;
 import org.lbsim.net.Packet;
 import org.lbsim.sim.PreparedRun;
-import org.lbsim.spi.SwitchContext;
-import org.lbsim.topology.Topology;
+import org.lbsim.testing.TorBench;
 
 /**
  * One ToR's ConWeave program driven packet by packet (conweave-routing.cc RouteInput), on a 2-leaf,
@@ -39,25 +36,23 @@ class ConWeaveTorTest {
 
     ConWeave cw;
     PreparedRun run;
-    Topology t;
-    Simulator sim;
-    int tick;
+    TorBench bench;
 
     @BeforeEach
     void fabric() throws Exception {
-        Path file = dir.resolve("late.csv");
-        Files.writeString(file, "src,dst,bytes,start_ns\n0,4,1000,10000000\n");
-        cw = new ConWeave(ConWeave.Params.defaults());
-        run = Lbsim.scenario().leafSpine(4, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(1).prepare(cw);
-        t = run.topology();
-        sim = run.simulator();
-        tick = sim.register((kind, tag) -> { });
+        prepare(new ConWeave(ConWeave.Params.defaults()));
+    }
+
+    /** The fabric with ConWeave {@code conWeave} on it. */
+    private void prepare(ConWeave conWeave) throws Exception {
+        cw = conWeave;
+        run = Lbsim.scenario().leafSpine(4, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(TorBench.lateTrace(dir, 0, 4)).seed(1).prepare(cw);
+        bench = new TorBench(run);
     }
 
     private ConWeaveTor tor(String leaf) {
-        int node = t.nodeByName(leaf);
-        return new ConWeaveTor(cw, new TorView(t), new SwitchContext(node, t, run.network().fib(), new SplittableRandom(SEED), run.network(), sim),
-                run.network().switchAt(node));
+        int node = bench.t.nodeByName(leaf);
+        return new ConWeaveTor(cw, new TorView(bench.t), bench.context(node, SEED), run.network().switchAt(node));
     }
 
     /** The stream the program draws its paths from. */
@@ -65,35 +60,25 @@ class ConWeaveTorTest {
         return new SplittableRandom(SEED).split();
     }
 
-    /** Runs the fabric up to {@code ps}; packets handed to a program afterwards arrive then. */
     private void advanceTo(long ps) {
-        sim.schedule(tick, ps, 0, 0);
-        sim.run(ps);
-        assertThat(sim.nowPs()).isEqualTo(ps);
+        bench.advanceTo(ps);
     }
 
     private Packet data(int flow, int src, int dst, int psn) {
-        Packet p = run.network().pool().acquire();
-        p.kind = Packet.DATA;
-        p.flow = flow;
-        p.src = src;
-        p.dst = dst;
-        p.psn = psn;
-        p.sizeBytes = FRAME_BYTES;
-        return p;
+        return bench.data(flow, src, dst, psn, FRAME_BYTES);
     }
 
     /** A data packet from host {@code src} as it reaches its own ToR. */
     private Packet fromHost(int flow, int src, int dst, int psn) {
         Packet p = data(flow, src, dst, psn);
-        p.ingressPort = t.peerPort(t.hostPort(src));
+        p.ingressPort = bench.downPort(src);
         return p;
     }
 
     /** A data packet as it reaches the destination ToR from s0, with the source ToR's header. */
     private Packet fromSpine(int flow, int src, int dst, int psn, int epoch, boolean phase1, int flag) {
         Packet p = data(flow, src, dst, psn);
-        p.ingressPort = t.portsBetween(t.nodeByName("l1"), t.nodeByName("s0"))[0];
+        p.ingressPort = bench.port("l1", "s0");
         p.pathId = 0;
         p.switchBits = header(epoch, phase1, flag);
         return p;
@@ -104,7 +89,7 @@ class ConWeaveTorTest {
         p.kind = kind;
         p.sizeBytes = 64;
         p.switchBits = bits;
-        p.ingressPort = t.portsBetween(t.nodeByName("l0"), t.nodeByName("s0"))[0];
+        p.ingressPort = bench.port("l0", "s0");
         return p;
     }
 
@@ -354,13 +339,8 @@ class ConWeaveTorTest {
     @Test
     void withOneReorderQueuePerPortASecondFlowToTheSameHostIsNotHeldUntilTheFirstQueueIsFlushed() throws Exception {
         ConWeave.Params d = ConWeave.Params.defaults();
-        cw = new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(), d.reorderFlushExtraUs(),
-                d.defaultReorderWaitUs(), 1, d.controlBytes(), d.controlPriority()));
-        Path file = dir.resolve("late.csv");
-        run = Lbsim.scenario().leafSpine(4, 2, 2).linkRateGbps(100).linkDelayNs(1000).trace(file.toString()).seed(1).prepare(cw);
-        t = run.topology();
-        sim = run.simulator();
-        tick = sim.register((kind, tag) -> { });
+        prepare(new ConWeave(new ConWeave.Params(d.replyDeadlineExtraUs(), d.pathPauseUs(), d.txExpiryUs(), d.reorderFlushExtraUs(),
+                d.defaultReorderWaitUs(), 1, d.controlBytes(), d.controlPriority())));
         ConWeaveTor l1 = tor("l1");
         assertThat(l1.onIngress(fromSpine(0, 0, 4, 2, 1, true, ConWeaveTor.DATA), 0)).isFalse();
         assertThat(l1.onIngress(fromSpine(1, 1, 4, 2, 1, true, ConWeaveTor.DATA), 0)).as("h4's one queue is taken").isTrue();

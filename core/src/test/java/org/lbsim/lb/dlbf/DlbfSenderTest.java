@@ -3,6 +3,8 @@ package org.lbsim.lb.dlbf;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.lbsim.lb.dlbf.DlbfTestKinds.NOTIFY;
+import static org.lbsim.lb.dlbf.DlbfTestKinds.SACK;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +20,7 @@ import org.lbsim.spi.EntropyPolicy;
 import org.lbsim.spi.LossRecovery;
 import org.lbsim.spi.QpContext;
 import org.lbsim.spi.SenderQp;
+import org.lbsim.testing.Packets;
 
 /**
  * DLBF's sender on its own, over two paths with hand-set one-way delays: the congestion signals it
@@ -27,10 +30,6 @@ import org.lbsim.spi.SenderQp;
 class DlbfSenderTest {
     private static final long AVAIL_PS = 50_000_000;
     private static final long UNAVAIL_PS = 100_000_000;
-    private static final byte NOTIFY = Packet.FIRST_SCHEME_KIND;
-    private static final byte SACK = Packet.FIRST_SCHEME_KIND + 1;
-    private static final byte HIGH = Packet.FIRST_SCHEME_KIND + 2;
-    private static final byte OK = Packet.FIRST_SCHEME_KIND + 3;
 
     private final PacketPool pool = new PacketPool();
     private final Simulator sim = new Simulator();
@@ -39,12 +38,7 @@ class DlbfSenderTest {
     private final DlbfSender sender;
 
     DlbfSenderTest() {
-        DlbfRun run = new DlbfRun();
-        run.notifyKind = NOTIFY;
-        run.sackKind = SACK;
-        run.bufferHighKind = HIGH;
-        run.bufferOkKind = OK;
-        sender = new DlbfSender(paths, new SplittableRandom(3), sim, run, true, 0, 0, 10);
+        sender = new DlbfSender(paths, new SplittableRandom(3), sim, DlbfTestKinds.run(), true, 0, 0, 10);
         sender.attach(new InjectingSender());
         // a far-off event keeps the clock movable: run(t) then stops at t
         sim.schedule(sim.register((kind, tag) -> { }), Long.MAX_VALUE / 2, 0, 0);
@@ -151,10 +145,8 @@ class DlbfSenderTest {
 
     /** An ACK on {@code path} with the data's NIC timestamps t1 (sent) and t2 (received), and the receiver's cumulative ack. */
     private Packet ack(int path, int cumAck, long t1, long t2, boolean ecnEcho) {
-        Packet a = pool.acquire();
-        a.kind = Packet.ACK;
+        Packet a = Packets.ack(pool, 0, cumAck);
         a.entropy = paths.port(path);
-        a.cumAck = cumAck;
         a.echoSentPs = t1;
         a.echoNicRxPs = t2;
         a.ecnEcho = ecnEcho;

@@ -2,7 +2,6 @@ package org.lbsim.lb.flowlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
@@ -12,10 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lbsim.api.Lbsim;
-import org.lbsim.kernel.Simulator;
 import org.lbsim.net.Packet;
 import org.lbsim.sim.PreparedRun;
-import org.lbsim.spi.SwitchContext;
+import org.lbsim.testing.TorBench;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
@@ -36,26 +34,22 @@ class CongaSwitchTest {
 
     PreparedRun run;
     Topology t;
-    Simulator sim;
-    int tick;
+    TorBench bench;
     int l0;
     /** l0's uplinks in its FIB group towards l1: path k leaves on up[k]. */
     int[] up;
 
     private Conga.CongaSwitch program(int candidatePaths) throws Exception {
-        Path file = dir.resolve("late.csv");
-        Files.writeString(file, "src,dst,bytes,start_ns\n0,2,1000,10000000\n");
         Conga conga = new Conga(new Conga.Params(100, 50, 0.2, 3, 500, candidatePaths));
         run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).set("topology.hostLink.rateGbps", 25).linkDelayNs(1000)
-                .trace(file.toString()).seed(1).prepare(conga);
-        t = run.topology();
-        sim = run.simulator();
-        tick = sim.register((kind, tag) -> { });
+                .trace(TorBench.lateTrace(dir, 0, 2)).seed(1).prepare(conga);
+        bench = new TorBench(run);
+        t = bench.t;
         l0 = t.nodeByName("l0");
         Fib fib = run.network().fib();
         int g = fib.group(l0, 2);
         up = new int[] {fib.port(g, 0), fib.port(g, 1)};
-        return conga.new CongaSwitch(new SwitchContext(l0, t, fib, new SplittableRandom(SEED), run.network(), sim), run.network().switchAt(l0));
+        return conga.new CongaSwitch(bench.context(l0, SEED), run.network().switchAt(l0));
     }
 
     private static SplittableRandom mirror() {
@@ -63,26 +57,23 @@ class CongaSwitchTest {
     }
 
     private void advanceTo(long ps) {
-        sim.schedule(tick, ps, 0, 0);
-        sim.run(ps);
-        assertThat(sim.nowPs()).isEqualTo(ps);
+        bench.advanceTo(ps);
     }
 
     private Packet data(int flow, int src, int dst) {
-        Packet p = run.network().pool().acquire();
-        p.kind = Packet.DATA;
-        p.flow = flow;
-        p.src = src;
-        p.dst = dst;
-        p.sizeBytes = FRAME_BYTES;
+        return bench.data(flow, src, dst, 0, FRAME_BYTES);
+    }
+
+    /** Data of {@code flow} from h0 to h2 as it enters l0, forwarded; returns it as l0 labelled it. */
+    private Packet fromH0(Conga.CongaSwitch l0Program, int flow) {
+        Packet p = data(flow, 0, 2);
+        assertThat(l0Program.onIngress(p, bench.downPort(0))).isTrue();
         return p;
     }
 
     /** Data from h0 as it enters l0; returns the path l0 gave it. */
     private int send(Conga.CongaSwitch l0Program, int flow) {
-        Packet p = data(flow, 0, 2);
-        assertThat(l0Program.onIngress(p, t.peerPort(t.hostPort(0)))).isTrue();
-        return p.pathId;
+        return fromH0(l0Program, flow).pathId;
     }
 
     /** Data from l1's host h2 to h0 as it reaches l0 over path {@code path}, with CONGA bits {@code bits}. */
@@ -123,7 +114,7 @@ class CongaSwitchTest {
         }
         assertThat(seen).as("new flowlets go both ways").containsExactlyInAnyOrder(0, 1);
         Packet local = data(5, 0, 1);
-        assertThat(l0Program.onIngress(local, t.peerPort(t.hostPort(0)))).isTrue();
+        assertThat(l0Program.onIngress(local, bench.downPort(0))).isTrue();
         assertThat(local.pathId).as("within the rack: no path").isEqualTo(-1);
     }
 
@@ -167,7 +158,7 @@ class CongaSwitchTest {
             Packet toHost = data(1, 2, h);
             toHost.pathId = 0;
             for (int n = 0; n < 1000; n++) {
-                l0Program.onEnqueue(toHost, t.peerPort(t.hostPort(h)), 0);
+                l0Program.onEnqueue(toHost, bench.downPort(h), 0);
             }
             assertThat(Conga.ce(toHost)).as("the port towards h%d keeps no DRE", h).isZero();
         }
@@ -197,8 +188,7 @@ class CongaSwitchTest {
         // one entry per path seen, CE 0 included; each picked with probability 1/2
         draws.nextInt(1);
         int pick = draws.nextInt(2) == 0 ? 1 : 0;
-        Packet first = data(0, 0, 2);
-        l0Program.onIngress(first, t.peerPort(t.hostPort(0)));
+        Packet first = fromH0(l0Program, 0);
         assertThat(first.switchBits).isEqualTo(feedback(pick, pick == 1 ? 5 : 0));
 
         // l1 tells l0 that path 0 carries CE 6, then sends data without feedback, which changes nothing
@@ -210,16 +200,14 @@ class CongaSwitchTest {
         advanceTo(500 * US);
         advanceTo(500 * US + 1);
         for (int flow = 9; flow <= 16; flow++) {
-            Packet p = data(flow, 0, 2);
-            l0Program.onIngress(p, t.peerPort(t.hostPort(0)));
+            Packet p = fromH0(l0Program, flow);
             assertThat(p.pathId).as("flow %d: 500 us old is not yet aged", flow).isEqualTo(1);
             assertThat(p.switchBits & Conga.FB_VALID).isNotZero();
         }
         advanceTo(1000 * US + 1);
         Set<Integer> paths = new HashSet<>();
         for (int flow = 17; flow <= 32; flow++) {
-            Packet p = data(flow, 0, 2);
-            l0Program.onIngress(p, t.peerPort(t.hostPort(0)));
+            Packet p = fromH0(l0Program, flow);
             assertThat(p.switchBits).as("every entry aged: no feedback").isZero();
             paths.add(p.pathId);
         }
@@ -231,8 +219,7 @@ class CongaSwitchTest {
         arrive(l0Program, 1, feedback(0, 6));
         advanceTo(1500 * US + 1);
         for (int flow = 33; flow <= 40; flow++) {
-            Packet p = data(flow, 0, 2);
-            l0Program.onIngress(p, t.peerPort(t.hostPort(0)));
+            Packet p = fromH0(l0Program, flow);
             assertThat(p.pathId).as("flow %d avoids path 0 again", flow).isEqualTo(1);
             assertThat(p.switchBits & Conga.FB_VALID).isNotZero();
         }

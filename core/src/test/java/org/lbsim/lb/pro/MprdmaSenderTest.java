@@ -12,6 +12,7 @@ import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.Packets;
 
 /** The MPRDMA-style baseline of PRO Fig. 13 at the sender: the bitmap bound L, loss at Delta behind snd_ooh, slow paths, the RTO. */
 class MprdmaSenderTest {
@@ -36,10 +37,7 @@ class MprdmaSenderTest {
     }
 
     private Packet ack(int psn, int cumAck, int pathId) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
+        Packet p = Packets.ack(pool, psn, cumAck);
         p.entropy = pathId;
         return p;
     }

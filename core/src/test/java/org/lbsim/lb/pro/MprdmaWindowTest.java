@@ -15,6 +15,7 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.Packets;
 import org.lbsim.topology.Topology;
 
 /**
@@ -164,10 +165,7 @@ class MprdmaWindowTest {
     }
 
     private Packet ack(int psn, int cumAck, int pathId, boolean ecn) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
+        Packet p = Packets.ack(pool, psn, cumAck);
         p.entropy = pathId;
         p.ecnEcho = ecn;
         return p;

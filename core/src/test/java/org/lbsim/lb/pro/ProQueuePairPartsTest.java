@@ -18,6 +18,7 @@ import org.lbsim.spi.EntropyPolicy;
 import org.lbsim.spi.HostContext;
 import org.lbsim.spi.QpContext;
 import org.lbsim.spi.QpParts;
+import org.lbsim.testing.Packets;
 import org.lbsim.topology.Topology;
 
 /**
@@ -52,11 +53,7 @@ class ProQueuePairPartsTest {
     }
 
     private Packet ack(int psn) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = 0;
-        return p;
+        return Packets.ack(pool, psn, 0);
     }
 
     @Test

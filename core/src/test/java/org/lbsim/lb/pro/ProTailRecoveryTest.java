@@ -1,6 +1,7 @@
 package org.lbsim.lb.pro;
 
-import static org.lbsim.transport.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendAll;
+import static org.lbsim.testing.LossRecoveryDrive.sendUpTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +18,8 @@ import org.lbsim.scenario.ScenarioException;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.spi.QpContext;
+import org.lbsim.testing.LossRecoveryDrive;
+import org.lbsim.testing.Packets;
 
 /**
  * PRO VI-A: "80us RTO for the corner case of tail packet loss". Holes in a message's last wnd packets
@@ -25,7 +28,7 @@ import org.lbsim.spi.QpContext;
  * receiver QP_TIMEOUT keeps postponing it and the holes come out one window halving at a time.
  */
 class ProTailRecoveryTest {
-    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(10_000);
     private final PacketPool pool = new PacketPool();
 
     private ProSender sender(boolean cumulative) {
@@ -34,18 +37,12 @@ class ProTailRecoveryTest {
     }
 
     private Packet ack(int psn, int cumAck) {
-        Packet p = pool.acquire();
-        p.kind = Packet.ACK;
-        p.psn = psn;
-        p.cumAck = cumAck;
-        return p;
+        return Packets.ack(pool, psn, cumAck);
     }
 
+    /** Sends the next {@code packets} packets at {@code nowPs}. */
     private static void send(ProSender s, int packets, long nowPs) {
-        for (int i = 0; i < packets; i++) {
-            int psn = s.nextPsn(nowPs);
-            s.onSent(psn, nowPs);
-        }
+        assertThat(sendUpTo(s, packets, nowPs)).hasSize(packets);
     }
 
     @Test

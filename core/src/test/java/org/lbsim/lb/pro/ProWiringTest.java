@@ -15,6 +15,7 @@ import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
 import org.lbsim.spi.QpContext;
 import org.lbsim.spi.ReceiverQp;
+import org.lbsim.testing.LossRecoveryDrive;
 
 /** PRO's parts called by their callers: what each unit test checks alone also happens inside a run. */
 class ProWiringTest {
@@ -42,7 +43,7 @@ class ProWiringTest {
         assertThat(Invariants.violations(run)).isEmpty();
     }
 
-    private static final QpContext QP = new QpContext(0, 0, 1, 10_000L, 10, 1000, 62, 20, 200_000, Time.us(8), 200_000);
+    private static final QpContext QP = LossRecoveryDrive.qp(10_000);
     private static final int[] PATH_IDS = {0, 1, 2, 3, 4, 5, 6, 7};
     private final PacketPool pool = new PacketPool();
 

@@ -22,6 +22,7 @@ import org.lbsim.net.Packet;
 import org.lbsim.scenario.ScenarioException;
 import org.lbsim.sim.Invariants;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.testing.Packets;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Topology;
 
@@ -64,12 +65,8 @@ class PathMapFatTreeTest {
     private static String pathOf(PreparedRun run, int src, int dst, int entropy, int psn) {
         Topology t = run.topology();
         Fib fib = run.network().fib();
-        Packet p = run.network().pool().acquire();
-        p.kind = Packet.DATA;
-        p.src = src;
-        p.dst = dst;
+        Packet p = Packets.data(run.network().pool(), 0, src, dst, psn, 0);
         p.entropy = entropy;
-        p.psn = psn;
         int node = t.hostSwitch(src);
         p.ingressPort = t.peerPort(t.hostPort(src));
         StringBuilder path = new StringBuilder();

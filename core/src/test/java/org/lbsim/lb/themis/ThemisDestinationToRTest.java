@@ -2,7 +2,6 @@ package org.lbsim.lb.themis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +13,8 @@ import org.lbsim.api.ScenarioBuilder;
 import org.lbsim.net.EgressStage;
 import org.lbsim.net.Packet;
 import org.lbsim.sim.PreparedRun;
+import org.lbsim.testing.Packets;
+import org.lbsim.testing.TorBench;
 import org.lbsim.topology.Topology;
 
 /**
@@ -24,6 +25,7 @@ import org.lbsim.topology.Topology;
 class ThemisDestinationToRTest {
     static final int RING_ENTRIES = 8;
     static final int NACK_BYTES = 64;
+    static final int DATA_BYTES = 1062;
 
     @TempDir
     Path dir;
@@ -39,9 +41,7 @@ class ThemisDestinationToRTest {
     }
 
     private ScenarioBuilder leafSpine() throws Exception {
-        Path file = dir.resolve("late.csv");
-        Files.writeString(file, "src,dst,bytes,start_ns\n0,2,1000,10000000\n");
-        return Lbsim.scenario().leafSpine(2, 2, 4).linkRateGbps(100).trace(file.toString()).lossRecovery("nic-sr").seed(1);
+        return Lbsim.scenario().leafSpine(2, 2, 4).linkRateGbps(100).trace(TorBench.lateTrace(dir, 0, 2)).lossRecovery("nic-sr").seed(1);
     }
 
     /** Themis on {@code s}; l1's Themis program, with the NACKs l1 sends up recorded. */
@@ -70,16 +70,15 @@ class ThemisDestinationToRTest {
         return t.peerPort(t.hostPort(host));
     }
 
+    /** Data of queue pair {@code flow} from {@code src} to {@code dst}, PSN {@code psn}. */
+    private Packet data(int flow, int src, int dst, int psn) {
+        return Packets.data(run.network().pool(), flow, src, dst, psn, DATA_BYTES);
+    }
+
     /** Data of queue pair {@code flow} from {@code src} leaving the ToR for {@code dst}'s NIC. */
     private void down(int flow, int src, int dst, int... psns) {
         for (int psn : psns) {
-            Packet p = run.network().pool().acquire();
-            p.kind = Packet.DATA;
-            p.flow = flow;
-            p.src = src;
-            p.dst = dst;
-            p.psn = psn;
-            p.sizeBytes = 1062;
+            Packet p = data(flow, src, dst, psn);
             tor.onDequeue(p, downPort(dst), 0);
             run.network().pool().release(p);
         }
@@ -87,14 +86,8 @@ class ThemisDestinationToRTest {
 
     /** The NIC of {@code host} NACKs {@code ePsn} of queue pair {@code flow}; true when the ToR lets it through. */
     private boolean nack(int flow, int host, int peer, int ePsn, int entropy) {
-        Packet n = run.network().pool().acquire();
-        n.kind = Packet.NACK;
-        n.flow = flow;
-        n.src = host;
-        n.dst = peer;
-        n.psn = ePsn;
+        Packet n = Packets.of(run.network().pool(), Packet.NACK, flow, host, peer, ePsn, NACK_BYTES);
         n.entropy = entropy;
-        n.sizeBytes = NACK_BYTES;
         n.ingressPort = downPort(host);
         boolean passed = tor.onIngress(n, n.ingressPort);
         if (passed) {
@@ -182,12 +175,7 @@ class ThemisDestinationToRTest {
     @Test
     void observedAtArrivalTheRingTakesAPacketAsItJoinsTheNicsQueueAndNotAgainAsItLeaves() throws Exception {
         prepare(leafSpine(), params(Themis.Params.ARRIVAL), "l1");
-        Packet p = run.network().pool().acquire();
-        p.kind = Packet.DATA;
-        p.flow = 0;
-        p.src = 0;
-        p.dst = 2;
-        p.psn = 7;
+        Packet p = data(0, 0, 2, 7);
         tor.onEnqueue(p, downPort(2), 0);
         assertThat(tor.rings().contents(0)).containsExactly(7);
         tor.onDequeue(p, downPort(2), 0);
@@ -198,10 +186,7 @@ class ThemisDestinationToRTest {
     @Test
     void observedAtDepartureTheRingIgnoresAPacketJoiningTheNicsQueue() throws Exception {
         prepare(leafSpine(), params(Themis.Params.DEPARTURE), "l1");
-        Packet p = run.network().pool().acquire();
-        p.kind = Packet.DATA;
-        p.src = 0;
-        p.dst = 2;
+        Packet p = data(0, 0, 2, 0);
         tor.onEnqueue(p, downPort(2), 0);
         assertThat(tor.rings().slots()).isZero();
     }
@@ -210,10 +195,7 @@ class ThemisDestinationToRTest {
     void dataOfATrafficClassWithAnotherSchemeIsNotRecorded() throws Exception {
         prepare(leafSpine().set("trafficClasses", List.of(Map.of("trafficClass", 1, "loadBalancing", Map.of("type", "ecmp")))),
                 params(Themis.Params.DEPARTURE), "l1");
-        Packet p = run.network().pool().acquire();
-        p.kind = Packet.DATA;
-        p.src = 0;
-        p.dst = 2;
+        Packet p = data(0, 0, 2, 0);
         p.trafficClass = 1;
         tor.onDequeue(p, downPort(2), 0);
         assertThat(tor.rings().slots()).isZero();
@@ -225,9 +207,7 @@ class ThemisDestinationToRTest {
     /** k = 4 fat tree, the PathMap reading: a cross-pod queue pair's N is every end-to-end path (2 x 2), a cross-rack one in the pod 2. */
     @Test
     void onAFatTreeTheRingJudgesByEveryEndToEndPathFromTheSourceToR() throws Exception {
-        Path file = dir.resolve("late.csv");
-        Files.writeString(file, "src,dst,bytes,start_ns\n0,2,1000,10000000\n");
-        prepare(Lbsim.scenario().fatTree(4).trace(file.toString()).lossRecovery("nic-sr").seed(1), params(Themis.Params.DEPARTURE), "e1");
+        prepare(Lbsim.scenario().fatTree(4).trace(TorBench.lateTrace(dir, 0, 2)).lossRecovery("nic-sr").seed(1), params(Themis.Params.DEPARTURE), "e1");
         down(0, 0, 2, 0);
         down(1, 12, 3, 0);
         assertThat(t.hostSwitch(2)).isEqualTo(t.nodeByName("e1"));

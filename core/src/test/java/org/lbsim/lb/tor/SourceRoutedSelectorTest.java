@@ -14,6 +14,7 @@ import org.lbsim.net.PacketPool;
 import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.LinkSpec;
 import org.lbsim.spi.SwitchContext;
+import org.lbsim.testing.Packets;
 import org.lbsim.topology.Fib;
 import org.lbsim.topology.Routing;
 import org.lbsim.topology.Topologies;
@@ -37,10 +38,8 @@ class SourceRoutedSelectorTest {
     }
 
     private Packet packet(byte kind, int src, int dst, int pathId, int entropy) {
-        Packet p = pool.acquire();
+        Packet p = Packets.data(pool, 0, src, dst, 0, 0);
         p.kind = kind;
-        p.src = src;
-        p.dst = dst;
         p.pathId = pathId;
         p.entropy = entropy;
         return p;

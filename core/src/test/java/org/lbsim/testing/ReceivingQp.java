@@ -1,4 +1,4 @@
-package org.lbsim.lb.pro;
+package org.lbsim.testing;
 
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -10,29 +10,39 @@ import org.lbsim.spi.ReceiverQp;
 
 /**
  * Test helper: a receiving queue pair as the transport keeps it (expected PSN, PSNs held, one timer) that hands
- * each arrival to a receiver policy and records what the policy answers: ACKs, the PSNs its own NACKs name,
- * NACKs of the expected PSN, discards.
+ * each arrival to a receiver policy and records what the policy answers: ACKs, the expected PSN of every
+ * {@link #nack()}, the control packets it sends, discards, timer cancellations.
  */
-final class ReceivingQp implements ReceiverQp {
-    final PacketPool pool = new PacketPool();
-    final BitSet received = new BitSet();
-    final List<Integer> nacked = new ArrayList<>();
-    final ReceiverPolicy policy;
-    int discards;
-    int expectedNacks;
-    int expected;
-    int acks;
-    long timer = Long.MAX_VALUE;
+public final class ReceivingQp implements ReceiverQp {
+    public final PacketPool pool = new PacketPool();
+    public final ReceiverPolicy policy;
+    /** Every PSN held: all below {@link #expected} and those kept out of order above it. */
+    private final BitSet received = new BitSet();
+    /** The expected PSN at each {@link #nack()}. */
+    public final List<Integer> expectedNacks = new ArrayList<>();
+    /** The packets the policy made with {@link #newControl} and sent, in order. */
+    public final List<Packet> sent = new ArrayList<>();
+    public int expected;
+    public int acks;
+    public int discards;
+    public int cancels;
+    public long timer = Long.MAX_VALUE;
 
-    ReceivingQp(ReceiverPolicy policy) {
+    public ReceivingQp(ReceiverPolicy policy) {
         this.policy = policy;
     }
 
     /** Data {@code psn} arrives at {@code nowPs}: a duplicate, out of order, or in order (then the expected PSN moves first). */
-    void arrive(int psn, long nowPs) {
+    public void arrive(int psn, long nowPs) {
+        arrive(psn, false, nowPs);
+    }
+
+    /** As {@link #arrive(int, long)}, the data CE-marked when {@code ecnMarked}. */
+    public void arrive(int psn, boolean ecnMarked, long nowPs) {
         Packet data = pool.acquire();
         data.kind = Packet.DATA;
         data.psn = psn;
+        data.ecnMarked = ecnMarked;
         if (psn < expected || received.get(psn)) {
             policy.onDuplicate(this, data, nowPs);
         } else if (psn > expected) {
@@ -46,10 +56,20 @@ final class ReceivingQp implements ReceiverQp {
     }
 
     /** The timer fires at its deadline. */
-    void fire() {
+    public void fire() {
         long at = timer;
         timer = Long.MAX_VALUE;
         policy.onTimer(this, at);
+    }
+
+    /** The PSN of every packet sent, in order. */
+    public List<Integer> sentPsns() {
+        return sent.stream().map(p -> p.psn).toList();
+    }
+
+    /** The kind of every packet sent, in order. */
+    public List<Byte> sentKinds() {
+        return sent.stream().map(p -> p.kind).toList();
     }
 
     @Override
@@ -71,8 +91,7 @@ final class ReceivingQp implements ReceiverQp {
 
     @Override
     public void send(Packet p) {
-        nacked.add(p.psn);
-        pool.release(p);
+        sent.add(p);
     }
 
     @Override
@@ -82,6 +101,7 @@ final class ReceivingQp implements ReceiverQp {
 
     @Override
     public void cancelTimer() {
+        cancels++;
         timer = Long.MAX_VALUE;
     }
 
@@ -117,7 +137,7 @@ final class ReceivingQp implements ReceiverQp {
 
     @Override
     public void nack() {
-        expectedNacks++;
+        expectedNacks.add(expected);
     }
 
     @Override
@@ -152,7 +172,7 @@ final class ReceivingQp implements ReceiverQp {
 
     @Override
     public long nacks() {
-        return nacked.size() + expectedNacks;
+        return expectedNacks.size() + sent.stream().filter(p -> p.kind == Packet.NACK).count();
     }
 
     @Override
@@ -167,6 +187,6 @@ final class ReceivingQp implements ReceiverQp {
 
     @Override
     public void onSchemePacket(Packet p, long nowPs) {
-        throw new UnsupportedOperationException();
+        policy.onSchemePacket(this, p, nowPs);
     }
 }
