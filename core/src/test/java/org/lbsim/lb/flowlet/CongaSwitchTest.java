@@ -46,9 +46,10 @@ class CongaSwitchTest {
         Path file = dir.resolve("late.csv");
         Files.writeString(file, "src,dst,bytes,start_ns\n0,2,1000,10000000\n");
         Conga conga = new Conga(new Conga.Params(100, 50, 0.2, 3, 500, candidatePaths));
-        run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).set("topology.hostLink.rateGbps", 25).linkDelayNs(1000)
+        run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).linkDelayNs(1000).set("topology.hostLink.rateGbps", 25)
                 .trace(file.toString()).seed(1).prepare(conga);
         t = run.topology();
+        assertThat(t.rateMbps(t.hostPort(0))).as("host links").isEqualTo(25_000);
         sim = run.simulator();
         tick = sim.register((kind, tag) -> { });
         l0 = t.nodeByName("l0");
