@@ -295,6 +295,38 @@ class DcqcnTest {
         assertThat(cc.rateMbps()).as("byte stage 7: hyper, both counters passed F").isEqualTo(r.stage(hai));
     }
 
+    @Test
+    void recoveryReachesTheLineRateExactlyAndAQuietStretchThereChangesNothingBeforeTheNextCut() {
+        Dcqcn cc = dcqcn();
+        cc.onCnp(0);
+        Recovery r = new Recovery(LINE_MBPS, LINE_MBPS * (1 - alphaAt4Us() / 2));
+        int stages = 0;
+        while (r.currentMbps < LINE_MBPS) {
+            r.stage(0); // the target stays at line rate: every stage moves the rate halfway to it
+            stages++;
+        }
+        long atLinePs = 4 * US + stages * Time.us(900);
+        assertThat(stages).as("halving a gap of about 50 Gb/s down to below the last bit of 100 000").isBetween(40, 60);
+        assertThat(cc.rateMbpsAt(atLinePs - 1)).isLessThan(LINE_MBPS);
+        assertThat(cc.rateMbpsAt(atLinePs)).isEqualTo(LINE_MBPS);
+        assertThat(cc.rateMbpsAt(Time.us(100_000))).isEqualTo(LINE_MBPS);
+        assertThat(cc.rateMbpsAt(Time.us(100_000) + Time.us(450))).isEqualTo(LINE_MBPS);
+        cc.onCnp(Time.us(200_000));
+        // alpha decayed quietly at every microsecond from 5 us to 200 ms; the CNP is seen at the next update
+        double alpha = alphaAt4Us() * Math.pow(1 - G, Time.us(200_000) / US - 4);
+        alpha = (1 - G) * alpha + G;
+        for (int i = 0; i < 3; i++) {
+            alpha = (1 - G) * alpha;
+        }
+        long cutPs = Time.us(200_000) + 4 * US;
+        assertThat(cc.rateMbpsAt(cutPs - 1)).isEqualTo(LINE_MBPS);
+        double cut = LINE_MBPS * (1 - alpha / 2);
+        assertThat(cc.rateMbpsAt(cutPs)).isEqualTo((long) cut);
+        assertThat(cc.cuts()).isEqualTo(2);
+        // the target was clamped to the line rate: the first stage moves halfway back to it
+        assertThat(cc.rateMbpsAt(cutPs + Time.us(900))).isEqualTo((long) ((LINE_MBPS + cut) / 2));
+    }
+
     /** Timers are lazy: how often the rate is looked at must not change it, not even in the last bit. */
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3, 4})
