@@ -52,6 +52,40 @@ class FixedRatePhasesTest {
         assertThat(cc.earliestSendPs(first, 4096)).isEqualTo(first + periodPs);
     }
 
+    @Test
+    void aPacedQueuePairStartedLaterKeepsItsPhaseCountedFromItsStart() {
+        CongestionControl cc = FixedRate.factory(new FixedRate.Params(false, 50, true)).create(qp(0, 0.25));
+        long phasePs = Math.round(0.25 * Time.serializationPs(4096 + 62 + 20, 50_000));
+        assertThat(cc.earliestSendPs(0, 0)).as("as built, from its planned start 0").isEqualTo(phasePs);
+        cc.onStart(Time.us(10)); // its dependencies completed at 10 us
+        assertThat(cc.earliestSendPs(Time.us(10), 0)).isEqualTo(Time.us(10) + phasePs);
+        CongestionControl lineRate = FixedRate.factory(new FixedRate.Params(false, 0, true)).create(qp(0, 0.25));
+        lineRate.onStart(Time.us(10));
+        assertThat(lineRate.earliestSendPs(Time.us(12), 0)).as("unpaced: sends when asked").isEqualTo(Time.us(12));
+    }
+
+    @Test
+    void aRhoMaxSenderFollowsANewRhoMaxUpToTheLineRateUnlessToldToKeepItsFirst() {
+        QpContext ctx = new QpContext(0, 0, 1, 64 * 4096L, 64, 4096, 62, 20, 800_000, Time.ns(6253), 200_000, 0, 0);
+        CongestionControl follows = FixedRate.factory(new FixedRate.Params(true, 0, false, true)).create(ctx);
+        CongestionControl keeps = FixedRate.factory(new FixedRate.Params(true, 0, false, false)).create(ctx);
+        CongestionControl fixed = FixedRate.factory(new FixedRate.Params(false, 50, false, true)).create(ctx);
+        for (CongestionControl cc : List.of(follows, keeps, fixed)) {
+            cc.onRhoMaxChange(100_000, Time.us(1));
+        }
+        assertThat(follows.rateMbps()).isEqualTo(100_000);
+        assertThat(keeps.rateMbps()).isEqualTo(200_000);
+        assertThat(fixed.rateMbps()).as("a given rate is not rho_max").isEqualTo(50_000);
+        follows.onSent(4158, Time.us(1));
+        assertThat(follows.earliestSendPs(Time.us(1), 4158)).isEqualTo(Time.us(1) + Time.serializationPs(4158 + 20, 100_000));
+        follows.onRhoMaxChange(800_000, Time.us(2));
+        follows.onSent(4158, Time.us(2));
+        assertThat(follows.rateMbps()).isEqualTo(800_000);
+        assertThat(follows.earliestSendPs(Time.us(2), 4158)).as("rho_max at the line rate: unpaced").isEqualTo(Time.us(2));
+        follows.onRhoMaxChange(1_600_000, Time.us(3));
+        assertThat(follows.rateMbps()).as("never above the line rate").isEqualTo(800_000);
+    }
+
     private static RunResult allToAll(boolean spread, long seed) {
         Scenario s = TestScenarios.scenario(TestScenarios.fatTree(4), "host-spray", new WorkloadSpec.AllToAll(32 * 4096, 0), seed);
         // e0 lost one of its two uplinks, routes converged: rho_max paces every queue pair so that e0's last uplink is just full

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.lbsim.kernel.Time;
 import org.lbsim.net.Packet;
 import org.lbsim.net.PacketPool;
+import org.lbsim.spi.CongestionControl;
 import org.lbsim.spi.QpContext;
 
 /**
@@ -46,6 +47,15 @@ class MSwiftTest {
         assertThat(cc.windowPackets()).isEqualTo(200.0);
         assertThat(cc.rateMbps()).as("200 frames per 10 us exceed the line").isEqualTo(100_000);
         assertThat(mswift(300).windowPackets()).as("never below the smallest window").isEqualTo(300.0);
+    }
+
+    @Test
+    void theFactoryBuildsTheSenderOfEachQueuePairFromItsContext() {
+        MSwift.Params p = new MSwift.Params(125_000, 1, 0.8, 0.5, 1);
+        CongestionControl built = MSwift.factory(p).create(new QpContext(0, 0, 1, 1_000_000, 1000, 1000, 230, 20, 100_000, 10 * US, 100_000));
+        assertThat(built).isInstanceOf(MSwift.class);
+        assertThat(((MSwift) built).targetPs()).isEqualTo(20 * US);
+        assertThat(((MSwift) built).windowPackets()).isEqualTo(200.0);
     }
 
     @Test

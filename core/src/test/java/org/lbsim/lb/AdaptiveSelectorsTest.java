@@ -33,6 +33,7 @@ class AdaptiveSelectorsTest {
     private static final class FakePorts implements PortStates {
         final long[] queue;
         final long[] tx;
+        boolean txBytesWatched;
 
         FakePorts(int ports) {
             queue = new long[ports];
@@ -52,6 +53,11 @@ class AdaptiveSelectorsTest {
         @Override
         public long bufferBytes(int port) {
             return BUFFER;
+        }
+
+        @Override
+        public void watchTxBytes() {
+            txBytesWatched = true;
         }
     }
 
@@ -79,6 +85,13 @@ class AdaptiveSelectorsTest {
         }
         pool.release(p);
         return c;
+    }
+
+    @Test
+    void arAsksForExactSentByteCountsWhenItIsBuiltSinceItReadsThemEveryRefresh() {
+        assertThat(ports.txBytesWatched).isFalse();
+        ChoiceRecorder.scheme("ar").newPortSelector(context(1));
+        assertThat(ports.txBytesWatched).isTrue();
     }
 
     @Test

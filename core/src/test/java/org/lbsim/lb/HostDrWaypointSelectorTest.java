@@ -97,4 +97,22 @@ class HostDrWaypointSelectorTest {
             assertThat(select(atE0, failed, e0, -1, e)).as("entropy %d at e0 after convergence", e).isEqualTo(want);
         }
     }
+
+    @Test
+    void aWaypointsUplinkJustPastTheGroupIsNotACandidate() {
+        int a0 = node("a0");
+        boolean[] down = new boolean[t.linkCount()];
+        down[t.linkOf(port("a0", "c0"))] = true;
+        Fib failed = Routing.compute(t, down);
+        PortSelector atA0 = selector(a0);
+        atA0.onRoutingChange(failed);
+        int g = failed.group(a0, dst);
+        assertThat(failed.groupSize(g)).isEqualTo(1);
+        // the group (c1's port only) followed in the array by c0's port, as the next group of a port array may start
+        int[] ports = {failed.groupPorts()[failed.groupOffset(g)], port("a0", "c0")};
+        Packet p = ChoiceRecorder.packet(pool, 0, dst, Packet.DATA);
+        p.pathId = node("c0");
+        assertThat(atA0.select(p, g, ports, 0, 1)).isEqualTo(port("a0", "c1"));
+        pool.release(p);
+    }
 }

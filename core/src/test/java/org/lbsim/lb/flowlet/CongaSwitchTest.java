@@ -41,10 +41,11 @@ class CongaSwitchTest {
 
     private Conga.CongaSwitch program(int candidatePaths) throws Exception {
         Conga conga = new Conga(new Conga.Params(100, 50, 0.2, 3, 500, candidatePaths));
-        run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).set("topology.hostLink.rateGbps", 25).linkDelayNs(1000)
+        run = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).linkDelayNs(1000).set("topology.hostLink.rateGbps", 25)
                 .trace(TorBench.lateTrace(dir, 0, 2)).seed(1).prepare(conga);
         bench = new TorBench(run);
         t = bench.t;
+        assertThat(t.rateMbps(t.hostPort(0))).as("host links").isEqualTo(25_000);
         l0 = t.nodeByName("l0");
         Fib fib = run.network().fib();
         int g = fib.group(l0, 2);
