@@ -233,6 +233,8 @@ class ReceiverAnswersTest {
         List<Packet> acks = drain(t);
         assertThat(rx.completedPs()).isZero();
         assertThat(acks).extracting(p -> p.receiverComplete).containsExactly(false, false, false, true);
+        rx.onData(data(t, 4, 0, 0, 0, false), 1_000); // a symbol past the message, as an erasure sender's
+        assertThat(rx.completedPs()).as("completion is when the message was first held").isZero();
     }
 
     @Test
@@ -282,6 +284,8 @@ class ReceiverAnswersTest {
         org.lbsim.kernel.Simulator sim = run.prepared().simulator();
         long t0 = sim.nowPs();
         ReceiverQueuePair rx = t.receiverOf(1); // host 0 to host 2
+        assertThat(rx.qp()).isEqualTo(1);
+        assertThat(rx.policy()).isInstanceOf(NicSelectiveRepeatReceiver.class);
         HostStack host = t.stack(2);
         rx.setTimer(t0 + 500);
         rx.cancelTimer();
