@@ -17,6 +17,9 @@ import org.lbsim.sim.TestScenarios;
  * directly, the end action recording the instant instead of stopping it, so the run drains to its last event.
  */
 class TransportRunEndTest {
+    /** Far beyond the run's last event (about 10 us): the simulator drains well before. */
+    private static final long DRAINED_BY_PS = 1_000_000_000L;
+
     @TempDir
     Path dir;
 
@@ -44,7 +47,7 @@ class TransportRunEndTest {
         t.onAllDone(() -> ends.add(p.simulator().nowPs()));
         assertThat(t.connectionCount()).isEqualTo(6);
         assertThat(t.foregroundDone()).isFalse();
-        p.simulator().run(Long.MAX_VALUE);
+        p.simulator().run(DRAINED_BY_PS);
         long last = lastCompletionPs(t, -1);
         assertThat(ends).containsExactly(last);
         assertThat(t.lastCompletionPs()).isEqualTo(last);
@@ -65,7 +68,7 @@ class TransportRunEndTest {
             doneThen.add(t.foregroundDone());
         });
         assertThat(t.foregroundDone()).isFalse();
-        p.simulator().run(Long.MAX_VALUE);
+        p.simulator().run(DRAINED_BY_PS);
         long lastOfOthers = lastCompletionPs(t, longest);
         assertThat(ends).containsExactly(lastOfOthers);
         assertThat(doneThen).containsExactly(true);
