@@ -68,6 +68,7 @@ class FlowSchedulerTest {
         assertThat(run.cctPs()).isEqualTo(500_000_000L + alonePs(4096));
         Transport t = run.prepared().transport();
         assertThat(t.releasedQueuePairs()).as("only the dependent one is built on start and released").isEqualTo(1);
+        assertThat(t.senderOf(2).startPs()).as("the independent queue pair, built up front, knows its start").isEqualTo(500_000_000L);
         assertThat(t.maxLiveQueuePairs()).isEqualTo(3);
     }
 

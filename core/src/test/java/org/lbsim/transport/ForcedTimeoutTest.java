@@ -122,6 +122,27 @@ class ForcedTimeoutTest {
     }
 
     @Test
+    void theSendersHostCountsItsTimerFromTheFirstSendUntilTheQueuePairCompletes() {
+        // go-back-n's deadline runs from the first send (0 ps) and moves with every ACK; the pending wake-up stays
+        // at the first deadline until it fires and finds the deadline one RTO after the ACK of PSN 4
+        org.lbsim.sim.PreparedRun p = org.lbsim.sim.Simulation.prepare(
+                twoHostsLastPacketLost(dir, ecmp(), new ComponentSpec("go-back-n", new GoBackN.Params(80))), dir);
+        p.transport().keepAllQueuePairs();
+        org.lbsim.kernel.Simulator sim = p.simulator();
+        HostStack host = p.transport().stack(0);
+        sim.run(LAST_PROGRESS_PS);
+        assertThat(host.idleThrough(RTO_PS - 1)).as("every packet out, every ACK but the lost one's back").isTrue();
+        assertThat(host.idleThrough(RTO_PS)).as("the timer armed at the first send").isFalse();
+        sim.run(RTO_PS);
+        long resendPs = LAST_PROGRESS_PS + RTO_PS;
+        assertThat(host.idleThrough(resendPs - 1)).as("re-armed at the moved deadline").isTrue();
+        assertThat(host.idleThrough(resendPs)).isFalse();
+        sim.run(2 * RTO_PS);
+        assertThat(p.transport().senderOf(0).completedPs()).isEqualTo(resendPs + RTT_PS);
+        assertThat(host.idleThrough(Long.MAX_VALUE - 1)).as("a complete queue pair's timer counts no more").isTrue();
+    }
+
+    @Test
     void nicSelectiveRepeatRewindsToTheOldestUnacknowledgedPsnOneRtoAfterTheLastCumulativeAck() {
         // 2,412,480 + 80,000,000 = 82,412,480 ps; the rewind resends PSN 5 alone and stops at the end of what was sent
         Outcome o = run(ecmp(), new ComponentSpec("nic-sr", new NicSelectiveRepeat.Params(80)));

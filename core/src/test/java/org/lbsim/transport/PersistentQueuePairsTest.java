@@ -106,6 +106,21 @@ class PersistentQueuePairsTest {
         }
     }
 
+    @Test
+    void aMessageDueWhileItsQueuePairStillCarriesTheOneBeforeStartsAtThatOnesAcknowledgement() throws Exception {
+        // flow 0 (0 -> 1) waits for flow 2 (1 -> 0, one packet); flow 1 (0 -> 1) is independent, so in the order of
+        // the dependencies flow 0 follows flow 1 on their queue pair: due when flow 2 completes, it waits for flow 1
+        long big = 100 * MTU;
+        long small = 10 * MTU;
+        WorkloadSpec dag = dag("late.csv", "0,0,1," + small + ",2,0", "1,0,1," + big + ",,0", "2,1,0," + MTU + ",,0");
+        CheckedRun run = CheckedRun.of(with(TestScenarios.scenario(twoHosts(), "ecmp", dag, 1), "persistent"), dir);
+        List<FlowResult> f = run.result().flowResults();
+        assertThat(f.get(2).fctPs()).as("flow 2 is done long before flow 1").isLessThan(f.get(1).fctPs());
+        assertThat(f.get(0).finished()).isTrue();
+        assertThat(f.get(0).startPs()).as("at flow 1's acknowledgement").isEqualTo(f.get(1).startPs() + f.get(1).fctPs());
+        assertThat(f.get(0).fctPs()).isEqualTo(alonePs(small));
+    }
+
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3})
     void messagesOnOnePersistentQueuePairAreConservedAndCompleteInOrder(long seed) {

@@ -45,9 +45,14 @@ class ReceiverAnswersTest {
         return p;
     }
 
-    /** Everything the receiver's host has queued to send, in order. */
+    /** Everything the receiver's host (host 1) has queued to send, in order. */
     private static List<Packet> drain(Transport t) {
-        PacketQueue q = t.stack(1).controlQueue();
+        return drain(t, 1);
+    }
+
+    /** Everything host {@code host} has queued to send, in order. */
+    private static List<Packet> drain(Transport t, int host) {
+        PacketQueue q = t.stack(host).controlQueue();
         List<Packet> out = new ArrayList<>();
         while (!q.isEmpty()) {
             out.add(q.poll());
@@ -216,5 +221,102 @@ class ReceiverAnswersTest {
         assertThat(host.idleThrough(t0 + 800)).as("control waiting").isFalse();
         assertThat(host.controlBacklog()).isEqualTo(1);
         run.prepared().network().pool().release(host.controlQueue().poll());
+    }
+
+    @Test
+    void aReceiverThatHeldTheWholeMessageAtTimeZeroSaysSoInItsAnswer() {
+        Transport t = transport(TestScenarios.lineRate());
+        ReceiverQueuePair rx = t.receiverOf(0);
+        for (int psn = 0; psn < 4; psn++) {
+            rx.onData(data(t, psn, 0, 0, 0, false), 0);
+        }
+        List<Packet> acks = drain(t);
+        assertThat(rx.completedPs()).isZero();
+        assertThat(acks).extracting(p -> p.receiverComplete).containsExactly(false, false, false, true);
+        rx.onData(data(t, 4, 0, 0, 0, false), 1_000); // a symbol past the message, as an erasure sender's
+        assertThat(rx.completedPs()).as("completion is when the message was first held").isZero();
+    }
+
+    @Test
+    void aLoadBalancersAckPolicyLabelsEveryAnswer() {
+        // host DR rotates host 2's answers to host 0 over the two spines
+        Transport t = org.lbsim.sim.Simulation.prepare(HostStackRingTest.scenario(dir, "host-dr", TestScenarios.lineRate(), NicSpec.defaults()), dir)
+                .transport();
+        ReceiverQueuePair rx = t.receiverOf(1); // host 0 to host 2
+        for (int psn = 0; psn < 4; psn++) {
+            Packet d = t.senderOf(1).newDuplicate(psn);
+            rx.onData(d, 1_000 * (psn + 1));
+        }
+        List<Packet> acks = drain(t, 2);
+        assertThat(acks).hasSize(4);
+        assertThat(acks.get(0).pathId).isNotEqualTo(acks.get(1).pathId);
+        assertThat(acks).extracting(p -> p.pathId)
+                .containsExactly(acks.get(0).pathId, acks.get(1).pathId, acks.get(0).pathId, acks.get(1).pathId);
+    }
+
+    @Test
+    void theReceiversCountWhatTheyHoldOutOfOrderAndHowFarAheadItArrived() {
+        Transport t = transport(TestScenarios.lineRate());
+        ReceiverQueuePair rx = t.receiverOf(0);
+        OutOfOrderStats ooo = t.outOfOrder();
+        rx.onData(data(t, 0, 0, 0, 0, false), 1_000);
+        rx.onData(data(t, 3, 0, 0, 0, false), 2_000);
+        assertThat(ooo.maxDegree()).as("PSN 3 two ahead of the expected PSN 1").isEqualTo(2);
+        assertThat(ooo.heldNow()).isEqualTo(1);
+        rx.onData(data(t, 2, 0, 0, 0, false), 3_000);
+        assertThat(ooo.heldNow()).isEqualTo(2);
+        assertThat(ooo.heldNow(0)).as("all of traffic class 0").isEqualTo(2);
+        assertThat(ooo.maxHeld()).as("as each arrival found it").isEqualTo(1);
+        rx.onData(data(t, 1, 0, 0, 0, false), 4_000);
+        assertThat(rx.expectedPsn()).isEqualTo(4);
+        assertThat(ooo.heldNow()).as("PSN 1 released PSNs 2 and 3").isZero();
+        assertThat(ooo.heldNow(0)).isZero();
+        assertThat(ooo.maxHeld()).isEqualTo(2);
+        assertThat(ooo.log2Histogram()).startsWith(2, 1, 1, 0);
+        assertThat(ooo.samples()).isEqualTo(4);
+    }
+
+    @Test
+    void aReceiverTimerFiresOnlyAsLastSetAndThenTheHostCountsItNoMore() {
+        CheckedRun run = CheckedRun.of(HostStackRingTest.scenario(dir, TestScenarios.lineRate(), NicSpec.defaults()), dir,
+                r -> r.transport().keepAllQueuePairs());
+        Transport t = run.prepared().transport();
+        org.lbsim.kernel.Simulator sim = run.prepared().simulator();
+        long t0 = sim.nowPs();
+        ReceiverQueuePair rx = t.receiverOf(1); // host 0 to host 2
+        assertThat(rx.qp()).isEqualTo(1);
+        assertThat(rx.policy()).isInstanceOf(NicSelectiveRepeatReceiver.class);
+        HostStack host = t.stack(2);
+        rx.setTimer(t0 + 500);
+        rx.cancelTimer();
+        rx.setTimer(t0 + 900);
+        sim.run(t0 + 899);
+        assertThat(rx.timerPs()).as("the cancelled wake-up is stale").isEqualTo(t0 + 900);
+        assertThat(host.idleThrough(t0 + 900)).isFalse();
+        sim.run(t0 + 900);
+        assertThat(rx.timerPs()).isEqualTo(Long.MAX_VALUE);
+        assertThat(host.idleThrough(Long.MAX_VALUE - 1)).as("the timer fired: none left").isTrue();
+    }
+
+    @Test
+    void anAnswerToASchemePacketLeavesAnIdleNicAtOnce() {
+        // DLBF's receiver answers a notification on an uncongested path with its SACK
+        CheckedRun run = CheckedRun.of(HostStackRingTest.scenario(dir, "dlbf", TestScenarios.lineRate(), NicSpec.defaults()), dir,
+                r -> r.transport().keepAllQueuePairs());
+        Transport t = run.prepared().transport();
+        org.lbsim.kernel.Simulator sim = run.prepared().simulator();
+        long t0 = sim.nowPs();
+        int notify = -1;
+        for (int k = 0; k < t.kinds().count(); k++) {
+            if ("DLBF_NOTIFY".equals(t.kinds().name(k))) {
+                notify = k;
+            }
+        }
+        Packet n = t.senderOf(0).newControl((byte) notify);
+        n.schemeBits = 4; // the message's PSNs up to 4, all held
+        t.stack(1).deliver(n);
+        assertThat(t.stack(1).controlBacklog()).as("the SACK waits for the NIC").isEqualTo(1);
+        sim.run(t0);
+        assertThat(t.stack(1).controlBacklog()).as("sent at %d ps", t0).isZero();
     }
 }

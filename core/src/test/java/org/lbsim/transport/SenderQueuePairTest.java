@@ -25,7 +25,18 @@ class SenderQueuePairTest {
     Path dir;
 
     private Transport built(String lb, org.lbsim.scenario.ComponentSpec cc) {
-        return Simulation.prepare(HostStackRingTest.scenario(dir, lb, cc, NicSpec.defaults()), dir).transport();
+        return prepared(lb, cc).transport();
+    }
+
+    private PreparedRun prepared(String lb, org.lbsim.scenario.ComponentSpec cc) {
+        return Simulation.prepare(HostStackRingTest.scenario(dir, lb, cc, NicSpec.defaults()), dir);
+    }
+
+    /** The ACK queue pair {@code q}'s receiver answers {@code data} with at {@code nowPs}, taken from its host's control queue. */
+    private static Packet ackOf(Transport t, int q, Packet data, long nowPs) {
+        ReceiverQueuePair rx = t.receiverOf(q);
+        rx.onData(data, nowPs);
+        return t.stack(data.dst).controlQueue().poll();
     }
 
     @Test
@@ -102,5 +113,79 @@ class SenderQueuePairTest {
         assertThat(p.transport().outstandingPackets(0)).isZero();
         assertThat(s.poll(p.simulator().nowPs())).isNull();
         assertThat(s.eligiblePs).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void anExtraInjectedIntoAQueuePairOutOfTheRingPutsItBackAndGoesOutAtTheNextLook() {
+        Transport t = built("ecmp", TestScenarios.lineRate());
+        HostStack host = t.stack(0);
+        SenderQueuePair s = t.senderOf(4); // its one packet to host 2
+        host.activate(s);
+        Packet data = host.poll(0);
+        assertThat(data.flow).isEqualTo(4);
+        assertThat(data.psn).isZero();
+        assertThat(host.poll(0)).as("nothing more until feedback").isNull();
+        assertThat(s.active).as("out of the ring").isFalse();
+
+        Packet copy = s.newDuplicate(0);
+        s.inject(copy);
+        assertThat(s.active).isTrue();
+        assertThat(host.poll(0)).isSameAs(copy);
+        assertThat(s.duplicatesSent()).isEqualTo(1);
+        assertThat(t.duplicatesSent(4)).isEqualTo(1);
+        assertThat(t.duplicatesSent(0)).isZero();
+        assertThat(t.duplicatesSent()).isEqualTo(1);
+    }
+
+    @Test
+    void extrasStillQueuedWhenTheQueuePairCompletesAreReleasedUnsent() {
+        PreparedRun p = prepared("ecmp", TestScenarios.lineRate());
+        Transport t = p.transport();
+        SenderQueuePair s = t.senderOf(4);
+        Packet data = s.poll(0);
+        long outstanding = p.network().pool().outstanding();
+        s.inject(s.newDuplicate(0));
+        s.inject(s.newControl(Packet.ACK));
+        assertThat(s.extrasQueued()).isEqualTo(2);
+
+        s.onAck(ackOf(t, 4, data, 1_000), 2_000);
+        assertThat(s.completedPs()).isEqualTo(2_000);
+        assertThat(s.extrasQueued()).isZero();
+        assertThat(p.network().pool().outstanding()).as("the ACK is the one packet more in hand").isEqualTo(outstanding + 1);
+        assertThat(t.outstandingPackets(4)).as("the data packet and its ACK").isEqualTo(2);
+        assertThat(s.duplicatesSent()).isZero();
+        assertThat(s.notificationsSent()).isZero();
+    }
+
+    @Test
+    void aQueuePairCompleteAtTimeZeroWaitsForNothingTakesNoExtraAndCompletesOnce() {
+        Transport t = built("ecmp", HostStackRingTest.HALF_RATE);
+        SenderQueuePair s = t.senderOf(4);
+        Packet ack = ackOf(t, 4, s.poll(0), 0);
+        s.onAck(ack, 0);
+        assertThat(s.completedPs()).isZero();
+        assertThat(t.completedFlows()).isEqualTo(1);
+
+        assertThat(s.poll(0)).isNull();
+        assertThat(s.eligiblePs).as("not the end of the pacing period: nothing to wait for").isEqualTo(Long.MAX_VALUE);
+        s.inject(s.newDuplicate(0));
+        assertThat(s.extrasQueued()).isZero();
+        assertThat(t.outstandingPackets(4)).as("the data packet and its ACK").isEqualTo(2);
+        s.onAck(ack, 0);
+        assertThat(s.completedPs()).isZero();
+        assertThat(t.completedFlows()).as("a second ACK completes nothing").isEqualTo(1);
+    }
+
+    @Test
+    void anErasureSenderWithItsMessageOutAndItsTimerArmedWaitsOnlyForFeedback() {
+        Transport t = Simulation.prepare(TestScenarios.withRecovery(
+                HostStackRingTest.scenario(dir, TestScenarios.lineRate(), NicSpec.defaults()), TestScenarios.erasure()), dir).transport();
+        SenderQueuePair s = t.senderOf(4);
+        assertThat(s.idleUntilFeedback()).as("its symbol is still to send").isFalse();
+        assertThat(s.poll(0).psn).isZero();
+        assertThat(s.poll(0)).isNull();
+        assertThat(s.idleUntilFeedback()).as("the timer armed at the send is the recovery's deadline").isTrue();
+        s.inject(s.newControl(Packet.ACK));
+        assertThat(s.idleUntilFeedback()).as("an extra waits").isFalse();
     }
 }

@@ -67,4 +67,19 @@ class TransportCountersTest {
         assertThat(t.stack(0).host()).isZero();
         assertThat(t.stack(3).host()).isEqualTo(3);
     }
+
+    @Test
+    void aPartitionedRunGathersTheOutOfOrderStatisticsOfEveryPartition() {
+        // HostStackRingTest's 21 packets from host 0 to hosts 1 (leaf 0) and 2, 3 (leaf 1), each leaf its own partition
+        org.lbsim.scenario.Scenario s = HostStackRingTest.scenario(dir, TestScenarios.lineRate(), org.lbsim.scenario.NicSpec.defaults());
+        org.lbsim.sim.PreparedRun sequential = org.lbsim.sim.Simulation.prepare(s, dir);
+        sequential.run();
+        org.lbsim.sim.PreparedRun partitioned = org.lbsim.sim.Simulation.prepare(s, dir, 1, 2);
+        partitioned.run();
+        assertThat(partitioned.simulator().partitionCount()).isEqualTo(2);
+        OutOfOrderStats all = partitioned.transport().outOfOrder();
+        assertThat(all.samples()).as("every packet once").isEqualTo(21);
+        assertThat(all.samples()).isEqualTo(sequential.transport().outOfOrder().samples());
+        assertThat(all.maxDegree()).isEqualTo(sequential.transport().outOfOrder().maxDegree());
+    }
 }
