@@ -82,14 +82,14 @@ public final class ScenarioBuilder {
     /** The rate of every link of the fabric (every link tier of the topology), kept across topology changes. */
     public ScenarioBuilder linkRateGbps(double rateGbps) {
         linkRateGbps = rateGbps;
-        applyLinks();
+        applyLinks(true, false); // the delays as they are: a tier's delay set since stays
         return this;
     }
 
     /** The one-way propagation delay of every link of the fabric, kept across topology changes. */
     public ScenarioBuilder linkDelayNs(double delayNs) {
         linkDelayNs = delayNs;
-        applyLinks();
+        applyLinks(false, true); // the rates as they are: a tier's rate set since stays
         return this;
     }
 
@@ -277,7 +277,7 @@ public final class ScenarioBuilder {
             replace(path, name);
         }
         if (path.equals("topology")) {
-            applyLinks();
+            applyLinks(true, true);
         }
     }
 
@@ -288,8 +288,10 @@ public final class ScenarioBuilder {
         set(path, m);
     }
 
-    private void applyLinks() {
-        if (linkRateGbps == null && linkDelayNs == null) {
+    private void applyLinks(boolean applyRates, boolean applyDelays) {
+        boolean setRates = applyRates && linkRateGbps != null;
+        boolean setDelays = applyDelays && linkDelayNs != null;
+        if (!setRates && !setDelays) {
             return;
         }
         Node n = Resolver.forTree(tree).resolve("topology");
@@ -308,13 +310,13 @@ public final class ScenarioBuilder {
                 delays.add("topology.linkDelayNs");
             }
         }
-        if (linkRateGbps != null && rates.isEmpty() || linkDelayNs != null && delays.isEmpty()) {
+        if (setRates && rates.isEmpty() || setDelays && delays.isEmpty()) {
             throw new ScenarioException("topology", "a " + c.current().name() + " topology has no link rate or delay to set; use set(...)");
         }
-        for (String p : linkRateGbps == null ? List.<String>of() : rates) {
+        for (String p : setRates ? rates : List.<String>of()) {
             set(p, linkRateGbps);
         }
-        for (String p : linkDelayNs == null ? List.<String>of() : delays) {
+        for (String p : setDelays ? delays : List.<String>of()) {
             set(p, linkDelayNs);
         }
     }

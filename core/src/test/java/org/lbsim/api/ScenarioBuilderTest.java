@@ -87,6 +87,18 @@ class ScenarioBuilderTest {
     }
 
     @Test
+    void a_tiers_own_rate_or_delay_stays_when_every_links_other_setting_is_given_after_it() {
+        Scenario rate = Lbsim.scenario().leafSpine(2, 2, 2).linkRateGbps(100).set("topology.hostLink.rateGbps", 25).linkDelayNs(1000).build();
+        TopologySpec.LeafSpine r = (TopologySpec.LeafSpine) rate.topology();
+        assertThat(r.hostLink()).isEqualTo(new LinkSpec(25, 1000));
+        assertThat(r.leafSpineLink()).isEqualTo(new LinkSpec(100, 1000));
+        Scenario delay = Lbsim.scenario().leafSpine(2, 2, 2).linkDelayNs(1000).set("topology.hostLink.delayNs", 50).linkRateGbps(100).build();
+        TopologySpec.LeafSpine d = (TopologySpec.LeafSpine) delay.topology();
+        assertThat(d.hostLink()).isEqualTo(new LinkSpec(100, 50));
+        assertThat(d.leafSpineLink()).isEqualTo(new LinkSpec(100, 1000));
+    }
+
+    @Test
     void choosing_the_same_type_keeps_its_parameters_and_another_type_starts_from_its_defaults() {
         Scenario same = Lbsim.scenario().scheme("subflow").set("loadBalancing.subflows", 8).scheme("subflow").build();
         assertThat(same.loadBalancing().params()).isEqualTo(new Subflows.Params(8));
