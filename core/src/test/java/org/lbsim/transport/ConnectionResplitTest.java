@@ -23,15 +23,15 @@ import org.lbsim.workload.Flow;
  * {@link LoadBalancer#carriesData}: when a dependent connection (a ring step) starts, the queue pairs
  * its scheme leaves out carry nothing and the connection's bytes are split evenly over the others;
  * independent connections keep the configured split. Ring AllReduce over 8 NICs, 4 queue pairs per
- * connection, a scheme that leaves queue pair {@code skip} out; lossless fabric, so every packet is
+ * connection, a scheme that leaves some of its queue pairs out; lossless fabric, so every packet is
  * sent once.
  */
 class ConnectionResplitTest {
     @TempDir
     Path dir;
 
-    /** ECMP hashing with one random source port per queue pair; queue pair {@code skip} of every connection carries nothing. */
-    record SkipOne(int skip) implements LoadBalancer {
+    /** ECMP hashing with one random source port per queue pair; the queue pairs whose index is a bit of {@code skipped} carry nothing. */
+    record LeaveOut(int skipped) implements LoadBalancer {
         private static final FlowEcmp ECMP = new FlowEcmp();
 
         @Override
@@ -46,7 +46,7 @@ class ConnectionResplitTest {
 
         @Override
         public boolean carriesData(QpContext qp) {
-            return qp.qpIndex() != skip;
+            return (skipped >> qp.qpIndex() & 1) == 0;
         }
     }
 
@@ -62,7 +62,7 @@ class ConnectionResplitTest {
     void aLeftOutQueuePairSendsNothingAndTheOthersShareItsBytes() {
         for (int skip = 0; skip < 4; skip++) {
             long bytes = 8L * 3 * 1000 * 7 + 8 * 5; // per step: 3 * 7000 + 5 bytes, not a multiple of 3 x MTU
-            PreparedRun run = prepare(new SkipOne(skip), bytes);
+            PreparedRun run = prepare(new LeaveOut(1 << skip), bytes);
             RunResult r = run.run();
             Invariants.check(run);
             assertThat(r.flowsFinished()).isEqualTo(r.flows());
@@ -104,7 +104,7 @@ class ConnectionResplitTest {
 
     @Test
     void noQueuePairLeftOutKeepsTheConfiguredSplit() {
-        PreparedRun all = prepare(new SkipOne(-1), 1 << 20);
+        PreparedRun all = prepare(new LeaveOut(0), 1 << 20);
         RunResult r = all.run();
         Invariants.check(all);
         assertThat(all.transport().idleQueuePairs()).isZero();
@@ -118,7 +118,7 @@ class ConnectionResplitTest {
     @Test
     void queuePairsBuiltBeforeTheirConnectionStartsKeepTheConfiguredSplit() {
         // kept for reading (the sampler's rate series): built up front, so a left-out queue pair still carries its share
-        PreparedRun kept = prepare(new SkipOne(1), 1 << 20);
+        PreparedRun kept = prepare(new LeaveOut(1 << 1), 1 << 20);
         kept.transport().keepAllQueuePairs();
         RunResult r = kept.run();
         Invariants.check(kept);
@@ -127,6 +127,38 @@ class ConnectionResplitTest {
         int mtu = kept.scenario().packets().mtuBytes();
         for (int q = 0; q < kept.transport().flowCount(); q++) {
             assertThat(kept.transport().sentPackets(q)).as("queue pair %d", q).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
+        }
+    }
+
+    @Test
+    void aShareOfWholePacketsIsSentInExactlyThatManyPackets() {
+        // per step 3 x 5 MTU: with queue pair 2 left out each of the other three carries exactly 5 full packets
+        int mtu = 4096;
+        PreparedRun run = prepare(new LeaveOut(1 << 2), 8L * 3 * 5 * mtu);
+        assertThat(run.scenario().packets().mtuBytes()).isEqualTo(mtu);
+        RunResult r = run.run();
+        Invariants.check(run);
+        assertThat(r.flowsFinished()).isEqualTo(r.flows());
+        Transport t = run.transport();
+        for (int q = 0; q < t.flowCount(); q++) {
+            boolean dependent = run.flows().get(t.connectionOf(q)).dependent();
+            int index = q - firstQpOf(t, t.connectionOf(q));
+            long expected = !dependent ? (3 * 5 * mtu / 4 + mtu - 1) / mtu : index == 2 ? 0 : 5;
+            assertThat(t.sentPackets(q)).as("queue pair %d", q).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aSchemeThatLeavesEveryQueuePairOutKeepsTheConfiguredSplit() {
+        // nothing to re-split over: every queue pair carries its configured share, none is left idle
+        PreparedRun none = prepare(new LeaveOut(0b1111), 1 << 20);
+        RunResult r = none.run();
+        Invariants.check(none);
+        assertThat(r.flowsFinished()).isEqualTo(r.flows());
+        assertThat(none.transport().idleQueuePairs()).isZero();
+        int mtu = none.scenario().packets().mtuBytes();
+        for (int q = 0; q < none.transport().flowCount(); q++) {
+            assertThat(none.transport().sentPackets(q)).as("queue pair %d", q).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
         }
     }
 

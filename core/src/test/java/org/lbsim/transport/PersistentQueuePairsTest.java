@@ -192,6 +192,43 @@ class PersistentQueuePairsTest {
         assertThat(perMessage.fctPs(0)).isEqualTo(run.fctPs(0));
     }
 
+    /**
+     * Into h1 under one leaf (400 Gb/s, 100 ns links): two 2 MB messages from h2 and h3 from t = 0, whose DCQCN holds
+     * back at most one cut per CNP interval, so h1's queue keeps growing and marks; and a chain of six 10-packet
+     * messages h0 -> h1 (queue pairs 2-7), each waiting for the one before; the CNP interval is 100 us.
+     */
+    private CheckedRun chainIntoAGrowingQueue(String queuePairs) throws Exception {
+        List<String> rows = new ArrayList<>(List.of("0,2,1,2000000,,0", "1,3,1,2000000,,0", "2,0,1," + 10 * MTU + ",,0"));
+        for (int i = 3; i < 8; i++) {
+            rows.add(i + ",0,1," + 10 * MTU + "," + (i - 1) + ",0");
+        }
+        WorkloadSpec w = dag("cnp.csv", rows.toArray(String[]::new));
+        TopologySpec fourHosts = new TopologySpec.LeafSpine(4, 1, 1, 1, new LinkSpec(400, 100), new LinkSpec(400, 100));
+        Scenario b = TestScenarios.scenario(fourHosts, "ecmp", w, 1);
+        ComponentSpec slowCnps = new ComponentSpec("dcqcn", new Dcqcn.Params(900, 4, 0, 0.05, 0.1, 1.0 / 256, 1, 1, 0.1, 100, false, true));
+        Scenario s = new Scenario(b.name(), b.seed(), b.topology(), PacketSpec.defaults(), b.switches(), b.loadBalancing(), slowCnps, NIC_SR,
+                w, FailureSpec.defaults(), LimitsSpec.defaults(), new MetricsSpec(0, 0), new NicSpec(1, 1, queuePairs));
+        return CheckedRun.of(s, dir, r -> r.transport().keepAllQueuePairs());
+    }
+
+    private static List<Long> cnpsOfTheChain(CheckedRun run) {
+        List<Long> cnps = new ArrayList<>();
+        for (int q = 2; q < 8; q++) {
+            cnps.add(run.prepared().transport().receiverOf(q).cnps());
+        }
+        return cnps;
+    }
+
+    @Test
+    void thePersistentQueuePairsReceiverSendsItsNextCnpOnlyOneCnpIntervalAfterThePreviousMessagesLast() throws Exception {
+        CheckedRun perMessage = chainIntoAGrowingQueue("per-message");
+        CheckedRun persistent = chainIntoAGrowingQueue("persistent");
+        List<FlowResult> f = persistent.result().flowResults();
+        assertThat(cnpsOfTheChain(perMessage)).as("a queue pair per message: marked messages get a CNP each").containsExactly(0L, 0L, 1L, 1L, 1L, 1L);
+        assertThat(f).allMatch(FlowResult::finished);
+        assertThat(cnpsOfTheChain(persistent)).as("one queue pair: one CNP per interval across its messages").containsExactly(0L, 0L, 1L, 0L, 0L, 0L);
+    }
+
     @Test
     void aPersistentQueuePairKeepsItsFlowLabelAndAFreshOneDrawsItsOwn() throws Exception {
         // a k = 4 fat tree, hosts 0 -> 15 in different pods: ECMP's label decides the path

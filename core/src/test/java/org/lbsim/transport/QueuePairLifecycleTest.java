@@ -5,14 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.lbsim.api.Lbsim;
 import org.lbsim.cc.Dcqcn;
 import org.lbsim.cc.FixedRate;
+import org.lbsim.kernel.Simulator;
 import org.lbsim.kernel.Time;
+import org.lbsim.lb.FlowEcmp;
+import org.lbsim.lb.dlbf.Dlbf;
+import org.lbsim.metrics.FlowResult;
 import org.lbsim.metrics.RunResult;
+import org.lbsim.net.Packet;
+import org.lbsim.net.PortSelector;
 import org.lbsim.scenario.ComponentSpec;
 import org.lbsim.scenario.FailureSpec;
 import org.lbsim.scenario.LinkSpec;
@@ -23,7 +31,20 @@ import org.lbsim.scenario.Scenario;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.WorkloadSpec;
 import org.lbsim.sim.CheckedRun;
+import org.lbsim.sim.Invariants;
+import org.lbsim.sim.PreparedRun;
+import org.lbsim.sim.Simulation;
 import org.lbsim.sim.TestScenarios;
+import org.lbsim.spi.EntropyPolicy;
+import org.lbsim.spi.HostContext;
+import org.lbsim.spi.LoadBalancer;
+import org.lbsim.spi.LossRecoveryFactory;
+import org.lbsim.spi.QpParts;
+import org.lbsim.spi.QueuePairScheme;
+import org.lbsim.spi.ReceiverPolicy;
+import org.lbsim.spi.ReceiverQp;
+import org.lbsim.spi.SwitchContext;
+import org.lbsim.topology.Fib;
 
 /**
  * The life of queue pairs: those of dependent connections are built when they start (with the
@@ -44,7 +65,7 @@ class QueuePairLifecycleTest {
      * overflows; flow 7 (h1 -> h0, 40 kB) waits for all six, 100 ns after the last. PSN 5 of flow 3
      * and PSN 2 of flow 7 are dropped at the first switch (NIC-SR resends each on its NACK).
      */
-    private Scenario incastThenReply(String lb) throws Exception {
+    private Scenario incastThenReply(ComponentSpec lb) throws Exception {
         StringBuilder rows = new StringBuilder("id,src,dst,bytes,deps,gap_ns\n0,0,1,40000,,0\n");
         for (int i = 1; i <= 6; i++) {
             rows.append(i).append(',').append(i + 1).append(",1,300000,0,0\n");
@@ -52,9 +73,9 @@ class QueuePairLifecycleTest {
         rows.append("7,1,0,40000,1;2;3;4;5;6,100\n");
         Files.writeString(dir.resolve("incast.csv"), rows);
         TopologySpec topo = new TopologySpec.LeafSpine(4, 2, 1, 1, new LinkSpec(100, 1000), new LinkSpec(100, 1000));
-        Scenario s = TestScenarios.scenario(topo, lb, new WorkloadSpec.DagTrace("incast.csv"), 3);
+        Scenario s = TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("incast.csv"), 3);
         FailureSpec drops = new FailureSpec(List.of(), 0, 0, List.of(new FailureSpec.DroppedPacket(3, 5), new FailureSpec.DroppedPacket(7, 2)));
-        return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), s.loadBalancing(),
+        return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), lb,
                 new ComponentSpec("dcqcn", Dcqcn.Params.defaults()), new ComponentSpec("nic-sr", new NicSelectiveRepeat.Params(80)),
                 s.workload(), drops, s.limits());
     }
@@ -63,7 +84,7 @@ class QueuePairLifecycleTest {
     @CsvSource({"ecmp, 2", "dlbf, 5"})
     void aReleasedQueuePairReadsAsTheKeptOneAndTotalsAddTheReleasedToTheLive(String lb, long totalNacks) throws Exception {
         // under DLBF the senders also send notifications on unprobed paths
-        Scenario s = incastThenReply(lb);
+        Scenario s = incastThenReply(TestScenarios.lb(lb));
         CheckedRun released = CheckedRun.of(s, dir);
         CheckedRun kept = CheckedRun.of(s, dir, r -> r.transport().keepAllQueuePairs());
         Transport t = released.prepared().transport();
@@ -120,8 +141,38 @@ class QueuePairLifecycleTest {
     }
 
     @Test
+    void aReleasedQueuePairsDuplicatesReadAsTheKeptOnesAndAddToTheTotal() throws Exception {
+        // DLBF with selective duplicates instead of notifications: the released queue pairs of the incast send duplicates
+        Dlbf.Params d = Dlbf.Params.defaults();
+        Scenario s = incastThenReply(new ComponentSpec("dlbf", new Dlbf.Params(d.paths(), d.availUs(), d.unavailUs(), d.thetaUs(),
+                d.bufferThresholdPackets(), false, d.clockOffsetNs(), d.pathStates())));
+        CheckedRun released = CheckedRun.of(s, dir);
+        CheckedRun kept = CheckedRun.of(s, dir, r -> r.transport().keepAllQueuePairs());
+        Transport t = released.prepared().transport();
+        Transport k = kept.prepared().transport();
+        assertThat(released.result()).usingRecursiveComparison().ignoringFields("wallTimeMs").isEqualTo(kept.result());
+        assertThat(t.releasedQueuePairs()).isEqualTo(4);
+        long sentByReleased = 0;
+        long receivedByReleased = 0;
+        for (int q = 4; q < 8; q++) {
+            assertThat(t.senderOf(q)).as("queue pair %d released", q).isNull();
+            assertThat(t.duplicatesSent(q)).as("queue pair %d", q).isEqualTo(k.senderOf(q).duplicatesSent());
+            assertThat(t.duplicatesReceived(q)).as("queue pair %d", q).isEqualTo(k.receiverOf(q).duplicates());
+            sentByReleased += t.duplicatesSent(q);
+            receivedByReleased += t.duplicatesReceived(q);
+        }
+        assertThat(sentByReleased).isPositive();
+        assertThat(receivedByReleased).isPositive();
+        long total = 0;
+        for (int q = 0; q < 8; q++) {
+            total += k.senderOf(q).duplicatesSent();
+        }
+        assertThat(t.duplicatesSent()).isEqualTo(k.duplicatesSent()).isEqualTo(total);
+    }
+
+    @Test
     void atMostTheIndependentQueuePairsAndThoseInProgressAreAliveAtOnce() throws Exception {
-        Scenario s = incastThenReply("ecmp");
+        Scenario s = incastThenReply(TestScenarios.lb("ecmp"));
         CheckedRun released = CheckedRun.of(s, dir);
         // flow 0 built up front; flows 1-6 when it completes; the sampler's four kept; flow 7 after 4-6 were released
         assertThat(released.prepared().transport().maxLiveQueuePairs()).isEqualTo(7);
@@ -138,7 +189,12 @@ class QueuePairLifecycleTest {
     }
 
     private Scenario chainOfThree(ComponentSpec cc, String queuePairs, int qpsPerConnection) throws Exception {
-        Files.writeString(dir.resolve("chain.csv"), "id,src,dst,bytes,deps,gap_ns\n0,0,1,40960,,0\n1,0,1,40960,0,0\n2,0,1,40960,1,0\n");
+        return twoHosts(cc, queuePairs, qpsPerConnection, "0,0,1,40960,,0", "1,0,1,40960,0,0", "2,0,1,40960,1,0");
+    }
+
+    /** The messages {@code rows} (id,src,dst,bytes,deps,gap_ns) between two hosts under one leaf at 400 Gb/s, 1 us links. */
+    private Scenario twoHosts(ComponentSpec cc, String queuePairs, int qpsPerConnection, String... rows) throws Exception {
+        Files.writeString(dir.resolve("chain.csv"), "id,src,dst,bytes,deps,gap_ns\n" + String.join("\n", rows) + "\n");
         TopologySpec topo = new TopologySpec.LeafSpine(2, 1, 1, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
         Scenario s = TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("chain.csv"), 1);
         return new Scenario(s.name(), s.seed(), s.topology(), s.packets(), s.switches(), s.loadBalancing(), cc, s.lossRecovery(),
@@ -167,6 +223,145 @@ class QueuePairLifecycleTest {
         CheckedRun.of(chainOfThree(rhoMax, "per-message"), dir, r -> untold[0] = WireTap.attach(r));
         assertThat(untold[0].firstSentPs(2, 1) - untold[0].firstSentPs(2, 0)).as("at the line rate")
                 .isEqualTo(Time.serializationPs(frame, 400_000));
+    }
+
+    @Test
+    void aRhoMaxOfZeroSetBeforeAQueuePairIsBuiltReachesItToo() throws Exception {
+        // rho_max senders capped at the 400 Gb/s line rate, told 0 Mb/s before the run: the message built up front and
+        // the two built later (kept for reading) all take it as their rate
+        ComponentSpec rhoMax = new ComponentSpec("fixed-rate", new FixedRate.Params(true, 0, false, true));
+        Transport t = Simulation.prepare(chainOfThree(rhoMax, "per-message"), dir).transport();
+        assertThat(t.senderOf(0).congestionControl().rateMbps()).isEqualTo(400_000);
+        t.setRhoMaxMbps(0);
+        assertThat(t.senderOf(1)).isNull();
+        t.keepAllQueuePairs();
+        for (int q = 0; q < 3; q++) {
+            assertThat(t.senderOf(q).congestionControl().rateMbps()).as("queue pair %d", q).isZero();
+        }
+    }
+
+    /** ECMP, remembering the routes each queue pair's sender was built with. */
+    static final class RoutesSeen implements LoadBalancer {
+        private static final FlowEcmp ECMP = new FlowEcmp();
+        final Fib[] byQp;
+
+        RoutesSeen(int qps) {
+            byQp = new Fib[qps];
+        }
+
+        @Override
+        public EntropyPolicy newEntropyPolicy(HostContext host) {
+            byQp[host.qp().qp()] = host.convergedFib();
+            return ECMP.newEntropyPolicy(host);
+        }
+
+        @Override
+        public PortSelector newPortSelector(SwitchContext sw) {
+            return ECMP.newPortSelector(sw);
+        }
+    }
+
+    @Test
+    void aQueuePairBuiltAfterRoutingConvergedAroundAFailureSeesTheNewRoutes() throws Exception {
+        // 2 hosts on each of 2 leaves, 2 spines; l0 - s0 fails at 0 and routing converges 1 us later. Message 0 (h0 -> h1,
+        // under l0) is built up front with both uplinks; message 1 (h0 -> h2, across the spines) starts 5 us after it
+        Files.writeString(dir.resolve("after.csv"), "id,src,dst,bytes,deps,gap_ns\n0,0,1,40960,,0\n1,0,2,40960,0,5000\n");
+        TopologySpec topo = new TopologySpec.LeafSpine(2, 2, 2, 1, new LinkSpec(400, 1000), new LinkSpec(400, 1000));
+        Scenario b = TestScenarios.scenario(topo, "ecmp", new WorkloadSpec.DagTrace("after.csv"), 1);
+        FailureSpec failure = new FailureSpec(List.of(), 0, 1000, List.of(), -1).withEvents(List.of(FailureSpec.Event.link(0, "l0", "s0", 0, "down", 0)));
+        // no time series: the sampler keeps (and so builds up front) no queue pair
+        Scenario s = new Scenario(b.name(), b.seed(), b.topology(), b.packets(), b.switches(), b.loadBalancing(), b.congestionControl(),
+                b.lossRecovery(), b.workload(), failure, b.limits(), new MetricsSpec(0, 0), NicSpec.defaults());
+        RoutesSeen lb = new RoutesSeen(2);
+        PreparedRun run = Lbsim.scenario(s).baseDir(dir).prepare(lb);
+        RunResult r = run.run();
+        Invariants.check(run);
+        assertThat(r.flowsFinished()).isEqualTo(2);
+        assertThat(r.flowResults().get(1).startPs()).as("after the convergence").isGreaterThan(Time.us(1));
+        int l0 = run.topology().nodeByName("l0");
+        assertThat(lb.byQp[0].groupSize(lb.byQp[0].group(l0, 2))).as("before the failure: both spines").isEqualTo(2);
+        assertThat(lb.byQp[1].groupSize(lb.byQp[1].group(l0, 2))).as("after it: s1 only").isEqualTo(1);
+    }
+
+    /** Runs {@code action} at {@code atPs} of {@code run}'s simulated time. */
+    private static void at(PreparedRun run, long atPs, Runnable action) {
+        Simulator sim = run.simulator();
+        sim.schedule(sim.register((kind, tag) -> action.run()), atPs, 0, 0);
+    }
+
+    @Test
+    void aLaterMessageNotBuiltYetReadsTheCongestionControlItsReleasedPredecessorLeftIt() throws Exception {
+        // message 1 (h0 -> h1) waits for message 0 (h1 -> h0), message 2 follows it on its persistent queue pair 1 us after
+        // it completed: in between, message 1 is released and message 2 not built, and only the held sender has the state
+        Scenario s = twoHosts(new ComponentSpec("dcqcn", Dcqcn.Params.defaults()), "persistent", 1,
+                "0,1,0,40960,,0", "1,0,1,40960,0,0", "2,0,1,40960,1,1000");
+        List<FlowResult> f = CheckedRun.of(s, dir).result().flowResults();
+        long secondStartPs = f.get(1).startPs();
+        long thirdStartPs = f.get(2).startPs();
+        assertThat(thirdStartPs).isEqualTo(secondStartPs + f.get(1).fctPs() + Time.ns(1000));
+        Object[] seen = new Object[4];
+        CheckedRun.of(s, dir, r -> {
+            Transport t = r.transport();
+            at(r, secondStartPs + 1, () -> seen[0] = t.senderOf(1).congestionControl());
+            at(r, thirdStartPs - 1, () -> {
+                seen[1] = t.senderOf(1) == null && t.senderOf(2) == null;
+                seen[2] = t.congestionControlOf(2);
+                seen[3] = t.congestionControlOf(1);
+            });
+        });
+        assertThat(seen[0]).isNotNull();
+        assertThat(seen[1]).as("message 1 released, message 2 not built").isEqualTo(true);
+        assertThat(seen[2]).as("message 2's queue pair's").isSameAs(seen[0]);
+        assertThat(seen[3]).as("message 1's, released and handed on").isNull();
+    }
+
+    /** The receiver policy {@code inner}, whose timer runs on for {@code lingerPs} after every in-order arrival. */
+    static final class Lingering implements ReceiverPolicy {
+        private final ReceiverPolicy inner;
+        private final long lingerPs;
+
+        Lingering(ReceiverPolicy inner, long lingerPs) {
+            this.inner = inner;
+            this.lingerPs = lingerPs;
+        }
+
+        @Override
+        public void onOutOfOrder(ReceiverQp rx, Packet data, long nowPs) {
+            inner.onOutOfOrder(rx, data, nowPs);
+        }
+
+        @Override
+        public void onInOrder(ReceiverQp rx, Packet data, long nowPs) {
+            inner.onInOrder(rx, data, nowPs);
+            rx.setTimer(nowPs + lingerPs);
+        }
+
+        @Override
+        public void onDuplicate(ReceiverQp rx, Packet data, long nowPs) {
+            inner.onDuplicate(rx, data, nowPs);
+        }
+    }
+
+    @Test
+    void aDoneQueuePairIsReleasedOnlyOnceItsReceiversTimerHasFired() throws Exception {
+        // message 1 waits for message 0; its receiver's timer runs until 20 us after its last packet arrived, well
+        // after the sender has everything acknowledged
+        long lingerPs = Time.us(20);
+        Scenario s = chainOfThree(TestScenarios.lineRate(), "per-message");
+        BiFunction<LoadBalancer, LossRecoveryFactory, QueuePairScheme> lingering = (lb, rec) -> ctx -> {
+            QpParts d = QueuePairScheme.separate(lb, rec).create(ctx);
+            return new QpParts(d.entropy(), d.recovery(), new Lingering(d.receiver(), lingerPs));
+        };
+        List<FlowResult> f = CheckedRun.of(s, dir, lingering, r -> { }).result().flowResults();
+        long doneAtPs = f.get(1).startPs() + f.get(1).fctPs();
+        boolean[] heldAfterDone = new boolean[1];
+        CheckedRun run = CheckedRun.of(s, dir, lingering,
+                r -> at(r, doneAtPs + Time.us(1), () -> heldAfterDone[0] = r.transport().senderOf(1) != null));
+        Transport t = run.prepared().transport();
+        assertThat(heldAfterDone[0]).as("done, but its receiver's timer still runs").isTrue();
+        assertThat(t.senderOf(1)).as("released when the timer fired").isNull();
+        assertThat(t.senderOf(2)).isNull();
+        assertThat(t.releasedQueuePairs()).isEqualTo(2);
     }
 
     @Test
