@@ -202,6 +202,24 @@ class ForcedTimeoutTest {
         assertThat(3_080_960L + RTT_PS).isEqualTo(4_156_480L);
     }
 
+    @Test
+    void erasureEndingAsHtsimWakesOneSmoothedRttAfterTheFirstPassWhenNoAckArrivesDuringItsWait() {
+        // PSNs 3-5 are lost, so the last ACK (of PSN 2) arrives at 2 x 334,240 + 1,075,520 = 1,744,000 ps, before the
+        // first pass ends at 2,005,440 ps: no feedback comes during the wait, and only the sender's own timer can end
+        // it, at 2,005,440 + 1,075,520 = 3,080,960 ps. Three fresh symbols make up the three lost; the ACK of the third
+        // (two slots later) completes the message.
+        WireTap[] tap = new WireTap[1];
+        List<DroppedPacket> drops = List.of(new DroppedPacket(0, 3), new DroppedPacket(0, 4), new DroppedPacket(0, 5));
+        Scenario s = twoHosts(dir, ecmp(), new ComponentSpec("erasure", IdealErasure.Params.defaults()), PACKETS, drops);
+        CheckedRun run = CheckedRun.of(s, dir, r -> tap[0] = WireTap.attach(r));
+        FlowResult f = run.result().flowResults().get(0);
+        assertThat(run.prepared().network().injectedDrops()).as("injected drops").isEqualTo(3);
+        assertThat(f.finished()).isTrue();
+        assertThat(tap[0].firstSentPs(0, PACKETS)).as("first fresh symbol").isEqualTo(3_080_960L);
+        assertThat(f.timeouts()).as("resumes after the first pass").isEqualTo(1);
+        assertThat(f.fctPs()).isEqualTo(3_080_960L + 2 * SLOT_PS + RTT_PS);
+    }
+
     private static ComponentSpec pro(String recovery) {
         Pro.Params d = Pro.Params.defaults();
         return new ComponentSpec("pro", new Pro.Params(d.rtoUs(), d.batchPackets(), d.destinationAware(), d.interQpOrchestration(),
