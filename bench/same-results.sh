@@ -3,11 +3,12 @@
 #
 #   bench/same-results.sh OLD_TREE NEW_TREE [OUT_DIR]
 #
-# Runs, in each tree (its own ./lbsim, built on first use): S1-S4 (bench/scenarios), the quickstart
-# with nic-sr, go-back-n and sack at 256 KiB, `reproduce fig1 --quick`, `reproduce fig6 --quick` and
-# `reproduce themis-fig1`, then compares flows.csv, ooo.csv and summary.json of every run field by field
-# (bench/compare-runs.py: old names read as renamed in 0.1; keys present in only one are listed, not
-# counted as a difference) and the flows and counters
+# Runs, in each tree (its own ./lbsim, built on first use): S1-S4 (bench/scenarios), the quickstart's
+# fabric and permutation with nic-sr, go-back-n and sack at 256 KiB (bench/scenarios/loss-recovery.yaml),
+# S1 with a link and then a switch failing during the run (sequential and --threads 2),
+# `reproduce fig1 --quick`, `reproduce fig6 --quick` and `reproduce themis-fig1`, then compares flows.csv,
+# ooo.csv and summary.json of every run field by field (bench/compare-runs.py: old names read as renamed
+# in 0.1; keys present in only one are listed, not counted as a difference) and the flows and counters
 # tables of every reproduction. Prints one line per difference and "same results" when there is none.
 # Takes about 15 minutes per tree on the 2-core machine. Exit 1 when anything differs.
 set -uo pipefail
@@ -22,7 +23,14 @@ snapshot() {
     (cd "$tree"
     for s in bench/scenarios/s*.yaml; do ./lbsim run "$s" --out "$out/run-$(basename "$s" .yaml)" --quiet >/dev/null; done
     for lr in nic-sr go-back-n sack; do
-        ./lbsim run examples/quickstart.yaml --out "$out/run-qs-$lr" --quiet --set lossRecovery.type=$lr --set workload.messageBytes=262144 >/dev/null
+        ./lbsim run "$NEW/bench/scenarios/loss-recovery.yaml" --out "$out/run-qs-$lr" --quiet --set lossRecovery.type=$lr >/dev/null
+    done
+    # links that fail with frames on the wire (a link, then a whole switch), on both kernels
+    local fail=(--set 'failures.events[0].atUs=5' --set 'failures.events[0].link.a=a0' --set 'failures.events[0].link.b=c0'
+                --set 'failures.events[0].action=down' --set 'failures.events[1].atUs=20' --set 'failures.events[1].node=a3'
+                --set 'failures.events[1].action=down' --set failures.convergenceDelayRtts=8)
+    for t in 0 2; do
+        ./lbsim run bench/scenarios/s1.yaml --out "$out/run-s1-failing-t$t" --quiet --threads $t "${fail[@]}" >/dev/null
     done
     ./lbsim reproduce fig1 --quick --jobs 1 --out "$out/rep-fig1" >/dev/null
     ./lbsim reproduce fig6 --quick --jobs 1 --out "$out/rep-fig6" >/dev/null

@@ -148,6 +148,7 @@ public final class Link implements PayloadHandler {
             headArrivalPs = p.arrivalPs;
         } else {
             tail.next = p;
+            tail.arrivalPs = p.arrivalPs; // the tail's own arrival is already known: headArrivalPs or its predecessor's field
         }
         tail = p;
         count++;
@@ -172,7 +173,7 @@ public final class Link implements PayloadHandler {
             tail = null;
             headArrivalPs = Long.MAX_VALUE;
         } else {
-            headArrivalPs = head.arrivalPs;
+            headArrivalPs = p.arrivalPs;
         }
         p.next = null;
         count--;
