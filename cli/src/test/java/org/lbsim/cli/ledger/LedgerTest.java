@@ -92,37 +92,53 @@ class LedgerTest {
 
     @Test
     void aDeletedNumberInTheResultsChangesThePageOrIsRefused(@TempDir Path tmp) throws IOException {
-        List<String[]> figures = withResults();
-        assertThat(figures).as("at least one figure has committed results").isNotEmpty();
-        for (String[] f : figures) {
-            Path at = tmp.resolve(f[1].replace('/', '_'));
-            if (Files.exists(at)) {
-                continue; // a folder two figures read (sweepOf): tried once
-            }
-            Path copy = copyResults(at);
-            String committed = Files.readString(ROOT.resolve(LedgerCommand.PAGES_DIR).resolve(f[0] + ".md"));
-            // files with one row per line (runs.csv holds each run's scenario as multi-line text)
-            for (String file : List.of("measures.csv", "layers.csv", "counters.csv")) {
-                Path csv = copy.resolve(RESULTS_SUB).resolve(f[1]).resolve(file);
-                if (!Files.isRegularFile(csv)) {
+        Path repo = copyResults(tmp).resolve(RESULTS_SUB);
+        java.util.Set<String> tried = new java.util.HashSet<>();
+        int deleted = 0;
+        for (String paper : LedgerCommand.papers()) {
+            PaperDef def = LedgerCommand.paperDef(paper);
+            for (PaperDef.Entry e : def.entries()) {
+                if (!e.attempted()) {
                     continue;
                 }
-                String original = Files.readString(csv);
-                // the last number of the second line, deleted
-                String[] lines = original.split("\n", -1);
-                lines[1] = lines[1].replaceFirst("-?[0-9][0-9.E-]*$", "");
-                assertThat(lines[1]).as(file + " has a number at the end of its first row").isNotEqualTo(original.split("\n")[1]);
-                Files.writeString(csv, String.join("\n", lines));
-                String page;
-                try {
-                    page = page(f[0], copy.resolve(RESULTS_SUB));
-                } catch (UserError e) {
-                    page = "refused: " + e.getMessage();
+                Map<String, Object> raw = ReproduceCommand.definition(e.reproduction());
+                String folder = Ledger.folder(paper, e.reproduction(), raw);
+                if (!ResultsCsv.present(ROOT.resolve(folder)) || !tried.add(folder)) {
+                    continue; // no results, or a folder two figures read (sweepOf): tried once
                 }
-                assertThat(page).as(file + " of " + f[1] + " without one number").isNotEqualTo(committed);
-                Files.writeString(csv, original);
+                // the figure's part of the page: what a change to its own folder can move
+                String committed = figurePart(def, e, raw, ROOT);
+                // files with one row per line (runs.csv holds each run's scenario as multi-line text)
+                for (String file : List.of("measures.csv", "layers.csv", "counters.csv")) {
+                    Path csv = repo.resolve(folder).resolve(file);
+                    if (!Files.isRegularFile(csv)) {
+                        continue;
+                    }
+                    String original = Files.readString(csv);
+                    // the last number of the second line, deleted
+                    String[] lines = original.split("\n", -1);
+                    lines[1] = lines[1].replaceFirst("-?[0-9][0-9.E-]*$", "");
+                    assertThat(lines[1]).as(file + " has a number at the end of its first row").isNotEqualTo(original.split("\n")[1]);
+                    Files.writeString(csv, String.join("\n", lines));
+                    String part;
+                    try {
+                        part = figurePart(def, e, raw, repo);
+                    } catch (UserError x) {
+                        part = "refused: " + x.getMessage();
+                    }
+                    assertThat(part).as(file + " of " + folder + " without one number").isNotEqualTo(committed);
+                    Files.writeString(csv, original);
+                    deleted++;
+                }
             }
         }
+        assertThat(deleted).as("numbers deleted").isPositive();
+    }
+
+    /** One figure's rows and section of its paper's page, drawn from the results under {@code root}. */
+    private String figurePart(PaperDef paper, PaperDef.Entry e, Map<String, Object> raw, Path root) {
+        return LedgerPage.render(paper, List.of(Ledger.evaluate(e, paper.name(), raw, root,
+                (name, r) -> probes.computeIfAbsent(name, n -> Probe.run(n, r)))));
     }
 
     private static final String RESULTS_SUB = "repo";
