@@ -107,12 +107,7 @@ class ConnectionResplitTest {
         PreparedRun all = prepare(new LeaveOut(0), 1 << 20);
         RunResult r = all.run();
         Invariants.check(all);
-        assertThat(all.transport().idleQueuePairs()).isZero();
-        for (int q = 0; q < all.transport().flowCount(); q++) {
-            int mtu = all.scenario().packets().mtuBytes();
-            assertThat(all.transport().sentPackets(q)).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
-        }
-        assertThat(r.flowsFinished()).isEqualTo(r.flows());
+        assertEveryQueuePairCarriesItsConfiguredShare(all, r, 1 << 20);
     }
 
     @Test
@@ -122,12 +117,7 @@ class ConnectionResplitTest {
         kept.transport().keepAllQueuePairs();
         RunResult r = kept.run();
         Invariants.check(kept);
-        assertThat(r.flowsFinished()).isEqualTo(r.flows());
-        assertThat(kept.transport().idleQueuePairs()).isZero();
-        int mtu = kept.scenario().packets().mtuBytes();
-        for (int q = 0; q < kept.transport().flowCount(); q++) {
-            assertThat(kept.transport().sentPackets(q)).as("queue pair %d", q).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
-        }
+        assertEveryQueuePairCarriesItsConfiguredShare(kept, r, 1 << 20);
     }
 
     @Test
@@ -154,11 +144,16 @@ class ConnectionResplitTest {
         PreparedRun none = prepare(new LeaveOut(0b1111), 1 << 20);
         RunResult r = none.run();
         Invariants.check(none);
+        assertEveryQueuePairCarriesItsConfiguredShare(none, r, 1 << 20);
+    }
+
+    /** Every flow finished, no queue pair idle, each of a connection's four queue pairs sent a quarter of {@code messageBytes} / 8. */
+    private static void assertEveryQueuePairCarriesItsConfiguredShare(PreparedRun run, RunResult r, long messageBytes) {
         assertThat(r.flowsFinished()).isEqualTo(r.flows());
-        assertThat(none.transport().idleQueuePairs()).isZero();
-        int mtu = none.scenario().packets().mtuBytes();
-        for (int q = 0; q < none.transport().flowCount(); q++) {
-            assertThat(none.transport().sentPackets(q)).as("queue pair %d", q).isEqualTo(((1 << 20) / 8 / 4 + mtu - 1) / mtu);
+        assertThat(run.transport().idleQueuePairs()).isZero();
+        int mtu = run.scenario().packets().mtuBytes();
+        for (int q = 0; q < run.transport().flowCount(); q++) {
+            assertThat(run.transport().sentPackets(q)).as("queue pair %d", q).isEqualTo((messageBytes / 8 / 4 + mtu - 1) / mtu);
         }
     }
 
