@@ -342,6 +342,38 @@ class HostileLimitsTest {
                 + " Gb/s and the link's 800.0 Gb/s, got 900");
     }
 
+    /** A k = 4 all-to-all of rho_max senders on links of {@code rateGbps}, with {@code failures} (rho_max is refused from line 3). */
+    private Path rhoMaxRun(String name, double rateGbps, String failures) throws IOException {
+        return file(name, "name: rho-max\n"
+                + "topology: {type: fat-tree, k: 4, hostLink: {rateGbps: " + rateGbps + "}, edgeAggLink: {rateGbps: " + rateGbps + "},"
+                + " aggCoreLink: {rateGbps: " + rateGbps + "}}\n"
+                + "congestionControl: {type: fixed-rate, rhoMax: true}\n"
+                + "lossRecovery: {type: erasure, endOfMessage: rto, rtoUs: 100000}\n"
+                + "workload: {type: all-to-all, messageBytes: 4096}\n"
+                + failures
+                + "limits: {maxTimeUs: 10000000}\n");
+    }
+
+    @ParameterizedTest(name = "--threads {0}")
+    @ValueSource(strings = {"0", "2"})
+    void aRhoMaxBelowOneMegabitBeforeOrWhileRunningIsOneLineAndWritesNothing(String threads) throws IOException {
+        // 15 flows and their ACKs on each 10 Mb/s host link: rho_max 0.6 Mb/s from the start
+        Path start = rhoMaxRun("start.yaml", 0.01, "");
+        assertThat(capped("run", start.toString(), "--threads", threads, "--out", dir.resolve("run").toString()).errorLine())
+                .isEqualTo("lbsim: " + start + ":3:39: congestionControl.rhoMax: rho_max of this fabric and workload is below 1 Mb/s (too many"
+                        + " flows share one link for its rate; rates are kept in whole Mb/s): pace at rateGbps instead, or use faster links or"
+                        + " fewer flows");
+        // 20 Mb/s: rho_max 1 Mb/s on the healthy fabric; with edge 0's uplink to a0 down, its other uplink carries 28 flows
+        Path midRun = rhoMaxRun("mid.yaml", 0.02, "failures: {events: [{atUs: 5, link: {a: e0, b: a0}, action: down}]}\n");
+        assertThat(capped("run", midRun.toString(), "--threads", threads, "--out", dir.resolve("run").toString()).errorLine())
+                .isEqualTo("lbsim: " + midRun + ":3:1: congestionControl.recomputeRhoMax: routing converged at 5 us around the failures to a"
+                        + " fabric whose rho_max is below 1 Mb/s (rates are kept in whole Mb/s): set recomputeRhoMax: false to keep the rate of"
+                        + " the fabric before them");
+        assertThat(dir.resolve("run")).doesNotExist();
+        Path kept = file("kept.yaml", Files.readString(midRun).replace("rhoMax: true", "rhoMax: true, recomputeRhoMax: false"));
+        assertThat(capped("run", kept.toString(), "--threads", threads, "--out", dir.resolve("run").toString()).code()).isZero();
+    }
+
     // --- files as spreadsheets and editors write them ---
 
     private static final String BOM = "\uFEFF";

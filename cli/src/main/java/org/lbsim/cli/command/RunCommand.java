@@ -23,6 +23,7 @@ import org.lbsim.api.RunOptions;
 import org.lbsim.metrics.LayerStats;
 import org.lbsim.metrics.RunResult;
 import org.lbsim.scenario.Scenario;
+import org.lbsim.scenario.ScenarioException;
 import org.lbsim.scenario.TopologySpec;
 import org.lbsim.scenario.TypeName;
 import picocli.CommandLine.Command;
@@ -231,6 +232,8 @@ public final class RunCommand implements Callable<Integer> {
         try (RunProgress progress = RunProgress.start(loaded.prepared(), main.out(), !quiet && format == Format.text && Progress.stdoutIsTerminal()
                 && org.lbsim.cli.errors.ControlCharacters.isStdout(main.out()))) {
             result = loaded.prepared().run(wall, wallStart);
+        } catch (ScenarioException e) {
+            throw loaded.blame(e); // nothing is written
         }
         Run run = loaded.prepared();
         Path written = RunFolder.write(target, out == null, s, loaded.baseDir(), result, meta(result, run, started, BuildInfo.await(source)));

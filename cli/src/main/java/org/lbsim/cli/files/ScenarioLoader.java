@@ -4,6 +4,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.lbsim.api.Lbsim;
 import org.lbsim.api.Run;
 import org.lbsim.api.RunOptions;
@@ -22,7 +23,12 @@ public final class ScenarioLoader {
      * @param shownName the file as the user wrote it (used in messages)
      * @param file      the scenario file; relative trace paths resolve against its folder
      */
-    public record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, Run prepared) {
+    public record Loaded(String shownName, Path file, Path baseDir, Scenario scenario, Run prepared,
+                         Function<ScenarioException, UserError> blame) {
+        /** A bad value found only while simulating, blamed as one found while reading would be. */
+        public UserError blame(ScenarioException e) {
+            return blame.apply(e);
+        }
     }
 
     /** Reads, overrides, binds and prepares; any bad input is a {@link UserError}. */
@@ -45,7 +51,8 @@ public final class ScenarioLoader {
             throw error(shownName, doc, sets, seed, e);
         }
         try {
-            return new Loaded(shownName, file, baseDir, scenario, Lbsim.prepare(scenario, new RunOptions(baseDir, threads)));
+            return new Loaded(shownName, file, baseDir, scenario, Lbsim.prepare(scenario, new RunOptions(baseDir, threads)),
+                    e -> error(shownName, doc, sets, seed, e));
         } catch (ScenarioException e) {
             throw error(shownName, doc, sets, seed, e);
         } catch (TraceFormatException e) {
