@@ -226,17 +226,17 @@ class QueuePairLifecycleTest {
     }
 
     @Test
-    void aRhoMaxOfZeroSetBeforeAQueuePairIsBuiltReachesItToo() throws Exception {
-        // rho_max senders capped at the 400 Gb/s line rate, told 0 Mb/s before the run: the message built up front and
+    void aRhoMaxSetBeforeAQueuePairIsBuiltReachesItToo() throws Exception {
+        // rho_max senders capped at the 400 Gb/s line rate, told 1 Gb/s before the run: the message built up front and
         // the two built later (kept for reading) all take it as their rate
         ComponentSpec rhoMax = new ComponentSpec("fixed-rate", new FixedRate.Params(true, 0, false, true));
         Transport t = Simulation.prepare(chainOfThree(rhoMax, "per-message"), dir).transport();
         assertThat(t.senderOf(0).congestionControl().rateMbps()).isEqualTo(400_000);
-        t.setRhoMaxMbps(0);
+        t.setRhoMaxMbps(1_000);
         assertThat(t.senderOf(1)).isNull();
         t.keepAllQueuePairs();
         for (int q = 0; q < 3; q++) {
-            assertThat(t.senderOf(q).congestionControl().rateMbps()).as("queue pair %d", q).isZero();
+            assertThat(t.senderOf(q).congestionControl().rateMbps()).as("queue pair %d", q).isEqualTo(1_000);
         }
     }
 
