@@ -374,6 +374,24 @@ class HostileLimitsTest {
         assertThat(capped("run", kept.toString(), "--threads", threads, "--out", dir.resolve("run").toString()).code()).isZero();
     }
 
+    @Test
+    void aSweepPointThatMeetsARhoMaxBelowOneMegabitWhileRunningFailsAloneAsBadInput() throws IOException {
+        rhoMaxRun("mid.yaml", 0.02, "failures: {events: [{atUs: 5, link: {a: e0, b: a0}, action: down}]}\n");
+        Path sweep = file("rho.yaml", "name: rho\nbaseFile: mid.yaml\ngrid:\n  congestionControl.recomputeRhoMax: [true, false]\n");
+        Path out = dir.resolve("rho-out");
+        MainTest.Result r = capped("sweep", sweep.toString(), "--out", out.toString(), "--jobs", "1");
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).doesNotContain("\tat ").doesNotContain("Exception");
+        assertThat(r.err().lines().toList()).containsExactly(
+                "lbsim: " + sweep + ":4:39: point 0 (congestionControl.recomputeRhoMax=true), seed 1: congestionControl.recomputeRhoMax: routing"
+                        + " converged at 5 us around the failures to a fabric whose rho_max is below 1 Mb/s (rates are kept in whole Mb/s): set"
+                        + " recomputeRhoMax: false to keep the rate of the fabric before them",
+                "lbsim: sweep rho: 1 of 2 runs failed (see above); the others are recorded: fix the cause and run the same command again to"
+                        + " run the failed ones");
+        assertThat(r.out()).contains("sweep rho: 1 of 2 runs recorded");
+        assertThat(out.resolve("results.duckdb")).exists();
+    }
+
     // --- files as spreadsheets and editors write them ---
 
     private static final String BOM = "\uFEFF";
