@@ -43,15 +43,12 @@ public final class FixedRate implements CongestionControl {
     /** Whether a rho_max sender follows the fabric's rho_max after a failure during the run, unless told (docs/cli.md, "Failures"). */
     public static final boolean DEFAULT_RECOMPUTE_RHO_MAX = true;
 
-    /** Rates are kept in whole Mb/s: a rho_max below this one would pace at 0 Mb/s, a division by zero. */
-    static final long MIN_PACED_MBPS = 1;
-
     public static CongestionControlFactory factory(Params params) {
         return qp -> {
             long rate;
             if (params.rhoMax()) {
                 rate = Math.min(qp.rhoMaxMbps(), qp.lineRateMbps());
-                if (rate < MIN_PACED_MBPS) {
+                if (rate < Checks.MIN_RATE_MBPS) {
                     throw new ScenarioException("congestionControl.rhoMax", "rho_max of this fabric and workload is below"
                             + " 1 Mb/s (too many flows share one link for its rate; rates are kept in whole Mb/s): pace at rateGbps instead,"
                             + " or use faster links or fewer flows");
@@ -148,7 +145,7 @@ public final class FixedRate implements CongestionControl {
     @Override
     public void onRhoMaxChange(long rhoMaxMbps, long nowPs) {
         if (followRhoMaxUpToMbps > 0) {
-            if (rhoMaxMbps < MIN_PACED_MBPS) {
+            if (rhoMaxMbps < Checks.MIN_RATE_MBPS) {
                 throw new ScenarioException("congestionControl.recomputeRhoMax", "routing converged at "
                         + Checks.plain(nowPs / 1e6) + " us around the failures to a fabric whose rho_max is below 1 Mb/s"
                         + " (rates are kept in whole Mb/s): set recomputeRhoMax: false to keep the rate of the fabric before them");

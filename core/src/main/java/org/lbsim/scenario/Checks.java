@@ -14,7 +14,9 @@ public final class Checks {
     public static final double MAX_DELAY_NS = 1e9;
     /** The fastest link: 1 Pb/s. The slowest: 1 Mb/s (rates are kept in whole Mb/s). */
     public static final double MAX_RATE_GBPS = 1e6;
-    public static final double MIN_RATE_GBPS = 0.001;
+    /** The slowest rate anything is kept at, link or pacing: a lower one is 0 Mb/s, a division by zero. */
+    public static final long MIN_RATE_MBPS = 1;
+    public static final double MIN_RATE_GBPS = MIN_RATE_MBPS / 1000.0;
 
     private Checks() {
     }
